@@ -1,0 +1,178 @@
+# Quiescent: top-level build.
+#
+#   make run            build and boot in QEMU (CPUS=N, KVM=0|1, ARGS="...", BOOT=iso|kernel)
+#   make test           build the test configurations and run the pytest suites
+#   make iso            the GRUB rescue ISO
+#   make gdb            boot stopped at the first instruction, gdb attached
+#   make defconfig, make <name>_defconfig, make menuconfig, make olddefconfig,
+#   make savedefconfig  configuration (Kconfig, read by kconfiglib)
+#   make clean
+#
+# Every build lives in O= (default build/), with its own .config, so several
+# configurations can be built side by side (the test runner does).
+
+O		?= build
+CPUS		?= 4
+KVM		?= auto
+ARGS		?=
+BOOT		?= iso
+CROSS_COMPILE	?=
+PYTHON		?= python3
+V		?= 0
+
+CC		:= $(CROSS_COMPILE)gcc
+LD		:= $(CROSS_COMPILE)ld
+NM		:= $(CROSS_COMPILE)nm
+OBJCOPY		:= $(CROSS_COMPILE)objcopy
+NASM		?= nasm
+
+ifeq ($(V),1)
+Q :=
+else
+Q := @
+endif
+
+KCONFIG_CONFIG	:= $(O)/.config
+AUTOCONF	:= $(O)/include/generated/autoconf.h
+AUTOCONF_MK	:= $(O)/auto.conf
+export KCONFIG_CONFIG
+
+ELF		:= $(O)/quiescent.elf
+ISO		:= $(O)/quiescent.iso
+
+# ---------------------------------------------------------------- sources
+C_SRCS		:= $(shell find kernel -name '*.c' | sort)
+ASM_SRCS	:= boot/multiboot.asm boot/entry.asm $(shell find kernel -name '*.asm' | sort)
+OBJS		:= $(patsubst %.c,$(O)/%.o,$(C_SRCS)) $(patsubst %.asm,$(O)/%.o,$(ASM_SRCS))
+KSYMTAB_EMPTY	:= $(O)/ksymtab_empty.o
+KSYMTAB		:= $(O)/ksymtab.o
+
+GCC_INCLUDE	:= $(shell $(CC) -print-file-name=include 2>/dev/null)
+
+CFLAGS		:= -std=gnu11 -O2 -g -pipe \
+		   -ffreestanding -nostdinc -isystem $(GCC_INCLUDE) \
+		   -fno-pic -fno-pie -mcmodel=kernel -mno-red-zone \
+		   -mgeneral-regs-only -mno-mmx -mno-sse -mno-sse2 -mno-80387 \
+		   -fno-stack-protector -fno-omit-frame-pointer -mno-omit-leaf-frame-pointer \
+		   -fno-strict-aliasing -fno-common -fno-asynchronous-unwind-tables \
+		   -Wall -Wextra -Werror -Wno-unused-parameter -Wno-sign-compare \
+		   -Wno-missing-field-initializers -Wstrict-prototypes -Wmissing-prototypes \
+		   -Iinclude -I$(O)/include -include $(AUTOCONF)
+ASFLAGS		:= -f elf64 -g -F dwarf -Iboot/ -I$(O)/ -w+all -w+error
+LDFLAGS		:= -nostdlib -z max-page-size=0x1000 -z noexecstack --no-warn-rwx-segments \
+		   -T boot/linker.ld
+
+# ---------------------------------------------------------------- top targets
+.PHONY: all kernel iso run gdb test test-quick soak clean distclean deps \
+	menuconfig defconfig olddefconfig savedefconfig FORCE
+
+all: kernel
+kernel: $(ELF)
+
+deps:
+	$(Q)tools/setup-deps.sh
+
+# ---------------------------------------------------------------- configuration
+KCONFIG_FILES	:= $(shell find . -name Kconfig -not -path './$(O)/*' -not -path './build/*')
+
+$(KCONFIG_CONFIG):
+	$(Q)mkdir -p $(O)
+	$(Q)echo "  CONFIG  $(O)/.config (from configs/defconfig; 'make menuconfig' to change it)"
+	$(Q)$(PYTHON) tools/kconfig.py defconfig configs/defconfig
+
+defconfig: FORCE
+	$(Q)mkdir -p $(O)
+	$(Q)$(PYTHON) tools/kconfig.py defconfig configs/defconfig
+
+%_defconfig: FORCE
+	$(Q)mkdir -p $(O)
+	$(Q)$(PYTHON) tools/kconfig.py defconfig configs/$@
+
+olddefconfig menuconfig savedefconfig: FORCE
+	$(Q)mkdir -p $(O)
+	$(Q)$(PYTHON) tools/kconfig.py $@
+
+# autoconf.h is rewritten only when its content changes (kconfiglib compares),
+# so touching .config without changing it rebuilds nothing.
+$(AUTOCONF_MK): $(KCONFIG_CONFIG) $(KCONFIG_FILES)
+	$(Q)$(PYTHON) tools/kconfig.py genconfig
+$(AUTOCONF): $(AUTOCONF_MK)
+	@:
+
+# ---------------------------------------------------------------- compile
+$(O)/%.o: %.c $(AUTOCONF)
+	@mkdir -p $(dir $@)
+	@echo "  CC      $<"
+	$(Q)$(CC) $(CFLAGS) -MMD -MP -c $< -o $@
+
+$(O)/%.o: %.asm
+	@mkdir -p $(dir $@)
+	@echo "  AS      $<"
+	$(Q)$(NASM) $(ASFLAGS) -MD $(@:.o=.d) -MP $< -o $@
+
+# The AP trampoline is 16-bit code copied below 1 MiB: a flat binary,
+# pulled into the kernel by kernel/arch/x86/trampoline_blob.asm.
+$(O)/trampoline.bin: boot/trampoline.asm boot/layout.inc
+	@mkdir -p $(dir $@)
+	@echo "  AS      $<"
+	$(Q)$(NASM) -f bin -Iboot/ $< -o $@
+
+$(O)/kernel/arch/x86/trampoline_blob.o: $(O)/trampoline.bin
+
+# ---------------------------------------------------------------- link (two passes)
+# Pass 1 links with an empty symbol table; tools/mksyms.py turns its text
+# symbols into .ksymtab; pass 2 links that in. .ksymtab sits after every
+# function, so no function moves between passes (mksyms --check verifies).
+$(KSYMTAB_EMPTY): tools/mksyms.py
+	@mkdir -p $(dir $@)
+	$(Q)$(PYTHON) tools/mksyms.py --empty > $(O)/ksymtab_empty.c
+	$(Q)$(CC) $(CFLAGS) -c $(O)/ksymtab_empty.c -o $@
+
+$(O)/quiescent.pass1.elf: $(OBJS) $(KSYMTAB_EMPTY) boot/linker.ld
+	@echo "  LD      $@"
+	$(Q)$(LD) $(LDFLAGS) -o $@ $(OBJS) $(KSYMTAB_EMPTY)
+
+$(KSYMTAB): $(O)/quiescent.pass1.elf tools/mksyms.py
+	$(Q)$(NM) -n $< | $(PYTHON) tools/mksyms.py > $(O)/ksymtab.c
+	$(Q)$(CC) $(CFLAGS) -c $(O)/ksymtab.c -o $@
+
+$(ELF): $(KSYMTAB) boot/linker.ld
+	@echo "  LD      $@"
+	$(Q)$(LD) $(LDFLAGS) -o $@ $(OBJS) $(KSYMTAB)
+	$(Q)$(NM) -n $(O)/quiescent.pass1.elf > $(O)/syms.pass1
+	$(Q)$(NM) -n $@ | $(PYTHON) tools/mksyms.py --check $(O)/syms.pass1
+
+# ---------------------------------------------------------------- ISO and QEMU
+GRUB_CFG	:= $(O)/isodir/boot/grub/grub.cfg
+
+$(GRUB_CFG): FORCE
+	@mkdir -p $(dir $@)
+	$(Q)$(PYTHON) tools/mkgrubcfg.py --args "$(ARGS)" --out $@
+
+$(ISO): $(ELF) $(GRUB_CFG)
+	@echo "  ISO     $@"
+	$(Q)cp $(ELF) $(O)/isodir/boot/quiescent.elf
+	$(Q)grub-mkrescue -o $@ $(O)/isodir >$(O)/grub-mkrescue.log 2>&1 || \
+		{ cat $(O)/grub-mkrescue.log; exit 1; }
+
+iso: deps $(ISO)
+
+run: deps $(ELF) $(if $(filter iso,$(BOOT)),$(ISO))
+	$(Q)$(PYTHON) tools/qrun.py run --build-dir $(O) --cpus $(CPUS) --kvm $(KVM) \
+		--boot $(BOOT) --args "$(ARGS)"
+
+gdb: deps $(ELF)
+	$(Q)$(PYTHON) tools/qrun.py gdb --build-dir $(O) --cpus $(CPUS) --args "$(ARGS)"
+
+test: deps
+	$(Q)$(PYTHON) -m pytest -q tests/
+
+clean:
+	rm -rf $(O)
+
+distclean:
+	rm -rf build
+
+FORCE:
+
+-include $(OBJS:.o=.d)

@@ -1,0 +1,45 @@
+/*
+ * What the boot loader told us, in one loader-independent form
+ * (kernel/core/multiboot.c fills it from Multiboot2 or Multiboot1).
+ */
+#ifndef _BOOTINFO_H
+#define _BOOTINFO_H
+
+#include <types.h>
+
+#define BOOT_MMAP_MAX		64
+#define BOOT_MODULES_MAX	8
+
+#define MEM_USABLE		1
+#define MEM_RESERVED		2
+#define MEM_ACPI		3
+#define MEM_NVS			4
+#define MEM_BAD			5
+
+struct boot_mmap_entry {
+	u64 base, len;
+	u32 type;
+};
+
+struct boot_module {
+	u64 start, end;			/* physical, end exclusive */
+	char name[64];
+};
+
+struct boot_info {
+	const char *loader;		/* "multiboot2" or "multiboot1" */
+	char loader_name[64];		/* what the loader calls itself */
+	char cmdline[1024];
+	struct boot_mmap_entry mmap[BOOT_MMAP_MAX];
+	unsigned int mmap_count;
+	struct boot_module modules[BOOT_MODULES_MAX];
+	unsigned int module_count;
+	u64 rsdp_phys;			/* 0: search the BIOS areas */
+	u64 info_phys, info_end;	/* the loader's info block: keep it */
+};
+
+extern struct boot_info boot_info;
+
+void multiboot_parse(u32 magic, u32 info_phys);
+
+#endif

@@ -1,0 +1,43 @@
+/* Compiler helpers: attributes, READ_ONCE/WRITE_ONCE, container_of. */
+#ifndef _COMPILER_H
+#define _COMPILER_H
+
+#include <types.h>
+
+#define __packed	__attribute__((packed))
+#define __aligned(x)	__attribute__((aligned(x)))
+#define __section(s)	__attribute__((section(s)))
+#define __used		__attribute__((used))
+#define __unused	__attribute__((unused))
+#define __noreturn	__attribute__((noreturn))
+#define __noinline	__attribute__((noinline))
+#define __always_inline	inline __attribute__((always_inline))
+#define __printf(a, b)	__attribute__((format(printf, a, b)))
+#define __cacheline_aligned __aligned(64)
+
+#define likely(x)	__builtin_expect(!!(x), 1)
+#define unlikely(x)	__builtin_expect(!!(x), 0)
+
+#define ARRAY_SIZE(a)	(sizeof(a) / sizeof((a)[0]))
+#define ALIGN_UP(x, a)	(((x) + ((a) - 1)) & ~((typeof(x))(a) - 1))
+#define ALIGN_DOWN(x, a) ((x) & ~((typeof(x))(a) - 1))
+#define MIN(a, b)	((a) < (b) ? (a) : (b))
+#define MAX(a, b)	((a) > (b) ? (a) : (b))
+
+#define container_of(ptr, type, member) \
+	((type *)((char *)(ptr) - offsetof(type, member)))
+
+#define STATIC_ASSERT(c) _Static_assert(c, #c)
+
+/* A compiler barrier: the compiler may not move memory accesses across it. */
+#define barrier()	__asm__ __volatile__("" ::: "memory")
+
+/*
+ * READ_ONCE/WRITE_ONCE: exactly one access of the whole object, never torn,
+ * fused or re-read by the compiler. They order nothing against other CPUs;
+ * that is the job of smp_mb() and friends in <barrier.h>.
+ */
+#define READ_ONCE(x)		(*(const volatile typeof(x) *)&(x))
+#define WRITE_ONCE(x, v)	(*(volatile typeof(x) *)&(x) = (v))
+
+#endif

@@ -1,0 +1,29 @@
+/*
+ * The RCU hooks (DESIGN.md, "The RCU contract"): the one place where the
+ * lower layers call up into kernel/rcu. The scheduler, the timer tick and
+ * the idle loop call these and know nothing else about RCU.
+ *
+ * Until kernel/rcu provides them, kernel/core/rcu_hooks_default.c supplies
+ * weak do-nothing versions, so the lower layers build and run alone.
+ */
+#ifndef _RCU_HOOKS_H
+#define _RCU_HOOKS_H
+
+#include <types.h>
+#include <tick.h>
+
+/* A context switch on this CPU; voluntary if the task blocked or yielded. */
+void rcu_hook_context_switch(bool voluntary);
+/* The per-CPU tick, with what it interrupted (user, kernel, idle). */
+void rcu_hook_tick(enum tick_context ctx);
+/* Each pass of this CPU's idle loop, interrupts enabled. */
+void rcu_hook_idle(void);
+/* This CPU has come online (called on that CPU). */
+void rcu_hook_cpu_online(unsigned int cpu);
+/* Boot: before any other CPU or thread runs, and once threads can run. */
+void rcu_hook_init(void);
+void rcu_hook_late_init(void);
+/* The variant built in, for the boot banner ("rcu-ltimer", ...). */
+const char *rcu_variant_name(void);
+
+#endif

@@ -1,0 +1,44 @@
+/*
+ * The per-CPU timer tick (kernel/time/tick.c).
+ *
+ * Every CPU's LAPIC timer interrupts it CONFIG_HZ times a second. The tick
+ * handler classifies what it interrupted, because RCU's quiescent-state
+ * detection needs exactly that (seed 000 Figures 21-22: a tick from user
+ * mode or from the idle loop proves the CPU holds no RCU reference):
+ *
+ *   TICK_USER    the CPU was running user-mode code;
+ *   TICK_IDLE    the CPU was in the idle loop, and the tick is the only
+ *                interrupt in progress and no softirq was running (an
+ *                interrupt nested inside idle is not idle);
+ *   TICK_KERNEL  anything else.
+ *
+ * It then calls, in order: scheduler_tick(ctx) (kernel/sched), and
+ * rcu_hook_tick(ctx) (kernel/rcu), both through include/rcu_hooks.h-style
+ * declarations with do-nothing defaults until those layers exist.
+ */
+#ifndef _TICK_H
+#define _TICK_H
+
+#include <types.h>
+
+enum tick_context {
+	TICK_USER,
+	TICK_KERNEL,
+	TICK_IDLE,
+	NR_TICK_CONTEXTS
+};
+
+struct tick_stats {
+	unsigned long ticks;
+	unsigned long by_context[NR_TICK_CONTEXTS];
+};
+
+unsigned long cpu_ticks(unsigned int cpu);
+const struct tick_stats *cpu_tick_stats(unsigned int cpu);
+void time_init(void);
+void tick_start_this_cpu(void);
+
+/* Called from the tick; layers above replace these weak no-ops. */
+void scheduler_tick(enum tick_context ctx);
+
+#endif

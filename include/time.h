@@ -1,0 +1,37 @@
+/*
+ * Time: jiffies (ticks since boot, per CONFIG_HZ), and a nanosecond clock
+ * from the TSC calibrated at boot (kernel/time/tsc.c).
+ */
+#ifndef _TIME_H
+#define _TIME_H
+
+#include <compiler.h>
+
+#define HZ		CONFIG_HZ
+#define NSEC_PER_SEC	1000000000ULL
+#define NSEC_PER_USEC	1000ULL
+#define TICK_NSEC	(NSEC_PER_SEC / HZ)
+
+extern volatile unsigned long jiffies;
+extern u64 tsc_khz;			/* TSC ticks per millisecond */
+
+u64 ktime_get_ns(void);			/* 0 until the TSC is calibrated */
+u64 cycles_to_ns(u64 cycles);
+void udelay(unsigned long us);		/* busy-wait */
+void mdelay(unsigned long ms);
+
+#define time_after(a, b)	((long)((b) - (a)) < 0)
+#define time_before(a, b)	time_after(b, a)
+#define time_after_eq(a, b)	((long)((a) - (b)) >= 0)
+
+static inline unsigned long msecs_to_jiffies(unsigned long ms)
+{
+	return (ms * HZ + 999) / 1000;
+}
+
+/* PIT reference interval, for calibration (kernel/time/pit.c). */
+void pit_wait_start(unsigned long us);
+void pit_wait_end(void);
+void tsc_calibrate(void);
+
+#endif

@@ -1,0 +1,164 @@
+/*
+ * Inter-processor interrupts: reschedule, call a function on other CPUs,
+ * and NMI.
+ *
+ * Call-function requests travel in "call slots": each sending CPU owns one
+ * slot per target CPU (so no allocation, and usable before kmalloc). A
+ * sender waits until its slot for that target is free, fills it, pushes it
+ * onto the target's lock-free queue (a compare-and-swap on the queue head)
+ * and sends the IPI. The target's handler takes the whole queue at once
+ * (one exchange), runs each function and frees each slot. A sender that
+ * asked to wait spins until its slot is freed, i.e. until the function has
+ * run. Interrupts are disabled on the target while the function runs.
+ */
+#include <smp.h>
+#include <percpu.h>
+#include <barrier.h>
+#include <preempt.h>
+#include <printk.h>
+#include <panic.h>
+#include <arch/apic.h>
+#include <arch/irq.h>
+#include <arch/cpu.h>
+
+struct call_slot {
+	struct call_slot *next;
+	smp_call_func_t fn;
+	void *arg;
+	volatile int busy;		/* 1 from send until the target ran fn */
+};
+
+static DEFINE_PER_CPU(struct call_slot[CONFIG_NR_CPUS], call_slots);	/* [target] */
+static DEFINE_PER_CPU(struct call_slot *, call_queue);
+
+__attribute__((weak)) void scheduler_ipi(void) {}
+
+static void call_function_interrupt(struct pt_regs *regs, void *arg)
+{
+	struct call_slot *s = __atomic_exchange_n(this_cpu_ptr(&call_queue), NULL,
+						  __ATOMIC_ACQUIRE);
+	struct call_slot *rev = NULL;
+
+	while (s) {			/* reverse: run in the order they were sent */
+		struct call_slot *n = s->next;
+		s->next = rev;
+		rev = s;
+		s = n;
+	}
+	while (rev) {
+		struct call_slot *n = rev->next;
+		smp_call_func_t fn = rev->fn;
+		void *a = rev->arg;
+
+		fn(a);
+		smp_store_release(&rev->busy, 0);	/* slot free: fn has run */
+		rev = n;
+	}
+}
+
+static void reschedule_interrupt(struct pt_regs *regs, void *arg)
+{
+	scheduler_ipi();
+}
+
+static void queue_call(unsigned int cpu, smp_call_func_t fn, void *arg)
+{
+	struct call_slot *s = &this_cpu(call_slots)[cpu];
+	struct call_slot **q = per_cpu_ptr(&call_queue, cpu);
+	struct call_slot *head;
+
+	while (READ_ONCE(s->busy))		/* our previous call to cpu still queued */
+		cpu_relax();
+	s->fn = fn;
+	s->arg = arg;
+	s->busy = 1;
+	head = READ_ONCE(*q);
+	do {
+		s->next = head;
+	} while (!__atomic_compare_exchange_n(q, &head, s, false,
+					      __ATOMIC_RELEASE, __ATOMIC_RELAXED));
+	lapic_send_ipi(cpu_apic_id[cpu], VEC_CALL_FUNCTION);
+}
+
+static void wait_call(unsigned int cpu)
+{
+	struct call_slot *s = &this_cpu(call_slots)[cpu];
+
+	while (smp_load_acquire(&s->busy))
+		cpu_relax();
+}
+
+int smp_call_function_single(unsigned int cpu, smp_call_func_t fn, void *arg, bool wait)
+{
+	if (cpu >= nr_cpu_ids || !cpu_online(cpu))
+		return -1;
+	preempt_disable();
+	if (cpu == smp_processor_id()) {
+		unsigned long flags = local_irq_save();
+		fn(arg);
+		local_irq_restore(flags);
+	} else {
+		queue_call(cpu, fn, arg);
+		if (wait)
+			wait_call(cpu);
+	}
+	preempt_enable();
+	return 0;
+}
+
+/* Queue fn on every online CPU but this one; optionally run it here too. */
+static void call_many(smp_call_func_t fn, void *arg, bool wait, bool self)
+{
+	unsigned int cpu, me;
+
+	preempt_disable();
+	me = smp_processor_id();
+	for_each_online_cpu(cpu)
+		if (cpu != me)
+			queue_call(cpu, fn, arg);
+	if (self) {
+		unsigned long flags = local_irq_save();
+		fn(arg);
+		local_irq_restore(flags);
+	}
+	if (wait)
+		for_each_online_cpu(cpu)
+			if (cpu != me)
+				wait_call(cpu);
+	preempt_enable();
+}
+
+void smp_call_function(smp_call_func_t fn, void *arg, bool wait)
+{
+	call_many(fn, arg, wait, false);
+}
+
+void on_each_cpu(smp_call_func_t fn, void *arg, bool wait)
+{
+	call_many(fn, arg, wait, true);
+}
+
+void smp_send_reschedule(unsigned int cpu)
+{
+	lapic_send_ipi(cpu_apic_id[cpu], VEC_RESCHEDULE);
+}
+
+void smp_send_nmi(unsigned int cpu)
+{
+	lapic_send_nmi(cpu_apic_id[cpu]);
+}
+
+void smp_send_nmi_allbutself(void)
+{
+	unsigned int cpu, me = smp_processor_id();
+
+	for_each_online_cpu(cpu)
+		if (cpu != me)
+			smp_send_nmi(cpu);
+}
+
+void ipi_init(void)
+{
+	irq_set_handler(VEC_CALL_FUNCTION, call_function_interrupt, NULL, "call-function");
+	irq_set_handler(VEC_RESCHEDULE, reschedule_interrupt, NULL, "reschedule");
+}

@@ -1,0 +1,69 @@
+/*
+ * NMIs. Two kernel uses, both needing a CPU to answer even with
+ * interrupts disabled (a CPU spinning on a lock with interrupts off would
+ * never take an ordinary IPI):
+ *   - panic: the panicking CPU sends an NMI to every other CPU; each says
+ *     which CPU panicked and why, and stops for good;
+ *   - backtraces: nmi_trigger_backtrace() asks CPUs to print their
+ *     registers and stack (RCU stall warnings use it).
+ */
+#include <smp.h>
+#include <printk.h>
+#include <panic.h>
+#include <preempt.h>
+#include <arch/irq.h>
+#include <arch/cpu.h>
+#include <time.h>
+
+extern char panic_reason[];
+static cpumask_t backtrace_mask;
+static unsigned long unknown_nmis;
+static DEFINE_PER_CPU(unsigned long, nmi_backtraces);
+
+unsigned long nmi_backtraces_done(unsigned int cpu)
+{
+	return READ_ONCE(per_cpu(nmi_backtraces, cpu));
+}
+
+void nmi_handler(struct pt_regs *regs);
+
+void nmi_handler(struct pt_regs *regs)
+{
+	unsigned int me = smp_processor_id();
+	int pc = READ_ONCE(panic_cpu);
+
+	preempt_count_add(NMI_OFFSET);
+	if (pc >= 0 && pc != (int)me) {
+		printk("CPU %u stopping: panic on CPU %d: %s (was at %pS)\n",
+		       me, pc, panic_reason, (void *)regs->rip);
+		for (;;)
+			halt();			/* NMIs stay blocked: no iret */
+	}
+	if (cpumask_test_and_clear(me, &backtrace_mask)) {
+		printk("NMI backtrace for CPU %u:\n", me);
+		show_regs(regs);
+		show_backtrace_regs(regs);
+		this_cpu(nmi_backtraces)++;
+	} else {
+		unknown_nmis++;
+		printk("NMI received for unknown reason on CPU %u at %pS\n", me, (void *)regs->rip);
+	}
+	preempt_count_sub(NMI_OFFSET);
+}
+
+/* Backtraces of the CPUs in mask (this CPU included if set); waits up to 1 s. */
+void nmi_trigger_backtrace(const cpumask_t *mask)
+{
+	unsigned int cpu, me = smp_processor_id();
+
+	cpumask_copy(&backtrace_mask, mask);
+	if (cpumask_test_and_clear(me, &backtrace_mask)) {
+		printk("backtrace for CPU %u (the requesting CPU):\n", me);
+		dump_stack();
+	}
+	for_each_cpu(cpu, mask)
+		if (cpu != me)
+			smp_send_nmi(cpu);
+	for (int i = 0; i < 1000 && !cpumask_empty(&backtrace_mask); i++)
+		mdelay(1);
+}

@@ -1,0 +1,76 @@
+/* The kernel command line: "name=value name2 ..." (include/cmdline.h). */
+#include <cmdline.h>
+#include <string.h>
+#include <printk.h>
+#include <errno.h>
+
+extern const struct cmdline_param __cmdline_params_start[], __cmdline_params_end[];
+
+static char cmdline_copy[1024];
+
+const char *cmdline_get(void)
+{
+	return cmdline_copy;
+}
+
+static void list_allowed(void)
+{
+	printk("  known options:\n");
+	for (const struct cmdline_param *p = __cmdline_params_start; p < __cmdline_params_end; p++)
+		printk("    %s\n", p->help);
+}
+
+static void handle(char *tok)
+{
+	char *eq = strchr(tok, '=');
+	const char *val = NULL;
+
+	if (eq) {
+		*eq = 0;
+		val = eq + 1;
+	}
+	for (const struct cmdline_param *p = __cmdline_params_start; p < __cmdline_params_end; p++) {
+		if (strcmp(p->name, tok))
+			continue;
+		if (p->set(val))
+			printk("cmdline: bad value '%s' for '%s' (ignored, default kept); usage: %s\n",
+			       val ? val : "", tok, p->help);
+		return;
+	}
+	printk("cmdline: unknown option '%s' (ignored)\n", tok);
+	list_allowed();
+}
+
+void cmdline_parse(const char *cmdline)
+{
+	char buf[1024];
+	char *p = buf;
+
+	strlcpy(cmdline_copy, cmdline, sizeof(cmdline_copy));
+	strlcpy(buf, cmdline, sizeof(buf));
+	while (*p) {
+		while (*p == ' ')
+			p++;
+		if (!*p)
+			break;
+		char *tok = p;
+		while (*p && *p != ' ')
+			p++;
+		if (*p)
+			*p++ = 0;
+		handle(tok);
+	}
+}
+
+int cmdline_parse_ulong(const char *name, const char *val, unsigned long lo,
+			unsigned long hi, unsigned long *out)
+{
+	unsigned long v;
+
+	if (!val || kstrtoul(val, 0, &v) || v < lo || v > hi) {
+		printk("cmdline: %s must be a number from %lu to %lu\n", name, lo, hi);
+		return -EINVAL;
+	}
+	*out = v;
+	return 0;
+}

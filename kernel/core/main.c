@@ -1,0 +1,111 @@
+/*
+ * kmain: the boot CPU's C entry, called by boot/entry.asm in long mode on
+ * the higher half with the boot page tables. It brings the machine up in
+ * layer order (DESIGN.md): per-CPU area, console, boot information, CPU
+ * tables, memory, ACPI, APICs, time, the other CPUs; then runs the tests
+ * chosen on the command line, or reports and idles.
+ */
+#include <printk.h>
+#include <percpu.h>
+#include <bootinfo.h>
+#include <cmdline.h>
+#include <ktest.h>
+#include <mm.h>
+#include <kmalloc.h>
+#include <smp.h>
+#include <time.h>
+#include <string.h>
+#include <tick.h>
+#include <rcu_hooks.h>
+#include <arch/irq.h>
+#include <arch/gdt.h>
+#include <arch/cpu.h>
+#include <arch/qemu.h>
+#include <arch/acpi.h>
+#include <arch/apic.h>
+
+void kmain(u32 magic, u32 info);
+
+static bool poweroff_after_boot;
+
+static int set_poweroff(const char *val)
+{
+	poweroff_after_boot = true;
+	return 0;
+}
+CMDLINE_PARAM("poweroff", set_poweroff,
+	      "poweroff: power off once every CPU is online and has ticked (for scripts)");
+
+static const char *preempt_model(void)
+{
+#ifdef CONFIG_PREEMPT
+	return "preempt";
+#else
+	return "none";
+#endif
+}
+
+/* Variant name: kernel/rcu provides rcu_variant_name() when it exists. */
+__attribute__((weak)) const char *rcu_variant_name(void)
+{
+	return "(none)";
+}
+
+static void banner(void)
+{
+	printk("Quiescent: an x86-64 SMP teaching kernel about Read-Copy Update\n");
+	printk("config: HZ=%d CPUs=%u (max %d) preemption=%s rcu=%s\n",
+	       HZ, num_online_cpus(), CONFIG_NR_CPUS, preempt_model(), rcu_variant_name());
+}
+
+/* Let every CPU tick a few times, then say how many ticks each took. */
+static void report_ticks(void)
+{
+	char line[400];
+	unsigned int cpu;
+	int n = 0;
+
+	local_irq_enable();
+	mdelay(200);
+	n = snprintf(line, sizeof(line), "ticks:");
+	for_each_online_cpu(cpu)
+		n += snprintf(line + n, sizeof(line) - n, " cpu%u=%lu", cpu, cpu_ticks(cpu));
+	printk("%s\n", line);
+}
+
+void kmain(u32 magic, u32 info)
+{
+	percpu_init_boot_cpu();
+	serial_init();
+	printk("Quiescent: serial console up\n");
+	multiboot_parse(magic, info);
+	printk("boot: %s (%s), cmdline '%s'\n", boot_info.loader,
+	       boot_info.loader_name[0] ? boot_info.loader_name : "?", boot_info.cmdline);
+	gdt_init_cpu();
+	idt_init();
+	idt_load();
+	cmdline_parse(boot_info.cmdline);
+
+	pmm_init();
+	paging_init();
+	kmalloc_init();
+
+	acpi_init();
+	lapic_init_bsp(acpi_lapic_phys());
+	ipi_init();
+	time_init();			/* PIT/TSC/LAPIC timer calibration, jiffies */
+	serial_enable_rx_irq();
+	local_irq_enable();
+	smp_boot_aps();
+	banner();
+	report_ticks();
+
+	ktest_run_selected();		/* does not return if tests were chosen */
+	if (poweroff_after_boot) {
+		printk("poweroff: as asked on the command line\n");
+		machine_poweroff();
+	}
+	printk("boot complete; idling (the shell arrives with user mode)\n");
+	for (;;)
+		safe_halt();
+}
