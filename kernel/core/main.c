@@ -16,6 +16,7 @@
 #include <time.h>
 #include <string.h>
 #include <tick.h>
+#include <spinlock.h>
 #include <rcu_hooks.h>
 #include <arch/irq.h>
 #include <arch/gdt.h>
@@ -54,8 +55,9 @@ __attribute__((weak)) const char *rcu_variant_name(void)
 static void banner(void)
 {
 	printk("Quiescent: an x86-64 SMP teaching kernel about Read-Copy Update\n");
-	printk("config: HZ=%d CPUs=%u (max %d) preemption=%s rcu=%s\n",
-	       HZ, num_online_cpus(), CONFIG_NR_CPUS, preempt_model(), rcu_variant_name());
+	printk("config: HZ=%d CPUs=%u (max %d) preemption=%s rcu=%s spinlocks=%s\n",
+	       HZ, num_online_cpus(), CONFIG_NR_CPUS, preempt_model(), rcu_variant_name(),
+	       spinlock_mode_name());
 }
 
 /* Let every CPU tick a few times, then say how many ticks each took. */
@@ -85,6 +87,7 @@ void kmain(u32 magic, u32 info)
 	idt_init();
 	idt_load();
 	cmdline_parse(boot_info.cmdline);
+	spinlock_choose_mode();
 
 	pmm_init();
 	paging_init();

@@ -20,9 +20,9 @@
  * Iterations per CPU. Kept small: a ticket lock hands over in strict FIFO
  * order, and under TCG with more vCPUs than host cores the next ticket's
  * vCPU is often not running (lock-holder/waiter preemption), so each
- * contended handover can cost a host time slice.
+ * contended handover can cost a host time slice (spinlock=ticket shows it).
  */
-#define ITERS	(num_online_cpus() > 2 ? 1000 : 5000)
+#define ITERS	(!spin_tas_mode ? 300 : num_online_cpus() > 2 ? 1000 : 5000)
 
 enum lock_kind { NONE, SPIN, RW_WRITE, RW_MIXED, BR_MIXED };
 
