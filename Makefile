@@ -123,7 +123,7 @@ $(O)/kernel/arch/x86/trampoline_blob.o: $(O)/trampoline.bin
 # Pass 1 links with an empty symbol table; tools/mksyms.py turns its text
 # symbols into .ksymtab; pass 2 links that in. .ksymtab sits after every
 # function, so no function moves between passes (mksyms --check verifies).
-$(KSYMTAB_EMPTY): tools/mksyms.py
+$(KSYMTAB_EMPTY): tools/mksyms.py $(AUTOCONF)
 	@mkdir -p $(dir $@)
 	$(Q)$(PYTHON) tools/mksyms.py --empty > $(O)/ksymtab_empty.c
 	$(Q)$(CC) $(CFLAGS) -c $(O)/ksymtab_empty.c -o $@
@@ -132,7 +132,7 @@ $(O)/quiescent.pass1.elf: $(OBJS) $(KSYMTAB_EMPTY) boot/linker.ld
 	@echo "  LD      $@"
 	$(Q)$(LD) $(LDFLAGS) -o $@ $(OBJS) $(KSYMTAB_EMPTY)
 
-$(KSYMTAB): $(O)/quiescent.pass1.elf tools/mksyms.py
+$(KSYMTAB): $(O)/quiescent.pass1.elf tools/mksyms.py $(AUTOCONF)
 	$(Q)$(NM) -n $< | $(PYTHON) tools/mksyms.py > $(O)/ksymtab.c
 	$(Q)$(CC) $(CFLAGS) -c $(O)/ksymtab.c -o $@
 
@@ -162,10 +162,27 @@ run: deps $(ELF) $(if $(filter iso,$(BOOT)),$(ISO))
 		--boot $(BOOT) --args "$(ARGS)"
 
 gdb: deps $(ELF)
-	$(Q)$(PYTHON) tools/qrun.py gdb --build-dir $(O) --cpus $(CPUS) --args "$(ARGS)"
+	$(Q)$(PYTHON) tools/qrun.py gdb --build-dir $(O) --cpus $(CPUS) --boot kernel --args "$(ARGS)"
+
+# The test suites build their own configurations under build/test-*; KVM=0
+# forces TCG, KVM=auto (default) uses KVM only where the cached probe
+# (build/.kvm-probe) found it works and is faster. PYTEST= passes options,
+# e.g. make test PYTEST="-k smp -x".
+PYTEST		?=
+REPEAT		?= 10
+SCN		?=
 
 test: deps
-	$(Q)$(PYTHON) -m pytest -q tests/
+	$(Q)KVM=$(KVM) $(PYTHON) -m pytest -q tests/ $(PYTEST)
+
+# Parsers, configuration checks and one -smp 4 boot: a minute at most.
+test-quick: deps
+	$(Q)KVM=$(KVM) $(PYTHON) -m pytest -q tests/test_ktap.py tests/test_config.py \
+		"tests/test_scenarios.py::test_scenario[boot-kernel-smp4]" $(PYTEST)
+
+# Every scenario (or SCN='glob'), REPEAT times, one summary line per run.
+soak: deps
+	$(Q)$(PYTHON) tools/qrun.py scenario --kvm $(KVM) --repeat $(REPEAT) $(SCN)
 
 clean:
 	rm -rf $(O)

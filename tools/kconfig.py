@@ -21,15 +21,19 @@ except ImportError:
 
 def load(strict_config=True):
     kconf = kconfiglib.Kconfig("Kconfig", warn_to_stderr=False)
+    kconf.warn_assign_undef = True      # CONFIG_TYPO=y is an error, not silence
     cfg = os.environ.get("KCONFIG_CONFIG", "build/.config")
     return kconf, cfg
 
 
 def fail_on_warnings(kconf, what):
     """A bad configuration fails the build with a readable message."""
+    for sym in kconf.unique_defined_syms:
+        sym.str_value                   # range checks only warn when a value is computed
     bad = [w for w in kconf.warnings
-           if "undefined symbol" in w or "was assigned the value" in w
-           or "is not a valid" in w or "malformed" in w]
+           if any(s in w for s in ("undefined symbol", "was assigned the value",
+                                   "is not a valid", "is invalid for",
+                                   "outside the active range", "malformed"))]
     if bad:
         sys.stderr.write(f"kconfig: {what} has errors:\n")
         for w in bad:

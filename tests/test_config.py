@@ -1,0 +1,66 @@
+"""A bad configuration fails the build with a readable message."""
+import os
+import subprocess
+import sys
+
+import pytest
+
+import qrun
+
+REPO = qrun.REPO
+pytestmark = pytest.mark.build
+
+
+def kconfig_defconfig(tmp_path, text):
+    frag = tmp_path / "bad_defconfig"
+    frag.write_text(text)
+    env = dict(os.environ, KCONFIG_CONFIG=str(tmp_path / ".config"))
+    return subprocess.run([sys.executable, "tools/kconfig.py", "defconfig", str(frag)], cwd=REPO,
+                          env=env, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True)
+
+
+@pytest.mark.parametrize("line, words", [
+    ("CONFIG_HZ_250=maybe", ["HZ_250", "maybe"]),
+    ("CONFIG_NR_CPUS=999", ["NR_CPUS", "999"]),
+    ("CONFIG_NR_CPUS=many", ["NR_CPUS", "many"]),
+    ("CONFIG_NO_SUCH_OPTION=y", ["NO_SUCH_OPTION"]),
+], ids=["bool-maybe", "nr-cpus-out-of-range", "int-not-a-number", "undefined-symbol"])
+def test_bad_defconfig_is_refused(tmp_path, line, words):
+    p = kconfig_defconfig(tmp_path, (REPO / "configs/defconfig").read_text() + line + "\n")
+    assert p.returncode != 0, f"'{line}' was accepted:\n{p.stdout}"
+    assert "Traceback" not in p.stdout, p.stdout
+    for w in words:
+        assert w in p.stdout, f"the message does not name {w!r}:\n{p.stdout}"
+
+
+def test_bad_config_fails_make(tmp_path):
+    """A hand-edited .config with a bad value stops `make` before compiling."""
+    (tmp_path / ".config").write_text("CONFIG_HZ_250=maybe\n")
+    p = subprocess.run(["make", "--no-print-directory", f"O={tmp_path}"], cwd=REPO,
+                       stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True)
+    assert p.returncode != 0, p.stdout
+    assert "HZ_250" in p.stdout and "maybe" in p.stdout, p.stdout
+    assert "  CC " not in p.stdout, "compiled with a bad configuration"
+
+
+def test_unknown_defconfig_lists_the_available_ones(tmp_path):
+    p = subprocess.run(["make", "--no-print-directory", f"O={tmp_path}", "no_such_defconfig"],
+                       cwd=REPO, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True)
+    assert p.returncode != 0
+    assert "no_such_defconfig" in p.stdout and "defconfig" in p.stdout.split("Available")[-1]
+
+
+def test_good_defconfig_round_trips(tmp_path):
+    """make <name>_defconfig then savedefconfig gives back the same settings."""
+    p = subprocess.run(["make", "--no-print-directory", f"O={tmp_path}", "defconfig"], cwd=REPO,
+                       stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True)
+    assert p.returncode == 0, p.stdout
+    p = subprocess.run(["make", "--no-print-directory", f"O={tmp_path}", "savedefconfig"], cwd=REPO,
+                       stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True)
+    assert p.returncode == 0, p.stdout
+    saved = {l for l in (tmp_path / "defconfig").read_text().split("\n") if l.startswith("CONFIG_")}
+    orig = {l for l in (REPO / "configs/defconfig").read_text().split("\n") if l.startswith("CONFIG_")}
+    cfg = (tmp_path / ".config").read_text()
+    for l in orig:
+        assert l in cfg, f"{l} from configs/defconfig missing in .config"
+    assert saved <= orig | {l for l in cfg.split("\n") if l.startswith("CONFIG_")}
