@@ -12,8 +12,8 @@
  * (the deliberate page fault, the provoked panic). After the last test the
  * run ends through isa-debug-exit: pass or fail (include/arch/qemu.h).
  *
- * A test runs in process context on the boot CPU with interrupts enabled;
- * it may use every CPU through IPIs (and, later, threads).
+ * A test runs in the "init" kernel thread, bound to CPU 0, with interrupts
+ * enabled: it may sleep, start threads and use every CPU through IPIs.
  */
 #ifndef _KTEST_H
 #define _KTEST_H

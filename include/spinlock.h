@@ -141,10 +141,14 @@ static __always_inline unsigned long spin_lock_irqsave(spinlock_t *l)
 	return flags;
 }
 
+/* Interrupts back on before preemption: a reschedule at preempt_enable()
+ * can then happen at once instead of being skipped with interrupts off. */
 static __always_inline void spin_unlock_irqrestore(spinlock_t *l, unsigned long flags)
 {
-	spin_unlock(l);
+	l->holder = -1;
+	arch_spin_unlock(l);
 	local_irq_restore(flags);
+	preempt_enable();
 }
 
 static __always_inline void spin_lock_irq(spinlock_t *l)
@@ -155,8 +159,10 @@ static __always_inline void spin_lock_irq(spinlock_t *l)
 
 static __always_inline void spin_unlock_irq(spinlock_t *l)
 {
-	spin_unlock(l);
+	l->holder = -1;
+	arch_spin_unlock(l);
 	local_irq_enable();
+	preempt_enable();
 }
 
 #endif

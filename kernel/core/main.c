@@ -18,6 +18,9 @@
 #include <tick.h>
 #include <spinlock.h>
 #include <rcu_hooks.h>
+#include <sched.h>
+#include <panic.h>
+#include <idle.h>
 #include <arch/irq.h>
 #include <arch/gdt.h>
 #include <arch/cpu.h>
@@ -75,6 +78,18 @@ static void report_ticks(void)
 	printk("%s\n", line);
 }
 
+/* The first kernel thread (bound to CPU 0, where the tests used to run). */
+static int kernel_init(void *arg)
+{
+	ktest_run_selected();		/* does not return if tests were chosen */
+	if (poweroff_after_boot) {
+		printk("poweroff: as asked on the command line\n");
+		machine_poweroff();
+	}
+	printk("boot complete; idling (the shell arrives with user mode)\n");
+	return 0;
+}
+
 void kmain(u32 magic, u32 info)
 {
 	percpu_init_boot_cpu();
@@ -97,18 +112,18 @@ void kmain(u32 magic, u32 info)
 	lapic_init_bsp(acpi_lapic_phys());
 	ipi_init();
 	time_init();			/* PIT/TSC/LAPIC timer calibration, jiffies */
+	sched_init();			/* this boot context becomes CPU 0's idle task */
 	serial_enable_rx_irq();
 	local_irq_enable();
 	smp_boot_aps();
 	banner();
 	report_ticks();
 
-	ktest_run_selected();		/* does not return if tests were chosen */
-	if (poweroff_after_boot) {
-		printk("poweroff: as asked on the command line\n");
-		machine_poweroff();
-	}
-	printk("boot complete; idling (the shell arrives with user mode)\n");
-	for (;;)
-		safe_halt();
+	/* Tests and what follows may block: they run in a thread, "init". */
+	struct task *init = kthread_create_on_cpu(kernel_init, NULL, 0, "init");
+	if (!init)
+		panic("no memory for the init thread");
+	wake_up_process(init);
+	put_task(init);
+	cpu_idle();
 }

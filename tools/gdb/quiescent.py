@@ -22,6 +22,9 @@ import sys
 import gdb
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+# The scheduler's helpers (qs-tasks, qs-runqueues, qs-sched-stats). "source",
+# not "import": Python's standard library has a module named sched.
+gdb.execute("source " + os.path.join(os.path.dirname(os.path.abspath(__file__)), "sched.py"))
 
 
 def _int(expr):
@@ -133,14 +136,15 @@ class QsCpus(gdb.Command):
 class QsRcu(gdb.Command):
     """qs-rcu: the RCU state of the variant that is built (grace period, CPUs owing
     a quiescent state, per-CPU counters, callback lists). Each variant provides
-    tools/gdb/rcu_<variant>.py with a function show(); none exists yet."""
+    tools/gdb/rcu_<variant>.py with a function show(). `qs-rcu-gp` stops at the
+    start and end of grace periods (breakpoints on rcu_gp_begin/rcu_gp_end)."""
 
     def __init__(self):
         super().__init__("qs-rcu", gdb.COMMAND_DATA)
 
     def invoke(self, arg, from_tty):
-        try:
-            name = gdb.parse_and_eval("rcu_variant_name()").string()
+        try:                       # a string in the kernel, no function call needed
+            name = gdb.parse_and_eval("rcu_variant_id").string()
         except gdb.error:
             name = None
         if not name or name == "(none)":
@@ -155,6 +159,18 @@ class QsRcu(gdb.Command):
         mod.show()
 
 
+class QsRcuGp(gdb.Command):
+    """qs-rcu-gp: break where a grace period begins (rcu_gp_begin) and ends
+    (rcu_gp_end); 'continue' then stops at each, and qs-rcu shows the state."""
+
+    def __init__(self):
+        super().__init__("qs-rcu-gp", gdb.COMMAND_BREAKPOINTS)
+
+    def invoke(self, arg, from_tty):
+        for fn in ("rcu_gp_begin", "rcu_gp_end"):
+            gdb.Breakpoint(fn)
+
+
 class PerCpuFunction(gdb.Function):
     """$percpu("VAR", CPU): CPU's copy of the per-CPU variable VAR."""
 
@@ -165,7 +181,7 @@ class PerCpuFunction(gdb.Function):
         return per_cpu(var.string(), int(cpu))
 
 
-for _cls in (QsHelp, QsDmesg, QsPercpu, QsTicks, QsCpus, QsRcu):
+for _cls in (QsHelp, QsDmesg, QsPercpu, QsTicks, QsCpus, QsRcu, QsRcuGp):
     _cls()
 PerCpuFunction()
 print("quiescent: gdb helpers loaded (qs-help); hbreak kmain stops at the C entry")

@@ -23,6 +23,7 @@
 #include <arch/irq.h>
 #include <arch/layout.h>
 #include <idle.h>
+#include <sched.h>
 
 #define TRAMPOLINE_PHYS		0x8000
 #define AP_STACK_ORDER		2		/* 16 KiB */
@@ -55,6 +56,7 @@ void ap_main(unsigned int cpu)
 	gdt_init_cpu();
 	idt_load();
 	lapic_init_cpu();
+	sched_init_ap(cpu);		/* this boot context becomes the idle task */
 	tick_start_this_cpu();
 	rcu_hook_cpu_online(cpu);
 	cpumask_set(cpu, &cpu_online_mask);

@@ -1,0 +1,254 @@
+/*
+ * The scheduler (kernel/sched): tasks, per-CPU run queues, preemption.
+ *
+ * Every CPU has a run queue with one FIFO list per priority and a bitmap of
+ * the non-empty lists (Linux 2.6's O(1) scheduler, without the expired
+ * array): priorities 0..99 are real time (SCHED_FIFO, SCHED_RR; lower
+ * number, higher priority), priority 100 holds every SCHED_NORMAL task,
+ * round-robin by time slice. The running task stays at the head of its
+ * list; the idle task is on no list and runs when the bitmap is empty.
+ *
+ * Voluntary and involuntary switches (docs/scheduler.md): a switch is
+ * voluntary when the task entered the scheduler itself: it blocked, or
+ * called yield(), cond_resched() or schedule(); involuntary when it was
+ * preempted, at preempt_enable() or on return from an interrupt
+ * (CONFIG_PREEMPT only). RCU is told which (rcu_hook_context_switch):
+ * a voluntary switch is a quiescent state (seed 000 section 2.6).
+ */
+#ifndef _SCHED_H
+#define _SCHED_H
+
+#include <compiler.h>
+#include <percpu.h>
+#include <preempt.h>
+#include <cpumask.h>
+#include <list.h>
+#include <atomic.h>
+#include <wait.h>
+#include <completion.h>
+#include <errno.h>
+#include <arch/cpu.h>
+
+/* Task states (a sleeping task is in one of the TASK_NORMAL states). */
+#define TASK_RUNNING		0x00	/* on a run queue, or running */
+#define TASK_INTERRUPTIBLE	0x01	/* asleep; task_interrupt() also wakes it */
+#define TASK_UNINTERRUPTIBLE	0x02	/* asleep until its condition comes */
+#define TASK_NEW		0x04	/* created, never woken yet */
+#define TASK_DEAD		0x08	/* exited; freed when the last reference goes */
+#define TASK_NORMAL		(TASK_INTERRUPTIBLE | TASK_UNINTERRUPTIBLE)
+
+/* Scheduling policies (the POSIX names). */
+#define SCHED_NORMAL		0
+#define SCHED_FIFO		1
+#define SCHED_RR		2
+
+#define MAX_RT_PRIO		100	/* prio 0..99: real time; rt_priority 1..99 */
+#define NORMAL_PRIO		MAX_RT_PRIO
+#define NR_PRIO			(MAX_RT_PRIO + 1)
+#define PRIO_BITMAP_LONGS	((NR_PRIO + 63) / 64)
+
+#define TASK_COMM_LEN		16
+#define TASK_STACK_ORDER	2	/* 16 KiB kernel stacks */
+#define TASK_STACK_SIZE		(4096UL << TASK_STACK_ORDER)
+#define STACK_END_MAGIC		0x57ac6e9d5ac6e9d5UL	/* at the bottom of each stack */
+
+struct task {
+	unsigned long rsp;		/* saved stack pointer; offset 0 (switch.asm) */
+	volatile long state;		/* TASK_* */
+	char name[TASK_COMM_LEN];
+	int pid;
+	int policy;			/* SCHED_* */
+	int rt_priority;		/* 1..99 for FIFO/RR, 0 for NORMAL */
+	int prio;			/* run-queue index: 0..99 RT, NORMAL_PRIO */
+	int cpu;			/* run queue it is on, or last ran on */
+	int on_rq;			/* on cpu's run queue (running included) */
+	int time_slice;			/* ticks left (NORMAL and RR) */
+	cpumask_t cpus_allowed;
+	bool is_idle;
+	bool migrate_pending;		/* moved off its CPU once switched out */
+	bool switched_voluntarily;	/* its last switch away was voluntary */
+	int saved_preempt_count;	/* preempt_count while switched out */
+
+	/* For RCU (kernel/rcu reads these; the scheduler only keeps them). */
+	int last_voluntary_cpu;		/* CPU of the last voluntary switch: the
+					 * rcu-preempt affiliation, seed 000 5.7 */
+	int rcu_read_lock_nesting;	/* preemptible RCU read-side depth */
+	void *rcu_preempt_cntr;		/* seed 000 Figure 33's cpu_preempt_cntr */
+
+	/* Statistics. */
+	unsigned long nvcsw, nivcsw;	/* voluntary / involuntary switches away */
+	unsigned long migrations;
+	unsigned long wakeups;
+	u64 wake_tsc;			/* TSC when last woken (latency benchmark) */
+	u64 sum_exec_ns;		/* time on a CPU */
+	u64 exec_start_tsc;
+
+	struct list_head run_list;	/* rq->queue[prio] */
+	struct list_head tasks;		/* all_tasks (task_list_lock) */
+	struct list_head sleep_list;	/* a CPU's timed sleepers */
+	unsigned long sleep_expires;	/* jiffies */
+	int sleep_cpu;			/* whose sleep list, -1 if none */
+
+	unsigned long stack;		/* lowest address of the kernel stack */
+	unsigned long stack_size;
+	bool stack_owned;		/* allocated by us (not a boot stack) */
+	int (*fn)(void *arg);
+	void *arg;
+	int exit_code;
+	atomic_t usage;			/* references; freed at zero */
+	volatile bool should_stop;	/* kthread_stop() asked */
+	volatile bool interrupted;	/* task_interrupt(): wake interruptible sleeps */
+	struct completion exited;
+};
+
+/* The task running on this CPU. */
+static __always_inline struct task *get_current(void)
+{
+	struct task *t;
+	__asm__ __volatile__("movq %%gs:24, %0" : "=r"(t));
+	return t;
+}
+/*
+ * Linux's name. (struct cpu_local's field of the same name is reached
+ * through get_current()/set_current(), never as cpu_local()->current,
+ * which this macro would turn into nonsense.)
+ */
+#define current get_current()
+
+static __always_inline void set_current(struct task *t)
+{
+	__asm__ __volatile__("movq %0, %%gs:24" :: "r"(t) : "memory");
+}
+
+static inline bool preemptible(void)
+{
+	return preempt_count() == 0 && !irqs_disabled();
+}
+
+/* Reschedule as soon as allowed on this CPU. */
+static inline void set_need_resched(void)
+{
+	WRITE_ONCE(cpu_local()->need_resched, 1);
+}
+static inline bool need_resched(void)
+{
+	return READ_ONCE(cpu_local()->need_resched);
+}
+
+/*
+ * After re-enabling interrupts: preempt now if a wake-up asked for it while
+ * they were off (spin_unlock_irqrestore() drops the preempt count before
+ * it restores interrupts, so its own check comes too early).
+ */
+void preempt_schedule(void);
+static inline void preempt_check_resched(void)
+{
+#ifdef CONFIG_PREEMPT
+	if (unlikely(need_resched()) && preemptible())
+		preempt_schedule();
+#endif
+}
+
+static inline bool rt_task(const struct task *p)
+{
+	return p->prio < MAX_RT_PRIO;
+}
+
+static inline bool signal_pending(const struct task *p)
+{
+	return READ_ONCE(p->interrupted);
+}
+
+/* ---- Core (kernel/sched/core.c). */
+void sched_init(void);			/* boot CPU: the boot context becomes idle task 0 */
+void sched_init_ap(unsigned int cpu);	/* each AP, on itself, before its tick starts */
+void schedule(void);
+void yield(void);
+int cond_resched(void);			/* 1 if it switched */
+bool wake_up_process(struct task *p);
+bool try_to_wake_up(struct task *p, long state);
+/* Policy and real-time priority; 0 or -EINVAL. */
+int sched_setscheduler(struct task *p, int policy, int rt_priority);
+/* Move p to the CPUs in mask (now if it is running or queued). 0 or -EINVAL. */
+int set_cpus_allowed(struct task *p, const cpumask_t *mask);
+int set_cpus_allowed_one(struct task *p, unsigned int cpu);
+/* Seed 003 Figure 2: is a real-time task runnable on cpu? */
+bool rq_has_rt_task(unsigned int cpu);
+bool idle_cpu(unsigned int cpu);
+unsigned int nr_running_cpu(unsigned int cpu);
+struct task *cpu_curr(unsigned int cpu);
+/* Wake task_interrupt()ed sleepers: INTERRUPTIBLE sleeps return -EINTR. */
+void task_interrupt(struct task *p);
+
+/* Run-time preemption switch (CONFIG_PREEMPT only): false makes the
+ * preemptive kernel behave as the non-preemptive one, so one boot can
+ * compare both (the latency benchmark). Always false without CONFIG_PREEMPT. */
+extern bool sched_preempt_active;
+void sched_set_preempt(bool on);
+
+/* ---- Timed sleeps (kernel/sched/sleep.c). */
+#define MAX_SCHEDULE_TIMEOUT	((long)(~0UL >> 1))
+/* Sleep in the state the caller set for up to timeout jiffies; the jiffies left. */
+long schedule_timeout(long timeout);
+long schedule_timeout_interruptible(long timeout);
+long schedule_timeout_uninterruptible(long timeout);
+void msleep(unsigned int ms);
+void sched_sleep_tick(void);		/* wake this CPU's expired sleepers */
+
+/* ---- Kernel threads (kernel/sched/kthread.c). */
+/*
+ * kthread_create() returns a new task in TASK_NEW: not yet running, with
+ * two references, its own and the caller's. Start it with
+ * wake_up_process(). The caller drops its reference with kthread_join()
+ * (wait for the exit, get the exit code), kthread_stop() (ask it to stop
+ * first) or put_task() (let it go). fn's return value is the exit code.
+ */
+__printf(3, 4) struct task *kthread_create(int (*fn)(void *), void *arg, const char *fmt, ...);
+__printf(3, 4) struct task *kthread_run(int (*fn)(void *), void *arg, const char *fmt, ...);
+__printf(4, 5) struct task *kthread_create_on_cpu(int (*fn)(void *), void *arg,
+						  unsigned int cpu, const char *fmt, ...);
+void kthread_bind(struct task *p, unsigned int cpu);	/* before the first wake-up */
+int kthread_join(struct task *p);
+/* Jiffies to wait: true and *code if it exited, false (reference kept) on time-out. */
+bool kthread_join_timeout(struct task *p, long timeout, int *code);
+int kthread_stop(struct task *p);
+bool kthread_should_stop(void);
+__noreturn void task_exit(int code);
+void get_task(struct task *p);
+void put_task(struct task *p);
+/* Call fn on every task (task_list_lock held, interrupts off: fn must not sleep). */
+void for_each_task(void (*fn)(struct task *p, void *arg), void *arg);
+void show_tasks(void);
+/* Task structs allocated and not yet freed (idle tasks included). */
+long nr_tasks_alive(void);
+
+/* ---- might_sleep (kernel/sched/might_sleep.c). */
+/*
+ * might_sleep(): the caller may block. Warns (with a backtrace, the first
+ * few times; every time in the counter) when called in atomic context:
+ * preempt_count() != 0 (a spinlock held, preemption disabled, in a hard
+ * or soft interrupt) or interrupts disabled. Every blocking primitive
+ * calls it.
+ */
+#define might_sleep()	__might_sleep(__FILE__, __LINE__)
+void __might_sleep(const char *file, int line);
+unsigned long might_sleep_warnings(void);
+/* The non-sleepable RCU flavours add their own reasons here later. */
+extern bool (*might_sleep_extra_check)(const char **why);
+
+/* ---- Statistics (kernel/sched/stats.c). */
+struct sched_stats {
+	unsigned long nr_switches;	/* pick of a different task */
+	unsigned long nvcsw, nivcsw;	/* voluntary / involuntary (by prev) */
+	unsigned long schedule_calls;	/* passes through __schedule */
+	unsigned long preempt_irq;	/* preemptions on interrupt return */
+	unsigned long preempt_enable;	/* preemptions at preempt_enable() */
+	unsigned long wakeups, remote_wakeups, resched_ipis;
+	unsigned long migrations_in, migrations_out, balance_pulls;
+	unsigned long idle_ticks;
+	u64 idle_ns;			/* time in the idle task (closed intervals) */
+};
+void sched_get_stats(unsigned int cpu, struct sched_stats *out);	/* idle_ns up to now */
+void sched_show_stats(void);
+
+#endif

@@ -1,0 +1,269 @@
+/*
+ * Kernel threads: creation, exit, reaping.
+ *
+ * A new thread gets a struct task (kmalloc) and a 16 KiB stack (the page
+ * allocator), with a first stack frame that switch_to_asm() "returns"
+ * into: kthread_trampoline, then kthread_entry() below, which finishes
+ * the switch (releases the run-queue lock), enables interrupts and calls
+ * the thread function. Returning from it, or task_exit(), ends the thread.
+ *
+ * Lifetime: a task holds a reference to itself while it lives, the
+ * creator holds one (kthread_create). The dead task's own reference is
+ * dropped by the task that runs after it (finish_task_switch), once its
+ * stack is no longer in use; the creator's by kthread_join/kthread_stop/
+ * put_task. The last one frees the stack and the struct.
+ */
+#include "sched.h"
+#include <kmalloc.h>
+#include <mm.h>
+#include <smp.h>
+#include <string.h>
+#include <printk.h>
+#include <panic.h>
+
+static LIST_HEAD(all_tasks);
+static DEFINE_SPINLOCK(task_list_lock);
+static atomic_t next_pid = ATOMIC_INIT(0);
+static atomic_t tasks_alive = ATOMIC_INIT(0);
+
+long nr_tasks_alive(void)
+{
+	return atomic_read(&tasks_alive);
+}
+
+void task_list_add(struct task *p)
+{
+	unsigned long flags = spin_lock_irqsave(&task_list_lock);
+	list_add_tail(&p->tasks, &all_tasks);
+	spin_unlock_irqrestore(&task_list_lock, flags);
+}
+
+void task_list_del(struct task *p)
+{
+	unsigned long flags = spin_lock_irqsave(&task_list_lock);
+	list_del_init(&p->tasks);
+	spin_unlock_irqrestore(&task_list_lock, flags);
+}
+
+void for_each_task(void (*fn)(struct task *p, void *arg), void *arg)
+{
+	unsigned long flags = spin_lock_irqsave(&task_list_lock);
+	struct task *p;
+
+	list_for_each_entry(p, &all_tasks, tasks)
+		fn(p, arg);
+	spin_unlock_irqrestore(&task_list_lock, flags);
+}
+
+void task_init_common(struct task *p, const char *name)
+{
+	strlcpy(p->name, name, sizeof(p->name));
+	p->pid = atomic_fetch_add(1, &next_pid);
+	p->policy = SCHED_NORMAL;
+	p->prio = NORMAL_PRIO;
+	p->time_slice = normal_time_slice();
+	p->last_voluntary_cpu = -1;
+	p->switched_voluntarily = true;		/* "or is created" (seed 000 5.7) */
+	p->sleep_cpu = -1;
+	INIT_LIST_HEAD(&p->run_list);
+	INIT_LIST_HEAD(&p->tasks);
+	INIT_LIST_HEAD(&p->sleep_list);
+	init_completion(&p->exited);
+	atomic_set(&p->usage, 1);
+	atomic_inc(&tasks_alive);
+	for (unsigned int cpu = 0; cpu < nr_cpu_ids; cpu++)
+		cpumask_set(cpu, &p->cpus_allowed);
+}
+
+void get_task(struct task *p)
+{
+	atomic_inc(&p->usage);
+}
+
+void put_task(struct task *p)
+{
+	if (!atomic_dec_and_test(&p->usage))
+		return;
+	if (p->stack_owned)
+		free_pages(virt_to_phys((void *)p->stack), TASK_STACK_ORDER);
+	kfree(p);
+	atomic_dec(&tasks_alive);
+}
+
+/* First C code of every kernel thread (via kthread_trampoline). */
+__noreturn void kthread_entry(struct task *prev);
+__noreturn void kthread_entry(struct task *prev)
+{
+	struct task *me = current;
+	int code = -EINTR;
+
+	finish_task_switch(prev);
+	local_irq_enable();
+	preempt_check_resched();
+	if (!READ_ONCE(me->should_stop))
+		code = me->fn(me->arg);
+	task_exit(code);
+}
+
+__noreturn void task_exit(int code)
+{
+	struct task *me = current;
+
+	if (me->is_idle)
+		panic("the idle task of CPU %u tried to exit", smp_processor_id());
+	me->exit_code = code;
+	task_list_del(me);
+	complete_all(&me->exited);	/* joiners may drop their references now */
+	/* Interrupts off from here: no preemption between the state and the switch. */
+	local_irq_disable();
+	WRITE_ONCE(me->state, TASK_DEAD);
+	__schedule(SM_NONE);
+	panic("dead task %s ran again", me->name);
+}
+
+static struct task *kthread_create_va(int (*fn)(void *), void *arg, const char *fmt, va_list ap)
+{
+	struct task *p = kzalloc(sizeof(*p));
+	phys_addr_t stack;
+	char name[TASK_COMM_LEN];
+	u64 *sp;
+
+	if (!p)
+		return NULL;
+	stack = alloc_pages(TASK_STACK_ORDER);
+	if (!stack) {
+		kfree(p);
+		return NULL;
+	}
+	vsnprintf(name, sizeof(name), fmt, ap);
+	task_init_common(p, name);
+	atomic_set(&p->usage, 2);		/* its own, and the creator's */
+	p->state = TASK_NEW;
+	p->fn = fn;
+	p->arg = arg;
+	p->cpu = smp_processor_id();
+	p->stack = (unsigned long)phys_to_virt(stack);
+	p->stack_size = TASK_STACK_SIZE;
+	p->stack_owned = true;
+	*(u64 *)p->stack = STACK_END_MAGIC;
+	/*
+	 * The first frame, as switch_to_asm() pops it: six callee-saved
+	 * registers (rbp = 0 ends backtraces), then the return address.
+	 * Two zero words above keep the trampoline's call 16-byte aligned.
+	 */
+	sp = (u64 *)(p->stack + p->stack_size);
+	*--sp = 0;
+	*--sp = 0;
+	*--sp = (u64)kthread_trampoline;
+	for (int i = 0; i < 6; i++)
+		*--sp = 0;
+	p->rsp = (unsigned long)sp;
+	p->saved_preempt_count = 1;		/* the rq->lock it will release */
+	task_list_add(p);
+	return p;
+}
+
+struct task *kthread_create(int (*fn)(void *), void *arg, const char *fmt, ...)
+{
+	va_list ap;
+	struct task *p;
+
+	va_start(ap, fmt);
+	p = kthread_create_va(fn, arg, fmt, ap);
+	va_end(ap);
+	return p;
+}
+
+struct task *kthread_run(int (*fn)(void *), void *arg, const char *fmt, ...)
+{
+	va_list ap;
+	struct task *p;
+
+	va_start(ap, fmt);
+	p = kthread_create_va(fn, arg, fmt, ap);
+	va_end(ap);
+	if (p)
+		wake_up_process(p);
+	return p;
+}
+
+void kthread_bind(struct task *p, unsigned int cpu)
+{
+	WARN_ON(p->state != TASK_NEW);
+	cpumask_clear(&p->cpus_allowed);
+	cpumask_set(cpu, &p->cpus_allowed);
+	p->cpu = cpu;
+}
+
+struct task *kthread_create_on_cpu(int (*fn)(void *), void *arg, unsigned int cpu,
+				   const char *fmt, ...)
+{
+	va_list ap;
+	struct task *p;
+
+	va_start(ap, fmt);
+	p = kthread_create_va(fn, arg, fmt, ap);
+	va_end(ap);
+	if (p)
+		kthread_bind(p, cpu);
+	return p;
+}
+
+int kthread_join(struct task *p)
+{
+	int code;
+
+	wait_for_completion(&p->exited);
+	code = p->exit_code;
+	put_task(p);
+	return code;
+}
+
+bool kthread_join_timeout(struct task *p, long timeout, int *code)
+{
+	if (!wait_for_completion_timeout(&p->exited, timeout))
+		return false;
+	if (code)
+		*code = p->exit_code;
+	put_task(p);
+	return true;
+}
+
+int kthread_stop(struct task *p)
+{
+	WRITE_ONCE(p->should_stop, true);
+	smp_mb();
+	wake_up_process(p);
+	return kthread_join(p);
+}
+
+bool kthread_should_stop(void)
+{
+	return READ_ONCE(current->should_stop);
+}
+
+static const char *state_name(long s)
+{
+	switch (s) {
+	case TASK_RUNNING:		return "R";
+	case TASK_INTERRUPTIBLE:	return "S";
+	case TASK_UNINTERRUPTIBLE:	return "D";
+	case TASK_NEW:			return "N";
+	case TASK_DEAD:			return "X";
+	}
+	return "?";
+}
+
+static void show_one(struct task *p, void *arg)
+{
+	printk("%5d %-16s %s cpu%-2d prio %3d %s nvcsw %lu nivcsw %lu migr %lu\n",
+	       p->pid, p->name, state_name(p->state), p->cpu, p->prio,
+	       p->policy == SCHED_FIFO ? "FIFO" : p->policy == SCHED_RR ? "RR  " : "NORM",
+	       p->nvcsw, p->nivcsw, p->migrations);
+}
+
+void show_tasks(void)
+{
+	printk("  pid name             st cpu   prio      policy / switches\n");
+	for_each_task(show_one, NULL);
+}

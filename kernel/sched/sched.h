@@ -1,0 +1,82 @@
+/*
+ * kernel/sched internals: the per-CPU run queue and the helpers the
+ * scheduler's files share. Nothing outside kernel/sched includes this
+ * (gdb reads `runqueues` by name: tools/gdb/sched.py).
+ */
+#ifndef _KERNEL_SCHED_SCHED_H
+#define _KERNEL_SCHED_SCHED_H
+
+#include <sched.h>
+#include <spinlock.h>
+#include <list.h>
+
+/*
+ * Lock order: a wait queue's, a semaphore's or a mutex's lock, or a CPU's
+ * sleep_lock, may be held while taking run-queue locks; never the other
+ * way round. Two run-queue locks are taken lower CPU number first
+ * (double_rq_lock). Every run-queue lock is taken with interrupts off.
+ */
+struct rq {
+	spinlock_t lock;
+	unsigned int cpu;
+	unsigned int nr_running;	/* tasks on the lists (the running one too) */
+	unsigned long bitmap[PRIO_BITMAP_LONGS];	/* bit p: queue[p] non-empty */
+	struct list_head queue[NR_PRIO];
+	struct task *curr;		/* running now */
+	struct task *idle;		/* this CPU's idle task, on no list */
+	u64 idle_enter_tsc;		/* when idle last got the CPU */
+	u64 idle_tsc;			/* TSC cycles spent in idle, closed intervals */
+	unsigned long next_balance;	/* jiffies */
+	struct sched_stats stats;
+
+	/* Timed sleepers (schedule_timeout), checked by this CPU's tick. */
+	spinlock_t sleep_lock;
+	struct list_head sleepers;
+};
+
+DECLARE_PER_CPU(struct rq, runqueues);
+
+#define cpu_rq(cpu)	per_cpu_ptr(&runqueues, (cpu))
+#define this_rq()	this_cpu_ptr(&runqueues)
+
+/* Switch modes for __schedule(). */
+enum sched_mode {
+	SM_NONE,	/* schedule(): block if the state says so, else just re-pick */
+	SM_YIELD,	/* yield(): go to the tail of our priority */
+	SM_PREEMPT,	/* involuntary: preempt_enable() or interrupt return */
+};
+
+void __schedule(enum sched_mode mode);
+void finish_task_switch(struct task *prev);
+/* Lock the run queue p is on (interrupts must be off); it may move meanwhile. */
+struct rq *task_rq_lock(struct task *p);
+void double_rq_lock(struct rq *a, struct rq *b);
+void double_rq_unlock(struct rq *a, struct rq *b);
+void enqueue_task(struct rq *rq, struct task *p, bool head);
+void dequeue_task(struct rq *rq, struct task *p);
+void check_preempt(struct rq *rq, struct task *p);
+void resched_curr(struct rq *rq);
+void flush_resched_ipis(void);
+unsigned int select_task_cpu(struct task *p);
+int normal_time_slice(void);
+
+/* migrate.c */
+void migrate_after_switch(struct task *p);
+void load_balance_tick(struct rq *rq);
+bool move_queued_task(struct task *p, unsigned int from, unsigned int to);
+
+/* kthread.c */
+void task_list_add(struct task *p);
+void task_list_del(struct task *p);
+void task_init_common(struct task *p, const char *name);
+
+/* switch.asm */
+struct task *switch_to_asm(struct task *prev, struct task *next);
+void kthread_trampoline(void);
+
+static inline void preempt_count_set(int v)
+{
+	__asm__ __volatile__("movl %0, %%gs:32" :: "r"(v) : "memory");
+}
+
+#endif
