@@ -21,6 +21,10 @@
 #include <sched.h>
 #include <panic.h>
 #include <idle.h>
+#include <softirq.h>
+#include <interrupt.h>
+#include <timer.h>
+#include <workqueue.h>
 #include <arch/irq.h>
 #include <arch/gdt.h>
 #include <arch/cpu.h>
@@ -81,6 +85,8 @@ static void report_ticks(void)
 /* The first kernel thread (bound to CPU 0, where the tests used to run). */
 static int kernel_init(void *arg)
 {
+	ksoftirqd_start();
+	workqueues_init();
 	ktest_run_selected();		/* does not return if tests were chosen */
 	if (poweroff_after_boot) {
 		printk("poweroff: as asked on the command line\n");
@@ -116,6 +122,9 @@ void kmain(u32 magic, u32 info)
 	serial_enable_rx_irq();
 	local_irq_enable();
 	smp_boot_aps();
+	softirq_init();
+	tasklet_init_softirqs();
+	timers_init();
 	banner();
 	report_ticks();
 

@@ -19,6 +19,7 @@
  * to block, yield or call cond_resched().
  */
 #include "sched.h"
+#include <softirq.h>
 #include <arch/irq.h>
 #include <arch/cpu.h>
 #include <cmdline.h>
@@ -97,11 +98,11 @@ void irq_exit(struct pt_regs *regs)
 	preempt_count_sub(HARDIRQ_OFFSET);
 
 	/*
-	 * Softirqs run here (the softirq issue): after the hardirq count is
-	 * gone, before any preemption, as in Linux's irq_exit():
-	 *	if (!in_interrupt() && local_softirq_pending())
-	 *		invoke_softirq();
+	 * Softirqs run here: after the hardirq count is gone (so a nested
+	 * interrupt's exit does not start a second pass), before any
+	 * preemption, as in Linux's irq_exit() (kernel/sched/softirq.c).
 	 */
+	softirq_on_irq_exit();
 
 	if (!need_resched() || preempt_count() || !(regs->rflags & X86_EFLAGS_IF))
 		return;

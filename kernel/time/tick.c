@@ -5,6 +5,7 @@
 #include <tick.h>
 #include <time.h>
 #include <rcu_hooks.h>
+#include <timer.h>
 #include <arch/irq.h>
 #include <arch/apic.h>
 #include <percpu.h>
@@ -55,6 +56,7 @@ static void tick_interrupt(struct pt_regs *regs, void *arg)
 	ts->ticks++;
 	ts->by_context[ctx]++;
 	this_cpu(tick_count)++;
+	timer_tick();
 	scheduler_tick(ctx);
 	rcu_hook_tick(ctx);
 }
