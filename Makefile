@@ -41,7 +41,15 @@ ELF		:= $(O)/quiescent.elf
 ISO		:= $(O)/quiescent.iso
 
 # ---------------------------------------------------------------- sources
-C_SRCS		:= $(shell find kernel -name '*.c' | sort)
+# The configuration as make variables (CONFIG_FOO=y), for choosing files;
+# not read (and so not made) when only configuring or cleaning.
+ifeq ($(filter %config clean distclean deps,$(MAKECMDGOALS)),)
+-include $(AUTOCONF_MK)
+endif
+include kernel/rcu/variants.mk
+
+C_SRCS		:= $(filter-out $(RCU_VARIANT_FILES),$(shell find kernel -name '*.c' | sort)) \
+		   $(wildcard $(rcu-variant-y))
 ASM_SRCS	:= boot/multiboot.asm boot/entry.asm $(shell find kernel -name '*.asm' | sort)
 OBJS		:= $(patsubst %.c,$(O)/%.o,$(C_SRCS)) $(patsubst %.asm,$(O)/%.o,$(ASM_SRCS))
 KSYMTAB_EMPTY	:= $(O)/ksymtab_empty.o
@@ -57,7 +65,8 @@ CFLAGS		:= -std=gnu11 -O2 -g -pipe \
 		   -fno-strict-aliasing -fno-common -fno-asynchronous-unwind-tables \
 		   -Wall -Wextra -Werror -Wno-unused-parameter -Wno-sign-compare \
 		   -Wno-missing-field-initializers -Wstrict-prototypes -Wmissing-prototypes \
-		   -Iinclude -I$(O)/include -include $(AUTOCONF)
+		   -Wno-maybe-uninitialized \
+		   -Iinclude -Ikernel -I$(O)/include -include $(AUTOCONF)
 ASFLAGS		:= -f elf64 -g -F dwarf -Iboot/ -I$(O)/ -w+all -w+error
 LDFLAGS		:= -nostdlib -z max-page-size=0x1000 -z noexecstack --no-warn-rwx-segments \
 		   -T boot/linker.ld

@@ -31,11 +31,13 @@ struct cpu_local {
 	unsigned long user_rsp;		/* %gs:48 scratch for syscall entry */
 	int in_idle;			/* %gs:56 the idle loop is running */
 	int in_nmi;			/* %gs:60 */
+	int rcu_read_depth;		/* %gs:64 rcu_read_lock() nesting (debug) */
 };
 
 #define CPU_LOCAL_CPU		16
 #define CPU_LOCAL_CURRENT	24
 #define CPU_LOCAL_PREEMPT	32
+#define CPU_LOCAL_RCU_DEPTH	64
 
 #define DEFINE_PER_CPU(type, name) \
 	__section(".percpu") __typeof__(type) name

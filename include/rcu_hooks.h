@@ -12,7 +12,11 @@
 #include <types.h>
 #include <tick.h>
 
-/* A context switch on this CPU; voluntary if the task blocked or yielded. */
+/*
+ * A context switch on this CPU; voluntary if the task blocked or yielded.
+ * Also called (voluntary) from cond_resched() when it finds nothing to
+ * switch to: a voluntary scheduling point is a quiescent state either way.
+ */
 void rcu_hook_context_switch(bool voluntary);
 /* The per-CPU tick, with what it interrupted (user, kernel, idle). */
 void rcu_hook_tick(enum tick_context ctx);

@@ -45,6 +45,12 @@ const char *softirq_name(unsigned int nr);
 void raise_softirq(unsigned int nr);
 /* The same, with interrupts already disabled. */
 void raise_softirq_irqoff(unsigned int nr);
+/*
+ * Only mark it pending (interrupts disabled), never wake ksoftirqd: for
+ * callers that hold scheduler locks, such as the RCU context-switch hook.
+ * It runs at this CPU's next irq_exit() or local_bh_enable().
+ */
+void __raise_softirq_irqoff(unsigned int nr);
 unsigned int local_softirq_pending(void);
 
 /* Run this CPU's pending softirqs now, if not in interrupt context. */

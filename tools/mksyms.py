@@ -54,8 +54,11 @@ def main():
     syms = text_symbols(sys.stdin)
     if "--check" in sys.argv:
         with open(sys.argv[sys.argv.index("--check") + 1]) as f:
-            before = dict((n, a) for a, n in text_symbols(f))
-        moved = [n for a, n in syms if n in before and before[n] != a]
+            before = text_symbols(f)
+        # Static functions may share a name: compare (name, address) pairs
+        # as sorted lists, not a name -> address map.
+        after = set(syms)
+        moved = [n for a, n in before if (a, n) not in after]
         if moved:
             sys.exit(f"mksyms: {len(moved)} functions moved between link passes "
                      f"(first: {moved[0]}); .ksymtab must come after .text in boot/linker.ld")

@@ -87,6 +87,7 @@ static int kernel_init(void *arg)
 {
 	ksoftirqd_start();
 	workqueues_init();
+	rcu_hook_late_init();
 	ktest_run_selected();		/* does not return if tests were chosen */
 	if (poweroff_after_boot) {
 		printk("poweroff: as asked on the command line\n");
@@ -117,14 +118,15 @@ void kmain(u32 magic, u32 info)
 	acpi_init();
 	lapic_init_bsp(acpi_lapic_phys());
 	ipi_init();
+	softirq_init();			/* softirq vectors before the first tick can raise one */
+	tasklet_init_softirqs();
 	time_init();			/* PIT/TSC/LAPIC timer calibration, jiffies */
 	sched_init();			/* this boot context becomes CPU 0's idle task */
+	rcu_hook_init();		/* the RCU variant, before any other CPU runs */
 	serial_enable_rx_irq();
 	local_irq_enable();
 	smp_boot_aps();
-	softirq_init();
-	tasklet_init_softirqs();
-	timers_init();
+	timers_init();			/* per-CPU wheels: the other CPUs' areas exist now */
 	banner();
 	report_ticks();
 

@@ -51,10 +51,15 @@ static void wakeup_softirqd(void)
 		wake_up_process(t);
 }
 
-void raise_softirq_irqoff(unsigned int nr)
+void __raise_softirq_irqoff(unsigned int nr)
 {
 	this_cpu(softirq_pending) |= 1U << nr;
 	this_cpu(softirq_stats).raised[nr]++;
+}
+
+void raise_softirq_irqoff(unsigned int nr)
+{
+	__raise_softirq_irqoff(nr);
 	/*
 	 * Outside interrupt context nobody passes irq_exit() soon: let
 	 * ksoftirqd run it (Linux does the same). In interrupt context the
@@ -91,6 +96,8 @@ static void __do_softirq(bool from_ksoftirqd)
 				continue;
 			if (softirq_vec[nr])
 				softirq_vec[nr]();
+			else		/* raised before open_softirq(): a boot-order bug */
+				WARN_ON_ONCE(1);
 			st->run[nr]++;
 		}
 		local_irq_disable();

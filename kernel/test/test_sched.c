@@ -288,10 +288,13 @@ KTEST(sched_waitqueue_completion)
 	KT_EXPECT(t, wait_for_completion_timeout(&done, 5 * HZ) > 0, "completion timed out");
 	join_or_fail(t, p, NULL);
 
+	/* Timing is checked in jiffies, the unit of the timeout: TSC time
+	 * between ticks jitters under TCG (a test checks liveness, not speed). */
+	unsigned long j0 = jiffies;
 	t0 = ktime_get_ns();
 	left = wait_event_timeout(flag_wq, flag == 2, 3);
 	KT_EXPECT(t, left == 0, "wait_event_timeout returned %ld on a false condition", left);
-	KT_EXPECT(t, ktime_get_ns() - t0 >= 2 * TICK_NSEC, "returned after %lu us",
+	KT_EXPECT(t, jiffies - j0 >= 2, "returned after %lu jiffies (%lu us)", jiffies - j0,
 		  (unsigned long)((ktime_get_ns() - t0) / 1000));
 	KT_EXPECT(t, wait_for_completion_timeout(&done, 2) == 0, "a used completion completed again");
 	complete_all(&done);
@@ -306,7 +309,8 @@ KTEST(sched_msleep)
 
 	msleep(20);
 	u64 ns = ktime_get_ns() - t0;
-	KT_EXPECT(t, ns >= 20 * 1000000ULL, "msleep(20) slept %lu us", (unsigned long)(ns / 1000));
-	KT_EXPECT(t, jiffies - j0 >= msecs_to_jiffies(20), "%lu jiffies", jiffies - j0);
+	/* Never early, in the sleep's own unit (jiffies); ns is reported only. */
+	KT_EXPECT(t, jiffies - j0 >= msecs_to_jiffies(20), "msleep(20) slept %lu jiffies (%lu us)",
+		  jiffies - j0, (unsigned long)(ns / 1000));
 	kt_info("msleep(20) took %lu us", (unsigned long)(ns / 1000));
 }

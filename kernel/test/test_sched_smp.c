@@ -193,7 +193,7 @@ KTEST(sched_idle_cpus_halt)
 {
 	unsigned int cpu;
 	struct sched_stats s0[CONFIG_NR_CPUS], s1;
-	unsigned long it0[CONFIG_NR_CPUS];
+	unsigned long it0[CONFIG_NR_CPUS] = { 0 };
 
 	for_each_online_cpu(cpu) {
 		sched_get_stats(cpu, &s0[cpu]);

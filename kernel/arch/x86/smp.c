@@ -57,8 +57,8 @@ void ap_main(unsigned int cpu)
 	idt_load();
 	lapic_init_cpu();
 	sched_init_ap(cpu);		/* this boot context becomes the idle task */
+	rcu_hook_cpu_online(cpu);	/* before the first tick reaches RCU */
 	tick_start_this_cpu();
-	rcu_hook_cpu_online(cpu);
 	cpumask_set(cpu, &cpu_online_mask);
 	smp_store_release(&ap_started, true);
 	local_irq_enable();

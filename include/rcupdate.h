@@ -1,0 +1,113 @@
+/*
+ * Read-Copy Update: the API every variant implements (DESIGN.md, "The RCU
+ * contract"; seed 001 Listing 1; seed 000 section 2.3).
+ *
+ * Readers:
+ *   rcu_read_lock(); p = rcu_dereference(gp); ... use p ...; rcu_read_unlock();
+ * Updaters:
+ *   new = copy-and-modify(old); rcu_assign_pointer(gp, new);
+ *   call_rcu(&old->rcu, free_it, old);   (or synchronize_kernel(); free(old);)
+ *
+ * A grace period is any interval in which every CPU has passed through a
+ * quiescent state: a point where it holds no reference obtained inside a
+ * read-side critical section (a voluntary context switch, user mode, the
+ * idle loop; which ones a variant counts is its defining choice). After a
+ * grace period that began after an element was unlinked, no reader can
+ * still hold it, so it may be freed.
+ *
+ * The read side: in a non-preemptive kernel rcu_read_lock() emits no
+ * instruction at all (a reader cannot be switched out, so it ends before
+ * its CPU's next quiescent state); in a preemptive kernel it disables
+ * preemption. rcu-preempt (kernel/rcu/preempt.c) instead counts readers
+ * and lets them be preempted. Which applies is decided in
+ * kernel/rcu/read_side.h, so that no variant #ifdef lives outside
+ * kernel/rcu/.
+ */
+#ifndef _RCUPDATE_H
+#define _RCUPDATE_H
+
+#include <compiler.h>
+#include <barrier.h>
+#include <list.h>
+#include <preempt.h>
+#include <softirq.h>
+
+/*
+ * The callback record, as in Linux 2.5 (seed 000 Figure 21): the variants
+ * queue it by `list` on their nxtlist/curlist/donelist.
+ */
+struct rcu_head {
+	struct list_head list;
+	void (*func)(void *arg);
+	void *arg;
+};
+
+#define RCU_HEAD_INIT(h)	{ LIST_HEAD_INIT((h).list), NULL, NULL }
+
+/* ---- Updaters (kernel/rcu/<variant>.c and kernel/rcu/update.c). */
+
+/* Run func(arg) after a grace period. Never sleeps; any context but NMI
+ * (rcu-poll warns from hard IRQ: seed 000 Table 1). */
+void call_rcu(struct rcu_head *head, void (*func)(void *arg), void *arg);
+/* Wait for a grace period (process context; may sleep). */
+void synchronize_kernel(void);
+static inline void synchronize_rcu(void) { synchronize_kernel(); }
+/* Wait until every call_rcu() callback queued before the call has run. */
+void rcu_barrier(void);
+/* Free ptr with kfree() after a grace period, using its rcu_head field. */
+#define kfree_rcu(ptr, field)	__kfree_rcu(&(ptr)->field, (ptr))
+void __kfree_rcu(struct rcu_head *head, void *obj);
+/*
+ * call_rcu_rt(): the realtime option of seed 003 Figures 9-12. Without
+ * CONFIG_RCU_RT_DIRECT (the realtime issue) it is call_rcu().
+ */
+void call_rcu_rt(struct rcu_head *head, void (*func)(void *arg), void *arg);
+
+/*
+ * Polled grace periods. A cookie names "the grace periods that must end":
+ *   c = get_state_synchronize_rcu();  ... later ...
+ *   if (poll_state_synchronize_rcu(c)) -> a full grace period has elapsed
+ *   cond_synchronize_rcu(c) waits only if one has not.
+ * get_state does not start a grace period; start_poll_synchronize_rcu()
+ * does (it queues a callback if none is in flight on this CPU).
+ */
+unsigned long get_state_synchronize_rcu(void);
+unsigned long start_poll_synchronize_rcu(void);
+bool poll_state_synchronize_rcu(unsigned long cookie);
+void cond_synchronize_rcu(unsigned long cookie);
+
+/* ---- Publication and subscription (seed 000 Appendix B). */
+
+/*
+ * rcu_assign_pointer(p, v): initialise *v first, then publish. The write
+ * barrier keeps the stores that initialised the element from being seen
+ * after the pointer to it (seed 000 Figure 48 line 9). On x86 (TSO) it
+ * costs nothing but a compiler barrier.
+ */
+#define rcu_assign_pointer(p, v)	smp_store_release(&(p), (v))
+#define RCU_INIT_POINTER(p, v)		WRITE_ONCE(p, v)
+
+/*
+ * rcu_dereference(p): load p once; later loads through it see the
+ * initialised element. Only DEC Alpha needs a barrier here (seed 000
+ * Appendix B: read_barrier_depends()); everyone needs the single load.
+ */
+#define read_barrier_depends()		do { } while (0)
+#define rcu_dereference(p)						\
+	({ __typeof__(p) ___p = READ_ONCE(p); read_barrier_depends(); ___p; })
+
+#include <rcu/read_side.h>		/* rcu_read_lock()/rcu_read_unlock() */
+
+/* BH flavour (seed 003 Figure 12): softirqs off on this CPU. */
+static __always_inline void rcu_read_lock_bh(void) { local_bh_disable(); }
+static __always_inline void rcu_read_unlock_bh(void) { local_bh_enable(); }
+
+/* ---- What the variant reports (kernel/rcu/stats.c, kernel/rcu/stall.c). */
+
+const char *rcu_variant_name(void);
+/* Grace periods started and completed since boot (monotonic). */
+unsigned long rcu_gp_started(void);
+unsigned long rcu_gp_completed(void);
+void rcu_show_stats(void);
+
+#endif

@@ -1,0 +1,54 @@
+/*
+ * The busted variant: grace periods that end at once. call_rcu() invokes
+ * the callback immediately, so synchronize_kernel() returns immediately
+ * too. It exists to test the tests: rcutorture must report FAILURE on it
+ * (a reader sees an element whose pipeline age advanced while it held it,
+ * or freed memory). Never build it for anything else.
+ *
+ * Seed 000 Table 1 row, for contrast: no lists, no quiescent states,
+ * nothing drives it because there is nothing to wait for.
+ */
+#include "rcu_internal.h"
+#include <rcu_hooks.h>
+#include <printk.h>
+#include <arch/cpu.h>
+
+static unsigned long busted_gpnum;
+
+/* The name, as a string gdb can read without calling anything. */
+const char rcu_variant_id[] = "rcu-busted";
+
+const char *rcu_variant_name(void)
+{
+	return rcu_variant_id;
+}
+
+void call_rcu(struct rcu_head *head, void (*func)(void *arg), void *arg)
+{
+	unsigned long flags = local_irq_save();
+	unsigned long gp = ++busted_gpnum;
+
+	rcu_note_queued();
+	rcu_gp_begin(gp);		/* a "grace period" with no waiting at all */
+	rcu_gp_end(gp);
+	local_irq_restore(flags);
+	func(arg);
+	this_cpu(rcu_cpu_stats).invoked++;
+}
+
+void rcu_hook_context_switch(bool voluntary) {}
+void rcu_hook_tick(enum tick_context ctx) {}
+void rcu_hook_idle(void) {}
+void rcu_hook_cpu_online(unsigned int cpu) {}
+void rcu_variant_init(void) {}
+void rcu_variant_late_init(void) {}
+
+bool rcu_variant_stall_info(struct rcu_stall_info *si)
+{
+	return false;
+}
+
+void rcu_variant_show_state(void)
+{
+	printk("rcu-busted: %lu fake grace periods\n", busted_gpnum);
+}

@@ -1,0 +1,295 @@
+/*
+ * rcu-ltimer: the Linux 2.5 kernel's RCU, as seed 000 describes it in
+ * section 5.4 and Appendix A.4 (Figures 21-23 and 44-47). Dipankar Sarma
+ * wrote it as "the closest analog to the ptx implementation".
+ *
+ * Data (the paper's names):
+ *   rcu_ctrlblk          curbatch (the batch now being waited for),
+ *                        maxbatch (the highest batch anyone needs),
+ *                        rcu_cpu_mask (CPUs that still owe curbatch a
+ *                        quiescent state) and mutex, the lock on all three;
+ *   per CPU (RCU_*)      nxtlist (callbacks not yet in a batch), curlist
+ *                        (callbacks waiting for batch RCU_batch), qsctr (the
+ *                        quiescent-state counter) and last_qsctr (its
+ *                        snapshot when the CPU noticed the batch), and the
+ *                        per-CPU tasklet.
+ *
+ * Quiescent states: a context switch (Figure 22), and a timer tick that
+ * interrupted user mode or the idle loop (Figure 23).
+ *
+ * What drives it: every local timer tick schedules this CPU's tasklet
+ * (Figure 23); the tasklet, rcu_process_callbacks() (Figure 44), moves
+ * callbacks along nxtlist -> curlist -> invoked and reports the CPU's
+ * quiescent state (Figures 45-47). No daemon, no timer: that is the
+ * "ltimer" (local timer).
+ *
+ * Seed 000 Table 1 row: rcu-ltimer, per-CPU callback lists; quiescent
+ * states C (context switch), I (idle), U (user); 1 tasklet per CPU; safe
+ * to call_rcu() from BH and IRQ context (call_rcu() masks interrupts).
+ *
+ * A note the paper leaves implicit: a callback that joins curlist when no
+ * batch is running is given batch curbatch + 1 (Figure 45 line 25), and
+ * the batch that then starts is curbatch itself, so from idle a callback
+ * waits for two batches; under load, when a batch is already running, it
+ * waits for the rest of that one and one more. We keep the paper's rule.
+ */
+#include "rcu_internal.h"
+#include <rcu_hooks.h>
+#include <interrupt.h>
+#include <spinlock.h>
+#include <percpu.h>
+#include <smp.h>
+#include <printk.h>
+#include <string.h>
+#include <arch/cpu.h>
+
+typedef long rcu_batch_t;
+
+/* Batch numbers wrap: compare them as a signed difference. */
+#define RCU_BATCH_LT(a, b)	((long)((a) - (b)) < 0)
+#define RCU_BATCH_GT(a, b)	((long)((a) - (b)) > 0)
+#define RCU_QSCTR_INVALID	0
+
+struct rcu_ctrlblk {
+	spinlock_t mutex;		/* guards curbatch, maxbatch, rcu_cpu_mask */
+	rcu_batch_t curbatch;		/* current batch number */
+	rcu_batch_t maxbatch;		/* max requested batch number */
+	cpumask_t rcu_cpu_mask;		/* CPUs that need to switch for curbatch */
+};
+
+struct rcu_data {
+	long qsctr;			/* RCU_qsctr: quiescent states so far */
+	long last_qsctr;		/* RCU_last_qsctr: snapshot, or INVALID */
+	rcu_batch_t batch;		/* RCU_batch: the batch curlist waits for */
+	struct list_head nxtlist;	/* RCU_nxtlist */
+	struct list_head curlist;	/* RCU_curlist */
+	unsigned long nxtlen, curlen;	/* list lengths (statistics, gdb) */
+	struct tasklet_struct tasklet;	/* RCU_tasklet */
+	bool ready;
+};
+
+struct rcu_ctrlblk rcu_ctrlblk = {
+	.mutex = SPINLOCK_INIT("rcu_ctrlblk.mutex"),
+	.curbatch = 1,
+	.maxbatch = 0,
+};
+DEFINE_PER_CPU(struct rcu_data, rcu_data);
+
+#define RCU_qsctr(cpu)		(per_cpu(rcu_data, cpu).qsctr)
+#define RCU_last_qsctr(cpu)	(per_cpu(rcu_data, cpu).last_qsctr)
+#define RCU_batch(cpu)		(per_cpu(rcu_data, cpu).batch)
+#define RCU_nxtlist(cpu)	(per_cpu(rcu_data, cpu).nxtlist)
+#define RCU_curlist(cpu)	(per_cpu(rcu_data, cpu).curlist)
+#define RCU_tasklet(cpu)	(per_cpu(rcu_data, cpu).tasklet)
+
+/* The name, as a string gdb can read without calling anything. */
+const char rcu_variant_id[] = "rcu-ltimer";
+
+const char *rcu_variant_name(void)
+{
+	return rcu_variant_id;
+}
+
+/* Figure 21. Interrupts off: the tasklet on this CPU also edits nxtlist. */
+void call_rcu(struct rcu_head *head, void (*func)(void *arg), void *arg)
+{
+	unsigned long flags;
+	struct rcu_data *rd;
+
+	head->func = func;
+	head->arg = arg;
+	flags = local_irq_save();
+	rd = this_cpu_ptr(&rcu_data);
+	list_add_tail(&head->list, &rd->nxtlist);
+	rd->nxtlen++;
+	rcu_note_queued();
+	local_irq_restore(flags);
+}
+
+/*
+ * Figure 46: make sure a batch runs for newbatch. Start one (set the mask
+ * of CPUs that owe it a quiescent state) unless one is running already or
+ * every batch anyone asked for is done. rcu_ctrlblk.mutex held.
+ */
+static void rcu_reg_batch(rcu_batch_t newbatch)
+{
+	if (RCU_BATCH_LT(rcu_ctrlblk.maxbatch, newbatch))
+		rcu_ctrlblk.maxbatch = newbatch;
+	if (RCU_BATCH_LT(rcu_ctrlblk.maxbatch, rcu_ctrlblk.curbatch) ||
+	    !cpumask_empty(&rcu_ctrlblk.rcu_cpu_mask))
+		return;
+	cpumask_copy(&rcu_ctrlblk.rcu_cpu_mask, &cpu_online_mask);
+	rcu_gp_begin(rcu_ctrlblk.curbatch);
+}
+
+/*
+ * Figure 47: has this CPU passed a quiescent state since it noticed the
+ * current batch? The first call after the batch starts only snapshots
+ * qsctr; a later call that sees qsctr moved clears this CPU's bit, and the
+ * CPU that clears the last bit ends the batch and starts the next if
+ * needed. Called from the tasklet (softirq), interrupts on.
+ */
+static void rcu_check_quiescent_state(void)
+{
+	int cpu = smp_processor_id();
+	struct rcu_data *rd = this_cpu_ptr(&rcu_data);
+
+	if (!cpumask_test(cpu, &rcu_ctrlblk.rcu_cpu_mask))
+		return;
+	/*
+	 * Races with the local timer interrupt: in the worst case we miss one
+	 * quiescent state of this CPU, which only delays the batch (the
+	 * paper's comment, Figure 47 lines 11-18).
+	 */
+	if (rd->last_qsctr == RCU_QSCTR_INVALID) {
+		rd->last_qsctr = READ_ONCE(rd->qsctr);
+		return;
+	}
+	if (READ_ONCE(rd->qsctr) == rd->last_qsctr)
+		return;
+
+	spin_lock(&rcu_ctrlblk.mutex);
+	if (!cpumask_test(cpu, &rcu_ctrlblk.rcu_cpu_mask)) {
+		spin_unlock(&rcu_ctrlblk.mutex);
+		return;
+	}
+	cpumask_clear_cpu(cpu, &rcu_ctrlblk.rcu_cpu_mask);
+	rd->last_qsctr = RCU_QSCTR_INVALID;
+	rcu_note_qs();
+	if (!cpumask_empty(&rcu_ctrlblk.rcu_cpu_mask)) {
+		spin_unlock(&rcu_ctrlblk.mutex);
+		return;
+	}
+	rcu_gp_end(rcu_ctrlblk.curbatch);
+	rcu_ctrlblk.curbatch++;
+	rcu_reg_batch(rcu_ctrlblk.maxbatch);
+	spin_unlock(&rcu_ctrlblk.mutex);
+}
+
+/*
+ * Figure 45: move this CPU's callbacks along. curlist's batch done ->
+ * invoke it; curlist empty and nxtlist not -> nxtlist becomes curlist,
+ * waiting for batch curbatch + 1, which is registered; then report a
+ * quiescent state if there is one to report.
+ */
+static void rcu_check_callbacks(void)
+{
+	int cpu = smp_processor_id();
+	struct rcu_data *rd = this_cpu_ptr(&rcu_data);
+	LIST_HEAD(list);
+
+	if (!list_empty(&rd->curlist) && RCU_BATCH_GT(rcu_ctrlblk.curbatch, rd->batch)) {
+		list_splice_init(&rd->curlist, &list);
+		rd->curlen = 0;
+	}
+
+	local_irq_disable();		/* call_rcu() adds to nxtlist from interrupts */
+	if (!list_empty(&rd->nxtlist) && list_empty(&rd->curlist)) {
+		list_splice_init(&rd->nxtlist, &rd->curlist);
+		rd->curlen = rd->nxtlen;
+		rd->nxtlen = 0;
+		local_irq_enable();
+		rcu_note_list_len(rd->curlen);
+
+		/* start the next batch of callbacks */
+		spin_lock(&rcu_ctrlblk.mutex);
+		rd->batch = rcu_ctrlblk.curbatch + 1;
+		rcu_reg_batch(rd->batch);
+		spin_unlock(&rcu_ctrlblk.mutex);
+	} else {
+		local_irq_enable();
+	}
+	rcu_check_quiescent_state();
+	if (!list_empty(&list))
+		rcu_invoke_callbacks(&list);
+	(void)cpu;
+}
+
+/* Figure 44: the tasklet. Anything to do on this CPU? */
+static void rcu_process_callbacks(unsigned long data)
+{
+	int cpu = smp_processor_id();
+	struct rcu_data *rd = this_cpu_ptr(&rcu_data);
+
+	if ((!list_empty(&rd->curlist) && RCU_BATCH_GT(rcu_ctrlblk.curbatch, rd->batch)) ||
+	    (list_empty(&rd->curlist) && !list_empty(&rd->nxtlist)) ||
+	    cpumask_test(cpu, &rcu_ctrlblk.rcu_cpu_mask))
+		rcu_check_callbacks();
+}
+
+/* Figure 22: every context switch is a quiescent state (see read_side.h:
+ * in a preemptive kernel no switch can happen inside a reader). */
+void rcu_hook_context_switch(bool voluntary)
+{
+	this_cpu(rcu_data).qsctr++;
+}
+
+/* Figure 23: user-mode and idle ticks are quiescent states; schedule
+ * this CPU's tasklet unless it is already scheduled or running. */
+void rcu_hook_tick(enum tick_context ctx)
+{
+	struct rcu_data *rd = this_cpu_ptr(&rcu_data);
+
+	if (!rd->ready)
+		return;
+	if (ctx == TICK_USER || ctx == TICK_IDLE)
+		rd->qsctr++;
+	if (!(READ_ONCE(rd->tasklet.state) &
+	      ((1UL << TASKLET_STATE_SCHED) | (1UL << TASKLET_STATE_RUN))))
+		tasklet_schedule(&rd->tasklet);
+	rcu_check_stall();
+}
+
+void rcu_hook_idle(void)
+{
+}
+
+static void rcu_init_cpu(unsigned int cpu)
+{
+	struct rcu_data *rd = per_cpu_ptr(&rcu_data, cpu);
+
+	rd->qsctr = 1;
+	rd->last_qsctr = RCU_QSCTR_INVALID;
+	INIT_LIST_HEAD(&rd->nxtlist);
+	INIT_LIST_HEAD(&rd->curlist);
+	tasklet_init(&rd->tasklet, rcu_process_callbacks, 0);
+	smp_wmb();
+	rd->ready = true;
+}
+
+void rcu_hook_cpu_online(unsigned int cpu)
+{
+	rcu_init_cpu(cpu);
+}
+
+void rcu_variant_init(void)
+{
+	rcu_init_cpu(smp_processor_id());
+}
+
+void rcu_variant_late_init(void)
+{
+}
+
+bool rcu_variant_stall_info(struct rcu_stall_info *si)
+{
+	unsigned long flags = spin_lock_irqsave(&rcu_ctrlblk.mutex);
+
+	si->gpnum = rcu_ctrlblk.curbatch;
+	cpumask_copy(&si->owing, &rcu_ctrlblk.rcu_cpu_mask);
+	spin_unlock_irqrestore(&rcu_ctrlblk.mutex, flags);
+	return !cpumask_empty(&si->owing);
+}
+
+void rcu_variant_show_state(void)
+{
+	unsigned int cpu;
+
+	printk("rcu-ltimer: curbatch %ld maxbatch %ld rcu_cpu_mask %#lx\n",
+	       rcu_ctrlblk.curbatch, rcu_ctrlblk.maxbatch, rcu_ctrlblk.rcu_cpu_mask.bits[0]);
+	for_each_online_cpu(cpu) {
+		struct rcu_data *rd = per_cpu_ptr(&rcu_data, cpu);
+		printk("rcu-ltimer: cpu%u: qsctr %ld last_qsctr %ld batch %ld nxtlist %lu curlist %lu\n",
+		       cpu, rd->qsctr, rd->last_qsctr, rd->batch, rd->nxtlen, rd->curlen);
+	}
+}

@@ -1,0 +1,84 @@
+/*
+ * What kernel/rcu's variant-independent files (update.c, stats.c,
+ * stall.c, torture.c) and each variant share. Not for use outside
+ * kernel/rcu/.
+ *
+ * A variant (one of kernel/rcu/<name>.c) provides:
+ *   call_rcu(), the hooks of include/rcu_hooks.h, rcu_variant_name(),
+ *   rcu_variant_init() (boot, before other CPUs run) and
+ *   rcu_variant_late_init() (threads can run),
+ *   rcu_variant_stall_info() (which CPUs still owe a quiescent state),
+ *   rcu_variant_show_state() (its own data, for stall warnings and the
+ *   console; the gdb view reads the same data by name).
+ * and calls, from its own code:
+ *   rcu_gp_begin()/rcu_gp_end() when a grace period starts and ends,
+ *   rcu_note_queued() in call_rcu(), rcu_invoke_callbacks() to run a list
+ *   of done callbacks, rcu_check_stall() from its tick hook.
+ */
+#ifndef _RCU_INTERNAL_H
+#define _RCU_INTERNAL_H
+
+#include <rcupdate.h>
+#include <cpumask.h>
+#include <percpu.h>
+
+struct rcu_stall_info {
+	unsigned long gpnum;		/* the grace period in progress */
+	cpumask_t owing;		/* CPUs that still owe it a quiescent state */
+};
+
+/* Per-CPU counts kept by the generic code. */
+struct rcu_cpu_stats {
+	unsigned long queued;		/* call_rcu() on this CPU */
+	unsigned long invoked;		/* callbacks run on this CPU */
+	unsigned long max_batch;	/* most callbacks run in one rcu_invoke_callbacks() */
+	unsigned long qs;		/* quiescent states the variant noted */
+	unsigned long longest_list;	/* longest callback list the variant reported */
+};
+DECLARE_PER_CPU(struct rcu_cpu_stats, rcu_cpu_stats);
+
+/* Grace-period latency histogram: bucket i counts latencies < 2^i us. */
+#define RCU_GP_HIST_BUCKETS	24
+
+struct rcu_gp_stats {
+	unsigned long started, completed;
+	unsigned long hist[RCU_GP_HIST_BUCKETS];
+	u64 last_start_ns;
+	u64 total_ns, max_ns;
+	unsigned long stalls;
+};
+extern struct rcu_gp_stats rcu_gp_stats;
+
+void rcu_gp_begin(unsigned long gpnum);
+void rcu_gp_end(unsigned long gpnum);
+bool rcu_gp_in_progress(void);
+
+static inline void rcu_note_queued(void)
+{
+	this_cpu(rcu_cpu_stats).queued++;
+}
+
+static inline void rcu_note_qs(void)
+{
+	this_cpu(rcu_cpu_stats).qs++;
+}
+
+void rcu_note_list_len(unsigned long len);
+/* Run and unlink every rcu_head on list (seed 000: rcu_invoke_callbacks). */
+void rcu_invoke_callbacks(struct list_head *list);
+unsigned long rcu_pending_callbacks(void);	/* queued - invoked, all CPUs */
+
+/* Stall detection (kernel/rcu/stall.c), from the variant's tick hook. */
+void rcu_check_stall(void);
+bool rcu_variant_stall_info(struct rcu_stall_info *si);
+void rcu_variant_show_state(void);
+unsigned long rcu_stall_timeout_ms(void);
+extern cpumask_t rcu_last_stall_mask;
+
+/* The variant name as data, for gdb (tools/gdb/quiescent.py qs-rcu). */
+extern const char rcu_variant_id[];
+
+void rcu_variant_init(void);
+void rcu_variant_late_init(void);
+
+#endif

@@ -1,0 +1,65 @@
+/*
+ * The read side of RCU, per preemption model and variant (included by
+ * include/rcupdate.h; the one place the read side depends on the build).
+ *
+ *   non-preemptive kernel: nothing at all. A reader cannot lose its CPU,
+ *       so it ends before that CPU's next quiescent state. (With
+ *       CONFIG_RCU_DEBUG_READ a per-CPU nesting count lets might_sleep()
+ *       catch a sleep inside the section.)
+ *   CONFIG_PREEMPT: preemption disabled, so no involuntary switch can
+ *       happen inside the section (seed 001: "In preemptive kernels, they
+ *       disable preemption").
+ *   rcu-preempt (a later issue) overrides both with preemptible readers.
+ */
+#ifndef _RCU_READ_SIDE_H
+#define _RCU_READ_SIDE_H
+
+#include <compiler.h>
+#include <preempt.h>
+
+#ifdef CONFIG_RCU_DEBUG_READ
+static __always_inline void rcu_read_depth_inc(void)
+{
+	__asm__ __volatile__("incl %%gs:64" ::: "memory", "cc");
+}
+static __always_inline void rcu_read_depth_dec(void)
+{
+	__asm__ __volatile__("decl %%gs:64" ::: "memory", "cc");
+}
+#else
+static __always_inline void rcu_read_depth_inc(void) { barrier(); }
+static __always_inline void rcu_read_depth_dec(void) { barrier(); }
+#endif
+
+static __always_inline int rcu_read_depth(void)
+{
+	int d;
+	__asm__ __volatile__("movl %%gs:64, %0" : "=r"(d));
+	return d;
+}
+
+#ifdef CONFIG_PREEMPT
+static __always_inline void rcu_read_lock(void)
+{
+	preempt_disable();
+	rcu_read_depth_inc();
+}
+
+static __always_inline void rcu_read_unlock(void)
+{
+	rcu_read_depth_dec();
+	preempt_enable();
+}
+#else
+static __always_inline void rcu_read_lock(void)
+{
+	rcu_read_depth_inc();		/* nothing but a compiler barrier without debug */
+}
+
+static __always_inline void rcu_read_unlock(void)
+{
+	rcu_read_depth_dec();
+}
+#endif
+
+#endif

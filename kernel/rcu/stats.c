@@ -1,0 +1,123 @@
+/*
+ * RCU statistics, the same for every variant: grace periods started and
+ * completed with a latency histogram, callbacks queued and invoked per CPU,
+ * the longest callback list each CPU reported. Variants feed them through
+ * rcu_internal.h; rcu_show_stats() prints them; gdb reads them by name
+ * (tools/gdb/rcu.py).
+ *
+ * rcu_gp_begin() and rcu_gp_end() are also where to stop in gdb to watch a
+ * grace period start and end: `break rcu_gp_begin`, `break rcu_gp_end`.
+ */
+#include "rcu_internal.h"
+#include <time.h>
+#include <smp.h>
+#include <printk.h>
+#include <string.h>
+#include <arch/cpu.h>
+
+DEFINE_PER_CPU(struct rcu_cpu_stats, rcu_cpu_stats);
+struct rcu_gp_stats rcu_gp_stats;
+/* The grace period being timed; the last one gdb saw start and end. */
+volatile unsigned long rcu_gp_current = ~0UL, rcu_gp_last_ended = ~0UL;
+
+void __noinline rcu_gp_begin(unsigned long gpnum)
+{
+	rcu_gp_stats.last_start_ns = ktime_get_ns();
+	WRITE_ONCE(rcu_gp_current, gpnum);
+	smp_wmb();
+	WRITE_ONCE(rcu_gp_stats.started, rcu_gp_stats.started + 1);
+}
+
+void __noinline rcu_gp_end(unsigned long gpnum)
+{
+	u64 ns = ktime_get_ns() - rcu_gp_stats.last_start_ns;
+	unsigned long us = ns / 1000;
+	int b = 0;
+
+	while (b < RCU_GP_HIST_BUCKETS - 1 && us >= (1UL << b))
+		b++;
+	rcu_gp_stats.hist[b]++;
+	rcu_gp_stats.total_ns += ns;
+	if (ns > rcu_gp_stats.max_ns)
+		rcu_gp_stats.max_ns = ns;
+	WRITE_ONCE(rcu_gp_last_ended, gpnum);
+	smp_mb();	/* everything the grace period covers, before "completed" */
+	WRITE_ONCE(rcu_gp_stats.completed, rcu_gp_stats.completed + 1);
+}
+
+unsigned long rcu_gp_started(void)
+{
+	return READ_ONCE(rcu_gp_stats.started);
+}
+
+unsigned long rcu_gp_completed(void)
+{
+	return READ_ONCE(rcu_gp_stats.completed);
+}
+
+bool rcu_gp_in_progress(void)
+{
+	return rcu_gp_started() != rcu_gp_completed();
+}
+
+void rcu_note_list_len(unsigned long len)
+{
+	struct rcu_cpu_stats *s = this_cpu_ptr(&rcu_cpu_stats);
+
+	if (len > s->longest_list)
+		s->longest_list = len;
+}
+
+/* Seed 000's rcu_invoke_callbacks(): unlink each head, then call it. */
+void rcu_invoke_callbacks(struct list_head *list)
+{
+	unsigned long n = 0;
+
+	while (!list_empty(list)) {
+		struct rcu_head *h = container_of(list->next, struct rcu_head, list);
+
+		list_del(&h->list);
+		h->func(h->arg);
+		n++;
+	}
+	struct rcu_cpu_stats *s = this_cpu_ptr(&rcu_cpu_stats);
+	s->invoked += n;
+	if (n > s->max_batch)
+		s->max_batch = n;
+}
+
+unsigned long rcu_pending_callbacks(void)
+{
+	long queued = 0, invoked = 0;
+	unsigned int cpu;
+
+	for_each_online_cpu(cpu) {
+		queued += READ_ONCE(per_cpu(rcu_cpu_stats, cpu).queued);
+		invoked += READ_ONCE(per_cpu(rcu_cpu_stats, cpu).invoked);
+	}
+	return queued > invoked ? queued - invoked : 0;
+}
+
+void rcu_show_stats(void)
+{
+	char line[300];
+	unsigned int cpu;
+	int n;
+	unsigned long done = rcu_gp_stats.completed;
+
+	printk("rcu: %s: grace periods started %lu completed %lu, mean %lu us, max %lu us, stalls %lu\n",
+	       rcu_variant_name(), rcu_gp_stats.started, done,
+	       done ? (unsigned long)(rcu_gp_stats.total_ns / done / 1000) : 0,
+	       (unsigned long)(rcu_gp_stats.max_ns / 1000), rcu_gp_stats.stalls);
+	n = snprintf(line, sizeof(line), "rcu: grace-period latency (us, <2^i):");
+	for (int b = 0; b < RCU_GP_HIST_BUCKETS; b++)
+		if (rcu_gp_stats.hist[b])
+			n += snprintf(line + n, sizeof(line) - n, " <%lu:%lu", 1UL << b,
+				      rcu_gp_stats.hist[b]);
+	printk("%s\n", line);
+	for_each_online_cpu(cpu) {
+		struct rcu_cpu_stats *s = &per_cpu(rcu_cpu_stats, cpu);
+		printk("rcu: cpu%u: queued %lu invoked %lu qs %lu longest list %lu largest batch %lu\n",
+		       cpu, s->queued, s->invoked, s->qs, s->longest_list, s->max_batch);
+	}
+}

@@ -1,0 +1,180 @@
+/*
+ * The variant-independent half of the RCU API (include/rcupdate.h), built
+ * on each variant's call_rcu():
+ *
+ *   synchronize_kernel(): queue a callback that completes a completion and
+ *     wait for it, as the 2.5 kernel did (seed 001: concurrent callers
+ *     share grace periods because their callbacks share batches);
+ *   rcu_barrier(): one callback per CPU, queued from that CPU in process
+ *     context (a work item), and wait for all: on per-CPU-list variants the
+ *     callbacks of one CPU run in order, so every earlier one has run;
+ *   the polled API, from the grace-period counters that every variant
+ *     updates through rcu_gp_begin()/rcu_gp_end();
+ *   kfree_rcu(), and call_rcu_rt() (= call_rcu() unless the realtime
+ *     option replaces it).
+ */
+#include "rcu_internal.h"
+#include <rcu_hooks.h>
+#include <sched.h>
+#include <completion.h>
+#include <mutex.h>
+#include <workqueue.h>
+#include <kmalloc.h>
+#include <smp.h>
+#include <panic.h>
+#include <printk.h>
+
+struct rcu_synchronize {
+	struct rcu_head head;
+	struct completion done;
+};
+
+static void wakeme_after_rcu(void *arg)
+{
+	complete(&((struct rcu_synchronize *)arg)->done);
+}
+
+void synchronize_kernel(void)
+{
+	struct rcu_synchronize rs;
+
+	might_sleep();
+	init_completion(&rs.done);
+	call_rcu(&rs.head, wakeme_after_rcu, &rs);
+	wait_for_completion(&rs.done);
+}
+
+/* ---- rcu_barrier() */
+
+static DEFINE_MUTEX(barrier_mutex);
+static struct rcu_head barrier_head[CONFIG_NR_CPUS];
+static struct work_struct barrier_work[CONFIG_NR_CPUS];
+static atomic_t barrier_left;
+static struct completion barrier_done;
+
+static void barrier_callback(void *arg)
+{
+	if (atomic_dec_and_test(&barrier_left))
+		complete(&barrier_done);
+}
+
+static void barrier_queue(struct work_struct *w)
+{
+	int cpu = w - barrier_work;
+
+	call_rcu(&barrier_head[cpu], barrier_callback, NULL);
+}
+
+void rcu_barrier(void)
+{
+	unsigned int cpu;
+
+	might_sleep();
+	mutex_lock(&barrier_mutex);
+	init_completion(&barrier_done);
+	atomic_set(&barrier_left, 1);		/* our own reference */
+	for_each_online_cpu(cpu) {
+		atomic_inc(&barrier_left);
+		INIT_WORK(&barrier_work[cpu], barrier_queue);
+		schedule_work_on(cpu, &barrier_work[cpu]);
+	}
+	for_each_online_cpu(cpu)
+		flush_work(&barrier_work[cpu]);
+	if (atomic_dec_and_test(&barrier_left))
+		complete(&barrier_done);
+	wait_for_completion(&barrier_done);
+	mutex_unlock(&barrier_mutex);
+}
+
+/* ---- kfree_rcu(), call_rcu_rt() */
+
+static void kfree_callback(void *obj)
+{
+	kfree(obj);
+}
+
+void __kfree_rcu(struct rcu_head *head, void *obj)
+{
+	call_rcu(head, kfree_callback, obj);
+}
+
+__attribute__((weak)) void call_rcu_rt(struct rcu_head *head, void (*func)(void *arg), void *arg)
+{
+	call_rcu(head, func, arg);
+}
+
+/* ---- Polled grace periods.
+ *
+ * rcu_gp_started() counts grace periods begun, rcu_gp_completed() those
+ * ended; every variant has at most one in flight, so started is completed
+ * or completed + 1. A grace period already in flight may have begun before
+ * the caller's update; the next one to begin cannot have. So the caller
+ * needs grace period number started + 1 to have completed.
+ */
+unsigned long get_state_synchronize_rcu(void)
+{
+	smp_mb();	/* the caller's updates before the snapshot */
+	return rcu_gp_started() + 1;
+}
+
+bool poll_state_synchronize_rcu(unsigned long cookie)
+{
+	bool done = (long)(rcu_gp_completed() - cookie) >= 0;
+
+	smp_mb();	/* the grace period before the caller's frees */
+	return done;
+}
+
+void cond_synchronize_rcu(unsigned long cookie)
+{
+	if (!poll_state_synchronize_rcu(cookie))
+		synchronize_kernel();
+}
+
+/* A grace period must start for the cookie to come true: queue a
+ * do-nothing callback on this CPU unless ours is still in flight. */
+static DEFINE_PER_CPU(struct rcu_head, poll_head);
+static DEFINE_PER_CPU(int, poll_head_busy);
+
+static void poll_callback(void *arg)
+{
+	WRITE_ONCE(*(int *)arg, 0);
+}
+
+unsigned long start_poll_synchronize_rcu(void)
+{
+	unsigned long cookie = get_state_synchronize_rcu();
+	int *busy;
+
+	preempt_disable();
+	busy = this_cpu_ptr(&poll_head_busy);
+	if (!READ_ONCE(*busy)) {
+		WRITE_ONCE(*busy, 1);
+		call_rcu(this_cpu_ptr(&poll_head), poll_callback, busy);
+	}
+	preempt_enable();
+	return cookie;
+}
+
+/* ---- Boot. */
+
+static bool rcu_read_side_check(const char **why)
+{
+	if (rcu_read_depth() > 0) {
+		*why = "inside an RCU read-side critical section";
+		return true;
+	}
+	return false;
+}
+
+void rcu_hook_init(void)
+{
+	might_sleep_extra_check = rcu_read_side_check;
+	rcu_variant_init();
+	printk("rcu: %s\n", rcu_variant_name());
+}
+
+void rcu_hook_late_init(void)
+{
+	rcu_variant_late_init();
+}

@@ -1,0 +1,245 @@
+/*
+ * RCU benchmarks (printed as BENCH JSON lines, never asserted):
+ *
+ *   rcu_bench_read: the cost of a read-side pair beside the locks it
+ *     replaces (seed 001 Figure 1, Table 1): rcu_read_lock/unlock, a
+ *     spinlock pair, a rwlock read pair, an atomic reference get/put and a
+ *     brlock read pair, with 1..N CPUs reading at once (refscale-style).
+ *     All CPUs start together in their call-function IPI handler.
+ *   rcu_bench_sync: synchronize_kernel() latency, idle and with a busy
+ *     thread on every CPU (min, median, p99, max in us).
+ *   rcu_bench_call_rcu: call_rcu() throughput until every callback ran.
+ */
+#include <ktest.h>
+#include <rcupdate.h>
+#include <spinlock.h>
+#include <rwlock.h>
+#include <brlock.h>
+#include <atomic.h>
+#include <sched.h>
+#include <smp.h>
+#include <time.h>
+#include <kmalloc.h>
+#include <string.h>
+#include <arch/cpu.h>
+#include "../rcu/rcu_internal.h"
+
+enum { K_RCU, K_SPIN, K_RWLOCK, K_REFCNT, K_BRLOCK, NR_KINDS };
+static const char *const kind_name[NR_KINDS] = { "rcu", "spinlock", "rwlock", "refcnt", "brlock" };
+
+#define READ_PAIRS	20000
+
+static DEFINE_SPINLOCK(bench_spin);
+static DEFINE_RWLOCK(bench_rw);
+static struct brlock bench_br;
+static atomic_t bench_ref;
+static volatile int bench_kind, bench_go, bench_done;
+static cpumask_t bench_cpus;
+static u64 bench_cycles[CONFIG_NR_CPUS];
+
+static void __noinline read_loop(int kind)
+{
+	int i;
+
+	switch (kind) {
+	case K_RCU:
+		for (i = 0; i < READ_PAIRS; i++) {
+			rcu_read_lock();
+			rcu_read_unlock();
+		}
+		break;
+	case K_SPIN:
+		for (i = 0; i < READ_PAIRS; i++) {
+			spin_lock(&bench_spin);
+			spin_unlock(&bench_spin);
+		}
+		break;
+	case K_RWLOCK:
+		for (i = 0; i < READ_PAIRS; i++) {
+			read_lock(&bench_rw);
+			read_unlock(&bench_rw);
+		}
+		break;
+	case K_REFCNT:
+		for (i = 0; i < READ_PAIRS; i++) {
+			atomic_inc(&bench_ref);
+			atomic_dec(&bench_ref);
+		}
+		break;
+	case K_BRLOCK:
+		for (i = 0; i < READ_PAIRS; i++) {
+			unsigned int c = br_read_lock(&bench_br);
+			br_read_unlock(&bench_br, c);
+		}
+		break;
+	}
+}
+
+static void reader(void *arg)
+{
+	unsigned int me = smp_processor_id();
+	u64 t0;
+
+	if (!cpumask_test(me, &bench_cpus))
+		return;
+	while (!READ_ONCE(bench_go))
+		cpu_relax();
+	t0 = rdtsc_ordered();
+	read_loop(bench_kind);
+	bench_cycles[me] = rdtsc_ordered() - t0;
+	__atomic_fetch_add(&bench_done, 1, __ATOMIC_SEQ_CST);
+}
+
+KTEST(rcu_bench_read)
+{
+	unsigned int ncpu = num_online_cpus();
+
+	brlock_init(&bench_br);
+	for (unsigned int k = 1; k <= ncpu; k = k < ncpu && k * 2 > ncpu ? ncpu : k * 2) {
+		u64 per_pair[NR_KINDS];
+
+		cpumask_clear(&bench_cpus);
+		for (unsigned int c = 0; c < k; c++)
+			cpumask_set(c, &bench_cpus);
+		for (int kind = 0; kind < NR_KINDS; kind++) {
+			u64 sum = 0;
+			unsigned int cpu;
+
+			bench_kind = kind;
+			bench_go = 0;
+			bench_done = 0;
+			smp_call_function(reader, NULL, false);
+			bench_go = 1;
+			reader(NULL);
+			while (READ_ONCE(bench_done) < (int)k)
+				cpu_relax();
+			for_each_cpu(cpu, &bench_cpus)
+				sum += bench_cycles[cpu];
+			per_pair[kind] = sum / k / READ_PAIRS;
+		}
+		for (int kind = 0; kind < NR_KINDS; kind++)
+			bench_json("{\"bench\":\"rcu_read_pair\",\"variant\":\"%s\",\"kind\":\"%s\","
+				   "\"readers\":%u,\"cycles\":%lu,\"ns_x100\":%lu}",
+				   rcu_variant_name(), kind_name[kind], k,
+				   (unsigned long)per_pair[kind],
+				   (unsigned long)(cycles_to_ns(per_pair[kind] * 100)));
+		kt_info("%u readers: rcu %lu, spinlock %lu, rwlock %lu, refcnt %lu, brlock %lu cycles/pair",
+			k, (unsigned long)per_pair[K_RCU], (unsigned long)per_pair[K_SPIN],
+			(unsigned long)per_pair[K_RWLOCK], (unsigned long)per_pair[K_REFCNT],
+			(unsigned long)per_pair[K_BRLOCK]);
+		if (k == ncpu)
+			break;
+	}
+}
+
+/* ---- synchronize_kernel() latency */
+
+#define SYNC_SAMPLES	40
+
+static volatile bool hogs_stop;
+
+static int hog(void *arg)
+{
+	while (!READ_ONCE(hogs_stop)) {
+		udelay(50);
+		cond_resched();		/* a well-behaved kernel thread */
+	}
+	return 0;
+}
+
+static void sort_u64(u64 *a, int n)
+{
+	for (int i = 1; i < n; i++)
+		for (int j = i; j > 0 && a[j - 1] > a[j]; j--) {
+			u64 x = a[j];
+			a[j] = a[j - 1];
+			a[j - 1] = x;
+		}
+}
+
+/*
+ * The measuring thread runs SCHED_FIFO: woken when its grace period ends, it
+ * gets the CPU at the next scheduling point even beside a busy thread, so
+ * what is measured is the grace period, not the busy thread's time slice.
+ * The grace periods' own durations (rcu_gp_begin to rcu_gp_end) are
+ * printed beside it.
+ */
+static void sync_samples(const char *load)
+{
+	u64 lat[SYNC_SAMPLES];
+	unsigned long gp0 = rcu_gp_stats.completed;
+	u64 gp_ns0 = rcu_gp_stats.total_ns;
+
+	for (int i = 0; i < SYNC_SAMPLES; i++) {
+		u64 t0 = ktime_get_ns();
+		synchronize_kernel();
+		lat[i] = ktime_get_ns() - t0;
+		msleep(1 + i % 3);	/* start at different phases of the tick */
+	}
+	sort_u64(lat, SYNC_SAMPLES);
+	unsigned long gps = rcu_gp_stats.completed - gp0;
+	bench_json("{\"bench\":\"synchronize_kernel\",\"variant\":\"%s\",\"load\":\"%s\","
+		   "\"cpus\":%u,\"hz\":%d,\"min_us\":%lu,\"median_us\":%lu,\"p99_us\":%lu,"
+		   "\"max_us\":%lu,\"tick_us\":%lu,\"grace_periods\":%lu,\"gp_mean_us\":%lu}",
+		   rcu_variant_name(), load, num_online_cpus(), HZ,
+		   (unsigned long)(lat[0] / 1000), (unsigned long)(lat[SYNC_SAMPLES / 2] / 1000),
+		   (unsigned long)(lat[SYNC_SAMPLES * 99 / 100] / 1000),
+		   (unsigned long)(lat[SYNC_SAMPLES - 1] / 1000), (unsigned long)(TICK_NSEC / 1000),
+		   gps, gps ? (unsigned long)((rcu_gp_stats.total_ns - gp_ns0) / gps / 1000) : 0);
+	kt_info("synchronize_kernel %s: median %lu us, max %lu us (tick %lu us)", load,
+		(unsigned long)(lat[SYNC_SAMPLES / 2] / 1000),
+		(unsigned long)(lat[SYNC_SAMPLES - 1] / 1000), (unsigned long)(TICK_NSEC / 1000));
+}
+
+KTEST(rcu_bench_sync)
+{
+	struct task *hogs[CONFIG_NR_CPUS] = { NULL };
+	unsigned int cpu;
+
+	KT_ASSERT(t, !sched_setscheduler(current, SCHED_FIFO, 50), "cannot go SCHED_FIFO");
+	sync_samples("idle");
+	hogs_stop = false;
+	for_each_online_cpu(cpu) {
+		hogs[cpu] = kthread_create_on_cpu(hog, NULL, cpu, "hog/%u", cpu);
+		KT_ASSERT(t, hogs[cpu], "no hog thread");
+		wake_up_process(hogs[cpu]);
+	}
+	sync_samples("busy");
+	hogs_stop = true;
+	for_each_online_cpu(cpu)
+		kthread_join(hogs[cpu]);
+	sched_setscheduler(current, SCHED_NORMAL, 0);
+}
+
+/* ---- call_rcu() throughput */
+
+static atomic_long_t cb_count;
+
+static void bench_count_cb(void *arg)
+{
+	atomic_long_inc(&cb_count);
+}
+
+KTEST(rcu_bench_call_rcu)
+{
+	const int n = 20000;
+	struct rcu_head *heads = kmalloc(sizeof(*heads) * n);
+	u64 t0, t_queued, t_done;
+
+	KT_ASSERT(t, heads, "no memory");
+	atomic_long_set(&cb_count, 0);
+	t0 = ktime_get_ns();
+	for (int i = 0; i < n; i++)
+		call_rcu(&heads[i], bench_count_cb, NULL);
+	t_queued = ktime_get_ns();
+	rcu_barrier();
+	t_done = ktime_get_ns();
+	KT_EXPECT(t, atomic_long_read(&cb_count) == n, "%ld of %d callbacks ran",
+		  atomic_long_read(&cb_count), n);
+	bench_json("{\"bench\":\"call_rcu\",\"variant\":\"%s\",\"cpus\":%u,\"callbacks\":%d,"
+		   "\"queue_ns_per_call\":%lu,\"until_all_invoked_ms\":%lu,\"callbacks_per_sec\":%lu}",
+		   rcu_variant_name(), num_online_cpus(), n,
+		   (unsigned long)((t_queued - t0) / n), (unsigned long)((t_done - t0) / 1000000),
+		   (unsigned long)((u64)n * 1000000000ULL / (t_done - t0)));
+	kfree(heads);
+}

@@ -1,0 +1,185 @@
+/*
+ * The RCU API on whatever variant is built (the torture test, in
+ * kernel/rcu/torture*.c, is the heavy check; these are the basic
+ * contracts): callbacks wait for a grace period, synchronize_kernel()
+ * waits, rcu_barrier() waits for every earlier callback, the polled API
+ * agrees with the grace-period counters, sleeping inside a read-side
+ * section is reported, and a CPU that holds up a grace period gets a stall
+ * warning naming it.
+ */
+#include <ktest.h>
+#include <rcupdate.h>
+#include <rculist.h>
+#include <sched.h>
+#include <smp.h>
+#include <time.h>
+#include <kmalloc.h>
+#include <printk.h>
+#include <arch/cpu.h>
+#include "../rcu/rcu_internal.h"
+
+static atomic_t cb_runs;
+
+static void count_cb(void *arg)
+{
+	atomic_inc(&cb_runs);
+	if (arg)
+		*(volatile unsigned long *)arg = rcu_gp_completed();
+}
+
+KTEST(rcu_callback_after_grace_period)
+{
+	static struct rcu_head h;
+	static volatile unsigned long seen_completed;
+	unsigned long c0 = rcu_gp_completed();
+
+	atomic_set(&cb_runs, 0);
+	call_rcu(&h, count_cb, (void *)&seen_completed);
+	rcu_barrier();
+	KT_EXPECT(t, atomic_read(&cb_runs) == 1, "callback ran %d times", atomic_read(&cb_runs));
+	KT_EXPECT(t, (long)(seen_completed - c0) >= 1,
+		  "the callback ran before any grace period completed (%lu -> %lu)", c0,
+		  seen_completed);
+}
+
+KTEST(rcu_synchronize_waits_for_grace_period)
+{
+	unsigned long c0 = rcu_gp_completed();
+	u64 t0 = ktime_get_ns();
+
+	synchronize_kernel();
+	KT_EXPECT(t, (long)(rcu_gp_completed() - c0) >= 1,
+		  "synchronize_kernel() returned with no grace period completed");
+	kt_info("synchronize_kernel took %lu us", (unsigned long)((ktime_get_ns() - t0) / 1000));
+}
+
+KTEST(rcu_barrier_waits_for_all)
+{
+	enum { N = 500 };
+	struct rcu_head *h = kmalloc(sizeof(*h) * N);
+
+	KT_ASSERT(t, h, "no memory");
+	atomic_set(&cb_runs, 0);
+	for (int i = 0; i < N; i++)
+		call_rcu(&h[i], count_cb, NULL);
+	rcu_barrier();
+	KT_EXPECT(t, atomic_read(&cb_runs) == N, "%d of %d callbacks ran before rcu_barrier returned",
+		  atomic_read(&cb_runs), N);
+	kfree(h);
+}
+
+KTEST(rcu_polled_api)
+{
+	unsigned long c = get_state_synchronize_rcu();
+
+	KT_EXPECT(t, !poll_state_synchronize_rcu(c), "a fresh cookie is already satisfied");
+	c = start_poll_synchronize_rcu();
+	for (int i = 0; i < 2000 && !poll_state_synchronize_rcu(c); i++)
+		msleep(1);
+	KT_EXPECT(t, poll_state_synchronize_rcu(c), "no grace period in 2 s after start_poll");
+	c = get_state_synchronize_rcu();
+	cond_synchronize_rcu(c);
+	KT_EXPECT(t, poll_state_synchronize_rcu(c), "cond_synchronize_rcu returned too early");
+}
+
+/* An RCU-protected list: readers see a whole element or none. */
+struct item {
+	struct list_head list;
+	struct rcu_head rcu;
+	int key;
+	int check;		/* key * 7: a reader verifies the element */
+};
+
+static LIST_HEAD(items);
+static DEFINE_SPINLOCK(items_lock);
+
+KTEST(rcu_list_helpers)
+{
+	int sum = 0, n = 0;
+	struct item *it;
+
+	for (int k = 1; k <= 10; k++) {
+		it = kmalloc(sizeof(*it));
+		KT_ASSERT(t, it, "no memory");
+		it->key = k;
+		it->check = k * 7;
+		spin_lock(&items_lock);
+		list_add_tail_rcu(&it->list, &items);
+		spin_unlock(&items_lock);
+	}
+	rcu_read_lock();
+	list_for_each_entry_rcu(it, &items, list) {
+		KT_EXPECT(t, it->check == it->key * 7, "torn element %d", it->key);
+		sum += it->key;
+		n++;
+	}
+	rcu_read_unlock();
+	KT_EXPECT(t, n == 10 && sum == 55, "walked %d elements, sum %d", n, sum);
+	spin_lock(&items_lock);
+	while (!list_empty(&items)) {
+		it = list_first_entry(&items, struct item, list);
+		list_del_rcu(&it->list);
+		kfree_rcu(it, rcu);
+	}
+	spin_unlock(&items_lock);
+	rcu_barrier();
+}
+
+/* Sleeping inside a read-side critical section is reported by might_sleep(). */
+KTEST(rcu_read_side_might_sleep)
+{
+	unsigned long w0 = might_sleep_warnings();
+
+#if !defined(CONFIG_PREEMPT) && !defined(CONFIG_RCU_DEBUG_READ)
+	ktest_skip(t, "rcu_read_lock() is empty here (no CONFIG_RCU_DEBUG_READ)");
+	return;
+#endif
+	rcu_read_lock();
+	might_sleep();
+	rcu_read_unlock();
+	KT_EXPECT(t, might_sleep_warnings() == w0 + 1, "might_sleep() inside rcu_read_lock() "
+		  "gave %lu warnings", might_sleep_warnings() - w0);
+	might_sleep();
+	KT_EXPECT(t, might_sleep_warnings() == w0 + 1, "might_sleep() outside warned");
+}
+
+/* A CPU that spins with interrupts off holds up the grace period: warned. */
+static volatile int spin_hold;
+
+static void spin_irqs_off(void *arg)
+{
+	u64 end = ktime_get_ns() + (u64)(unsigned long)arg * 1000000ULL;
+
+	while (READ_ONCE(spin_hold) && ktime_get_ns() < end)
+		cpu_relax();
+}
+
+KTEST(rcu_stall_warning)
+{
+	static struct rcu_head h;
+	unsigned long s0 = rcu_gp_stats.stalls;
+	unsigned int victim = nr_cpu_ids - 1;
+	unsigned long timeout = rcu_stall_timeout_ms();
+
+	if (num_online_cpus() < 2) {
+		ktest_skip(t, "needs a CPU to stall and one to notice");
+		return;
+	}
+	if (timeout > 2000) {
+		ktest_skip(t, "stall timeout above 2 s: boot with rcu_stall_timeout=500");
+		return;
+	}
+	atomic_set(&cb_runs, 0);
+	call_rcu(&h, count_cb, NULL);		/* a grace period is wanted */
+	spin_hold = 1;
+	smp_call_function_single(victim, spin_irqs_off, (void *)(timeout * 3), false);
+	for (unsigned long ms = 0; ms < timeout * 3 && rcu_gp_stats.stalls == s0; ms += 10)
+		msleep(10);
+	spin_hold = 0;
+	KT_EXPECT(t, rcu_gp_stats.stalls > s0, "no stall warning while CPU %u spun %lu ms",
+		  victim, timeout * 3);
+	KT_EXPECT(t, cpumask_test(victim, &rcu_last_stall_mask),
+		  "the warning did not name CPU %u", victim);
+	rcu_barrier();
+	KT_EXPECT(t, atomic_read(&cb_runs) == 1, "the callback did not run after the stall ended");
+}

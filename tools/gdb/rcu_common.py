@@ -1,0 +1,73 @@
+"""The variant-independent part of the gdb RCU view (qs-rcu).
+
+Reads kernel/rcu/stats.c's counters and walks callback lists of
+struct rcu_head, naming each callback's function. The per-variant modules
+(rcu_rcu_ltimer.py, rcu_rcu_tiny.py, ...) call these.
+"""
+import gdb
+
+from quiescent import _int, nr_cpus, per_cpu
+
+
+def symbol_of(addr):
+    """'func+0x12' for a code address, or hex."""
+    try:
+        block = gdb.block_for_pc(addr)
+        while block and not block.function:
+            block = block.superblock
+        if block and block.function:
+            off = addr - block.function.value().address.cast(
+                gdb.lookup_type("unsigned long"))
+            return f"{block.function.name}+{int(off):#x}"
+    except (RuntimeError, gdb.error):
+        pass
+    return f"{addr:#x}"
+
+
+def walk_rcu_list(head, limit=8):
+    """(count, [(func name, arg)...]) for a struct list_head of rcu_heads."""
+    rcu_head = gdb.lookup_type("struct rcu_head")
+    start = int(head.address)
+    node = head["next"]
+    count, shown = 0, []
+    while int(node) != start and count < 100000:
+        h = node.cast(rcu_head.pointer())      # list is the first member
+        if len(shown) < limit:
+            shown.append((symbol_of(int(h["func"])), int(h["arg"])))
+        count += 1
+        node = node["next"]
+    return count, shown
+
+
+def print_list(label, head, indent="    "):
+    count, shown = walk_rcu_list(head)
+    print(f"{indent}{label}: {count} callback{'s' if count != 1 else ''}")
+    for func, arg in shown:
+        print(f"{indent}  {func}({arg:#x})")
+    if count > len(shown):
+        print(f"{indent}  ... {count - len(shown)} more")
+
+
+def show_generic():
+    started = _int("rcu_gp_stats.started")
+    completed = _int("rcu_gp_stats.completed")
+    print(f"grace periods: started {started}, completed {completed}"
+          f"{' (one in progress)' if started != completed else ''}")
+    print(f"last grace period begun: {_int('rcu_gp_current')}, last ended: "
+          f"{_int('rcu_gp_last_ended')}")
+    for cpu in range(nr_cpus()):
+        s = per_cpu("rcu_cpu_stats", cpu)
+        print(f"cpu{cpu}: queued {int(s['queued'])} invoked {int(s['invoked'])} "
+              f"qs {int(s['qs'])} longest list {int(s['longest_list'])}")
+
+
+def cpumask_cpus(mask):
+    bits = mask["bits"]
+    n = bits.type.range()[1] + 1
+    cpus = []
+    for i in range(n):
+        w = int(bits[i])
+        for b in range(64):
+            if w >> b & 1:
+                cpus.append(i * 64 + b)
+    return cpus
