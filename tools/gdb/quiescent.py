@@ -22,6 +22,9 @@ import sys
 import gdb
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+# gdb runs this file as __main__; the per-variant RCU modules import it as
+# "quiescent": let them find this copy instead of running it a second time.
+sys.modules.setdefault("quiescent", sys.modules[__name__])
 # The scheduler's helpers (qs-tasks, qs-runqueues, qs-sched-stats). "source",
 # not "import": Python's standard library has a module named sched.
 gdb.execute("source " + os.path.join(os.path.dirname(os.path.abspath(__file__)), "sched.py"))
