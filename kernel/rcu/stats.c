@@ -69,8 +69,14 @@ void rcu_note_list_len(unsigned long len)
 }
 
 /* Seed 000's rcu_invoke_callbacks(): unlink each head, then call it. */
+/*
+ * Counted one at a time, so that rcu_pending_callbacks() (queued - invoked)
+ * does not lag a whole batch behind while a long batch runs. Callbacks run
+ * in softirq or process context on this CPU: the counter stays this CPU's.
+ */
 void rcu_invoke_callbacks(struct list_head *list)
 {
+	struct rcu_cpu_stats *s = this_cpu_ptr(&rcu_cpu_stats);
 	unsigned long n = 0;
 
 	while (!list_empty(list)) {
@@ -78,10 +84,9 @@ void rcu_invoke_callbacks(struct list_head *list)
 
 		list_del(&h->list);
 		h->func(h->arg);
+		WRITE_ONCE(s->invoked, s->invoked + 1);
 		n++;
 	}
-	struct rcu_cpu_stats *s = this_cpu_ptr(&rcu_cpu_stats);
-	s->invoked += n;
 	if (n > s->max_batch)
 		s->max_batch = n;
 }

@@ -1,0 +1,135 @@
+/*
+ * rcutorture: what the torture files share (kernel/rcu/torture*.c).
+ *
+ *   torture.c          parameters, the run (start, stats passes, stop,
+ *                      verdict, summary) and the KTESTs
+ *   torture_writer.c   the element pool, the writer, the fake writers and
+ *                      the rcu_barrier() tester
+ *   torture_readers.c  reader threads and timer (softirq) readers, the
+ *                      Reader Pipe and Reader Batch histograms
+ *   torture_flood.c    the callback-flood forward-progress test
+ *
+ * The idea is Linux's kernel/rcu/rcutorture.c (docs/rcu/torture.md): one
+ * writer keeps replacing the element that rcu_torture_current points to
+ * and retires the old one through a grace period; every retired element
+ * carries a pipeline age that goes up by one each time a grace period
+ * ends after its retirement. Readers note the age of the element they
+ * hold. Age 0 is the current element; age 1 is retired, with a grace
+ * period still in progress, which readers may legally see; age 2 or more
+ * means a whole grace period ended while a reader held the element: RCU
+ * is broken.
+ */
+#ifndef _RCU_TORTURE_H
+#define _RCU_TORTURE_H
+
+#include <rcupdate.h>
+#include <atomic.h>
+#include <percpu.h>
+
+/* Ages 0..RCU_TORTURE_PIPE_LEN; an element is freed on reaching the last. */
+#define RCU_TORTURE_PIPE_LEN	10
+
+/* rtort_mark while an element is live; kfree() overwrites it with poison. */
+#define RTORT_MARK		0x5254525452545254UL	/* "TRTRTRTR" */
+#define RTORT_POISON		0x6b6b6b6b6b6b6b6bUL	/* POISON_FREE bytes */
+
+struct rcu_torture {
+	struct rcu_head rtort_rcu;
+	unsigned long rtort_mark;	/* RTORT_MARK, or poison once freed */
+	int rtort_pipe_count;		/* grace periods since retirement, +1 */
+	unsigned long rtort_version;	/* the writer's version that installed it */
+	struct list_head rtort_removed;	/* on the writer's synchronous list */
+};
+
+/* ---- Parameters (torture.c; kernel command line, docs/rcu/torture.md). */
+struct torture_params {
+	unsigned long duration_s;	/* torture.duration */
+	unsigned long stat_interval_s;	/* torture.stat_interval */
+	unsigned long nreaders;		/* torture.nreaders: 0 = one per CPU */
+	unsigned long nfakewriters;	/* torture.nfakewriters */
+	unsigned long irqreader;	/* torture.irqreader: timer readers on/off */
+	unsigned long flood;		/* torture.flood: callbacks, 0 = no flood */
+	unsigned long flood_bound;	/* torture.flood_bound: pending at most */
+	unsigned long barrier_cbs;	/* torture.barrier: callbacks per CPU per round */
+	unsigned long long_delay_us;	/* torture.long_delay: longest reader delay */
+};
+extern struct torture_params torture_params;
+
+/* ---- Error counters, all atomic (readers run in threads and softirqs). */
+struct torture_errors {
+	atomic_long_t pipe;		/* a reader saw age > 1 */
+	atomic_long_t mark;		/* a reader saw poison (freed element) */
+	atomic_long_t reuse;		/* the element changed under a reader */
+	atomic_long_t barrier;		/* rcu_barrier() returned early */
+	atomic_long_t poll;		/* polled API said "done" too early / never */
+	atomic_long_t cb_lost;		/* a callback never ran */
+	atomic_long_t flood;		/* flood: no progress, or over its bound */
+	atomic_long_t stall;		/* the writer made no progress in a pass */
+	atomic_long_t alloc;		/* kmalloc() failed */
+};
+extern struct torture_errors torture_errors;
+long torture_error_total(void);
+/* Print the first few errors of each kind, then only count them. */
+__printf(1, 2) void torture_report(const char *fmt, ...);
+
+/* ---- Shared run state. */
+extern volatile bool torture_stopping;	/* set once: every thread winds down */
+extern struct rcu_torture *rcu_torture_current;
+extern volatile unsigned long rcu_torture_current_version;
+
+/* Per-thread pseudo-random numbers (xorshift64*, seeded from the TSC). */
+struct torture_rand {
+	u64 state;
+};
+void torture_rand_init(struct torture_rand *r, unsigned long salt);
+unsigned long torture_random(struct torture_rand *r);
+
+/* Sleep a few jiffies unless the run is stopping (the torture threads' pause). */
+void torture_sleep(long jiffies);
+
+/* ---- Writer side (torture_writer.c). */
+struct torture_writer_stats {
+	atomic_long_t alloc, free;	/* elements */
+	atomic_long_t wcount[RCU_TORTURE_PIPE_LEN + 1];	/* elements reaching each age */
+	atomic_long_t by_call_rcu, by_sync, by_poll, by_cond;	/* retirements */
+	atomic_long_t cbs_queued, cbs_invoked;	/* torture's own call_rcu()s */
+	atomic_long_t fake_ops, barrier_rounds;
+};
+extern struct torture_writer_stats torture_wstats;
+
+int torture_writer_start(void);
+bool torture_writer_stop(void);		/* join writer, fake writers, barrier tester */
+void torture_writer_drain(void);	/* free every element; counts losses */
+
+/* ---- Readers (torture_readers.c). */
+struct torture_reader_stats {
+	atomic_long_t pipe[RCU_TORTURE_PIPE_LEN + 1];	/* Reader Pipe */
+	atomic_long_t batch[RCU_TORTURE_PIPE_LEN + 1];	/* Reader Batch */
+	atomic_long_t reads, timer_reads, null_reads;
+};
+DECLARE_PER_CPU(struct torture_reader_stats, torture_rstats);
+
+int torture_readers_start(void);
+void torture_readers_stop(void);
+void torture_reader_hist(unsigned long pipe[], unsigned long batch[],
+			 unsigned long *reads, unsigned long *timer_reads);
+
+/* ---- Callback flood (torture_flood.c). */
+struct torture_flood_stats {
+	atomic_long_t queued, invoked;
+	long max_pending;		/* most callbacks the flood had pending */
+	long max_rcu_pending;		/* most rcu_pending_callbacks() seen */
+	long max_objects;		/* most kmalloc live objects above the start */
+	unsigned long throttles;	/* times the flood waited at its bound */
+	u64 start_ns, end_ns;		/* first call_rcu() .. last callback */
+	bool done;
+};
+extern struct torture_flood_stats torture_fstats;
+
+int torture_flood_start(void);
+/* Wait for the flood to finish (all queued, all invoked). false on time-out. */
+bool torture_flood_stop(unsigned long timeout_s);
+/* Objects the flood may have alive beyond its own pending callbacks. */
+#define TORTURE_FLOOD_SLACK	4096
+
+#endif

@@ -1,0 +1,273 @@
+/*
+ * rcutorture, the read side: reader threads (one bound to each CPU, more
+ * free-running if asked) and one kernel timer per CPU whose handler reads
+ * in softirq context (docs/rcu/torture.md).
+ *
+ * One read: enter 1-3 nested read-side sections (sometimes a _bh one
+ * inside), pick up rcu_torture_current, note its mark, version and age,
+ * wait a random while, leave the inner sections, wait a little more, and
+ * look again before leaving the outermost one. Then:
+ *
+ *   Reader Pipe[a]   the element's age at the end; a > 1 means a grace
+ *                    period that began after the element was retired has
+ *                    ended while this reader held it: an RCU failure.
+ *   Reader Batch[b]  grace periods completed (rcu_gp_completed()) during
+ *                    the section; diagnostic only (a grace period that was
+ *                    already running when the reader began may end).
+ *   mark             RTORT_MARK, or 0x6b poison: the element was freed
+ *                    under the reader (kmalloc poisoning).
+ *   version          changed: the element was freed and its memory
+ *                    handed out again as a newer element.
+ *
+ * Between reads the thread passes through quiescent states on purpose:
+ * usually cond_resched(), often yield() (a voluntary switch), now and
+ * then a one-tick sleep (the idle loop), so that rcu-ltimer's grace
+ * periods, which wait for exactly these, keep ending.
+ */
+#include "torture.h"
+#include <kmalloc.h>
+#include <sched.h>
+#include <smp.h>
+#include <time.h>
+#include <timer.h>
+#include <printk.h>
+
+DEFINE_PER_CPU(struct torture_reader_stats, torture_rstats);
+
+#define TORTURE_MAX_READERS	64
+
+static struct task *reader_tasks[TORTURE_MAX_READERS];
+static unsigned int nr_reader_tasks;
+
+struct torture_timer {
+	struct timer_list t;
+	struct torture_rand r;
+};
+static struct torture_timer *reader_timers;	/* one per possible CPU */
+
+/* ---------------------------------------------------------------- one read */
+
+static void rcu_torture_read_delay(struct torture_rand *r, bool in_timer)
+{
+	unsigned long x = torture_random(r);
+	unsigned long longd = torture_params.long_delay_us;
+
+	if (in_timer) {			/* keep softirqs short */
+		if (!(x % 4))
+			udelay(1 + (x >> 8) % 20);
+		return;
+	}
+	if (longd && !(x % 64))
+		udelay(longd / 2 + (x >> 8) % (longd / 2 + 1));
+	else if (x % 2)
+		udelay(1 + (x >> 8) % 50);
+}
+
+struct read_snap {
+	unsigned long mark, version;
+	int pipe;
+};
+
+static void snap(struct rcu_torture *p, struct read_snap *s)
+{
+	s->mark = READ_ONCE(p->rtort_mark);
+	s->pipe = READ_ONCE(p->rtort_pipe_count);
+	s->version = READ_ONCE(p->rtort_version);
+}
+
+static void rcu_torture_check(struct rcu_torture *p, const struct read_snap *a,
+			      const struct read_snap *b, unsigned long gps, bool in_timer)
+{
+	struct torture_reader_stats *rs = this_cpu_ptr(&torture_rstats);
+	int pipe = MAX(a->pipe, b->pipe);
+
+	/* Poison reads as a huge age: it lands in the last bucket. */
+	if (pipe < 0 || pipe > RCU_TORTURE_PIPE_LEN)
+		pipe = RCU_TORTURE_PIPE_LEN;
+	atomic_long_inc(&rs->pipe[pipe]);
+	atomic_long_inc(&rs->batch[MIN(gps, (unsigned long)RCU_TORTURE_PIPE_LEN)]);
+	if (pipe > 1) {
+		atomic_long_inc(&torture_errors.pipe);
+		torture_report("%s reader on CPU %u held element %p (version %lu) "
+			       "to age %d; current version %lu",
+			       in_timer ? "timer" : "thread", smp_processor_id(), p,
+			       a->version, pipe, rcu_torture_current_version);
+	}
+	if (a->mark != RTORT_MARK || b->mark != RTORT_MARK) {
+		atomic_long_inc(&torture_errors.mark);
+		torture_report("%s reader on CPU %u: element %p has mark %lx "
+			       "(%s) inside its read-side section",
+			       in_timer ? "timer" : "thread", smp_processor_id(), p,
+			       a->mark != RTORT_MARK ? a->mark : b->mark,
+			       (a->mark == RTORT_POISON || b->mark == RTORT_POISON) ?
+			       "freed: kmalloc poison" : "corrupt");
+	} else if (a->version != b->version) {
+		atomic_long_inc(&torture_errors.reuse);
+		torture_report("%s reader on CPU %u: element %p went from version "
+			       "%lu to %lu inside its read-side section (freed and reused)",
+			       in_timer ? "timer" : "thread", smp_processor_id(), p,
+			       a->version, b->version);
+	}
+}
+
+static void rcu_torture_one_read(struct torture_rand *r, bool in_timer)
+{
+	unsigned long x = torture_random(r);
+	int nest = 1 + x % 3;
+	bool bh = !((x >> 4) % 4);
+	struct read_snap a, b;
+	struct rcu_torture *p;
+	unsigned long gp0, gp1;
+
+	for (int i = 0; i < nest; i++)
+		rcu_read_lock();
+	if (bh)
+		rcu_read_lock_bh();
+	gp0 = rcu_gp_completed();
+	p = rcu_dereference(rcu_torture_current);
+	if (!p) {
+		if (bh)
+			rcu_read_unlock_bh();
+		for (int i = 0; i < nest; i++)
+			rcu_read_unlock();
+		atomic_long_inc(&this_cpu_ptr(&torture_rstats)->null_reads);
+		return;
+	}
+	snap(p, &a);
+	rcu_torture_read_delay(r, in_timer);
+	/* Leaving inner sections must not end the outermost one. */
+	if (bh)
+		rcu_read_unlock_bh();
+	for (int i = 1; i < nest; i++)
+		rcu_read_unlock();
+	if (!in_timer && !((x >> 8) % 8))
+		udelay(1 + (x >> 12) % 10);
+	snap(p, &b);
+	gp1 = rcu_gp_completed();
+	rcu_read_unlock();
+	rcu_torture_check(p, &a, &b, gp1 - gp0, in_timer);
+}
+
+/* ---------------------------------------------------------------- threads */
+
+static int rcu_torture_reader(void *arg)
+{
+	struct torture_rand r;
+
+	torture_rand_init(&r, 1000 + (unsigned long)arg);
+	while (!READ_ONCE(torture_stopping)) {
+		unsigned long x;
+
+		rcu_torture_one_read(&r, false);
+		atomic_long_inc(&this_cpu_ptr(&torture_rstats)->reads);
+		x = torture_random(&r);
+		if (!(x % 256))
+			torture_sleep(1);	/* idle: a quiescent state */
+		else if (!(x % 8))
+			yield();		/* voluntary switch: a quiescent state */
+		else
+			cond_resched();
+	}
+	return 0;
+}
+
+/* ---------------------------------------------------------------- timers */
+
+static void rcu_torture_timer(unsigned long data)
+{
+	struct torture_timer *tt = (struct torture_timer *)data;
+
+	rcu_torture_one_read(&tt->r, true);
+	atomic_long_inc(&this_cpu_ptr(&torture_rstats)->timer_reads);
+	if (!READ_ONCE(torture_stopping))
+		mod_timer(&tt->t, jiffies + 1);
+}
+
+/* ---------------------------------------------------------------- start, stop */
+
+int torture_readers_start(void)
+{
+	unsigned int ncpus = num_online_cpus();
+	unsigned long n = torture_params.nreaders ? torture_params.nreaders : ncpus;
+	unsigned int cpu;
+
+	if (n > TORTURE_MAX_READERS)
+		n = TORTURE_MAX_READERS;
+	nr_reader_tasks = 0;
+	for (unsigned long i = 0; i < n; i++) {
+		struct task *p;
+
+		/* The first one per CPU is bound there; the rest roam. */
+		if (i < ncpus)
+			p = kthread_create_on_cpu(rcu_torture_reader, (void *)i, i,
+						  "rcu_torture_rd%lu", i);
+		else
+			p = kthread_create(rcu_torture_reader, (void *)i, "rcu_torture_rd%lu", i);
+		if (!p)
+			return -1;
+		reader_tasks[nr_reader_tasks++] = p;
+		wake_up_process(p);
+	}
+	if (!torture_params.irqreader)
+		return 0;
+	reader_timers = kzalloc(sizeof(*reader_timers) * nr_cpu_ids);
+	if (!reader_timers)
+		return -1;
+	for_each_online_cpu(cpu) {
+		struct torture_timer *tt = &reader_timers[cpu];
+
+		torture_rand_init(&tt->r, 5000 + cpu);
+		setup_timer(&tt->t, rcu_torture_timer, (unsigned long)tt);
+		tt->t.expires = jiffies + 1;
+		add_timer_on(&tt->t, cpu);
+	}
+	return 0;
+}
+
+/* torture_stopping is set: threads leave their loops, timers stop re-arming. */
+void torture_readers_stop(void)
+{
+	unsigned int cpu;
+	int code;
+
+	for (unsigned int i = 0; i < nr_reader_tasks; i++) {
+		if (!kthread_join_timeout(reader_tasks[i], 30 * HZ, &code)) {
+			atomic_long_inc(&torture_errors.stall);
+			torture_report("reader %u did not stop", i);
+		}
+		reader_tasks[i] = NULL;
+	}
+	nr_reader_tasks = 0;
+	if (!reader_timers)
+		return;
+	for_each_online_cpu(cpu) {
+		struct torture_timer *tt = &reader_timers[cpu];
+
+		/* A handler that was running may have re-armed it once more. */
+		del_timer_sync(&tt->t);
+		del_timer_sync(&tt->t);
+	}
+	kfree(reader_timers);
+	reader_timers = NULL;
+}
+
+/* Sum the per-CPU histograms. */
+void torture_reader_hist(unsigned long pipe[], unsigned long batch[],
+			 unsigned long *reads, unsigned long *timer_reads)
+{
+	unsigned int cpu;
+
+	for (int i = 0; i <= RCU_TORTURE_PIPE_LEN; i++)
+		pipe[i] = batch[i] = 0;
+	*reads = *timer_reads = 0;
+	for_each_possible_cpu(cpu) {
+		struct torture_reader_stats *rs = &per_cpu(torture_rstats, cpu);
+
+		for (int i = 0; i <= RCU_TORTURE_PIPE_LEN; i++) {
+			pipe[i] += atomic_long_read(&rs->pipe[i]);
+			batch[i] += atomic_long_read(&rs->batch[i]);
+		}
+		*reads += atomic_long_read(&rs->reads);
+		*timer_reads += atomic_long_read(&rs->timer_reads);
+	}
+}

@@ -1,0 +1,431 @@
+/*
+ * rcutorture, the update side: the elements, the writer, the fake writers
+ * and the rcu_barrier() tester (docs/rcu/torture.md).
+ *
+ * Elements come from kmalloc() and go back with kfree(), which (with
+ * CONFIG_DEBUG_KMALLOC_POISON) overwrites all of an element, rtort_mark
+ * included, with 0x6b bytes: a reader that still holds a freed element
+ * sees the poison. An element's life:
+ *
+ *   age 0   installed by rcu_assign_pointer(rcu_torture_current, p)
+ *   age 1   replaced by a newer one: retired, readers may still hold it
+ *   age k   k-1 grace periods have ended since it was retired
+ *   age RCU_TORTURE_PIPE_LEN   freed
+ *
+ * The writer retires the old element in one of four ways, chosen at
+ * random: call_rcu() (the callback adds one to the age and re-queues
+ * itself until the element is freed, so each element waits out nine
+ * grace periods in a chain), synchronize_rcu(), the polled API started
+ * with start_poll_synchronize_rcu() and polled, or get_state plus
+ * cond_synchronize_rcu(). The last three put the element on
+ * rcu_torture_removed, and every grace period they wait for ages every
+ * element on that list.
+ */
+#include "torture.h"
+#include <kmalloc.h>
+#include <sched.h>
+#include <smp.h>
+#include <time.h>
+#include <printk.h>
+#include <completion.h>
+
+struct torture_writer_stats torture_wstats;
+struct rcu_torture *rcu_torture_current;
+volatile unsigned long rcu_torture_current_version;
+
+/* Elements retired by the synchronous and polled paths (writer only). */
+static LIST_HEAD(rcu_torture_removed);
+
+#define TORTURE_MAX_FAKEWRITERS	16
+#define TORTURE_MAX_BARRIER_CBS	64
+#define TORTURE_WAIT_LIMIT	(30 * HZ)	/* a callback or poll this late is lost */
+
+static struct task *writer_task, *barrier_task;
+static struct task *fakewriter_tasks[TORTURE_MAX_FAKEWRITERS];
+
+/* ---------------------------------------------------------------- elements */
+
+static struct rcu_torture *rcu_torture_alloc(void)
+{
+	struct rcu_torture *p = kmalloc(sizeof(*p));
+
+	if (!p) {
+		atomic_long_inc(&torture_errors.alloc);
+		return NULL;
+	}
+	p->rtort_mark = RTORT_MARK;
+	p->rtort_pipe_count = 0;
+	p->rtort_version = 0;
+	INIT_LIST_HEAD(&p->rtort_removed);
+	atomic_long_inc(&torture_wstats.alloc);
+	return p;
+}
+
+/*
+ * One more grace period has ended since p was retired (or p is being
+ * retired now: age 0 -> 1). True when p has reached the end of the
+ * pipeline and is to be freed.
+ */
+static bool rcu_torture_age(struct rcu_torture *p)
+{
+	int i = READ_ONCE(p->rtort_pipe_count);
+
+	if (i < 0 || i > RCU_TORTURE_PIPE_LEN)
+		i = RCU_TORTURE_PIPE_LEN;
+	atomic_long_inc(&torture_wstats.wcount[i]);
+	WRITE_ONCE(p->rtort_pipe_count, i + 1);
+	return i + 1 >= RCU_TORTURE_PIPE_LEN;
+}
+
+static void rcu_torture_free(struct rcu_torture *p)
+{
+	atomic_long_inc(&torture_wstats.free);
+	kfree(p);			/* rtort_mark becomes 0x6b6b... */
+}
+
+/* A grace period ended for everything on rcu_torture_removed. */
+static void rcu_torture_pipe_update(void)
+{
+	struct rcu_torture *p, *n;
+
+	list_for_each_entry_safe(p, n, &rcu_torture_removed, rtort_removed) {
+		if (rcu_torture_age(p)) {
+			list_del(&p->rtort_removed);
+			rcu_torture_free(p);
+		}
+	}
+}
+
+static void rcu_torture_cb(void *arg);
+
+static void rcu_torture_queue(struct rcu_torture *p)
+{
+	atomic_long_inc(&torture_wstats.cbs_queued);
+	call_rcu(&p->rtort_rcu, rcu_torture_cb, p);
+}
+
+/* A grace period has ended since p was queued: age it, re-queue or free. */
+static void rcu_torture_cb(void *arg)
+{
+	struct rcu_torture *p = arg;
+
+	atomic_long_inc(&torture_wstats.cbs_invoked);
+	if (rcu_torture_age(p))
+		rcu_torture_free(p);
+	else
+		rcu_torture_queue(p);
+}
+
+/* ---------------------------------------------------------------- the writer */
+
+/* Wait for the polled cookie by polling; then check the wait API agrees. */
+static void rcu_torture_poll_wait(unsigned long cookie, unsigned long gp_before)
+{
+	long waited = 0;
+
+	while (!poll_state_synchronize_rcu(cookie)) {
+		if (waited++ > TORTURE_WAIT_LIMIT) {
+			atomic_long_inc(&torture_errors.poll);
+			torture_report("poll_state_synchronize_rcu(%lu) still false after %d s",
+				       cookie, TORTURE_WAIT_LIMIT / HZ);
+			cond_synchronize_rcu(cookie);
+			break;
+		}
+		torture_sleep(1);
+	}
+	/* A full grace period began and ended after the cookie was taken. */
+	if ((long)(rcu_gp_completed() - gp_before) < 1) {
+		atomic_long_inc(&torture_errors.poll);
+		torture_report("polled grace period done, but rcu_gp_completed() "
+			       "did not move (%lu)", gp_before);
+	}
+}
+
+static void rcu_torture_retire(struct rcu_torture *old, struct torture_rand *r)
+{
+	unsigned long gp, cookie;
+
+	rcu_torture_age(old);			/* age 1: retired */
+	switch (torture_random(r) % 4) {
+	case 0:
+		atomic_long_inc(&torture_wstats.by_call_rcu);
+		rcu_torture_queue(old);
+		return;
+	case 1:
+		atomic_long_inc(&torture_wstats.by_sync);
+		list_add_tail(&old->rtort_removed, &rcu_torture_removed);
+		synchronize_rcu();
+		break;
+	case 2:
+		atomic_long_inc(&torture_wstats.by_poll);
+		list_add_tail(&old->rtort_removed, &rcu_torture_removed);
+		gp = rcu_gp_completed();
+		cookie = start_poll_synchronize_rcu();
+		rcu_torture_poll_wait(cookie, gp);
+		break;
+	default:
+		atomic_long_inc(&torture_wstats.by_cond);
+		list_add_tail(&old->rtort_removed, &rcu_torture_removed);
+		cookie = get_state_synchronize_rcu();
+		if (torture_random(r) & 1)
+			torture_sleep(1);	/* sometimes the grace period is over already */
+		cond_synchronize_rcu(cookie);
+		if (!poll_state_synchronize_rcu(cookie)) {
+			atomic_long_inc(&torture_errors.poll);
+			torture_report("cond_synchronize_rcu(%lu) returned, "
+				       "poll_state_synchronize_rcu() says not done", cookie);
+		}
+		break;
+	}
+	rcu_torture_pipe_update();
+}
+
+static int rcu_torture_writer(void *arg)
+{
+	struct torture_rand r;
+
+	torture_rand_init(&r, 1);
+	while (!READ_ONCE(torture_stopping)) {
+		struct rcu_torture *p = rcu_torture_alloc(), *old;
+
+		if (!p) {
+			torture_sleep(1);
+			continue;
+		}
+		old = rcu_torture_current;
+		p->rtort_version = rcu_torture_current_version + 1;
+		/* Publish: p's fields are seen before the pointer to it. */
+		rcu_assign_pointer(rcu_torture_current, p);
+		WRITE_ONCE(rcu_torture_current_version, p->rtort_version);
+		if (old)
+			rcu_torture_retire(old, &r);
+		/* Sometimes a pause: lets readers pile up on one element. */
+		if (!(torture_random(&r) % 4))
+			torture_sleep(1);
+		else
+			cond_resched();
+	}
+	return 0;
+}
+
+/*
+ * After the threads stopped: retire the last element, then wait until
+ * every element has gone through the whole pipeline. Each rcu_barrier()
+ * moves each callback chain on by at least one stage.
+ */
+void torture_writer_drain(void)
+{
+	struct rcu_torture *old = rcu_torture_current;
+	long left;
+
+	rcu_assign_pointer(rcu_torture_current, NULL);
+	if (old) {
+		rcu_torture_age(old);
+		list_add_tail(&old->rtort_removed, &rcu_torture_removed);
+	}
+	for (int i = 0; i < 2 * RCU_TORTURE_PIPE_LEN && !list_empty(&rcu_torture_removed); i++) {
+		synchronize_rcu();
+		rcu_torture_pipe_update();
+	}
+	for (int i = 0; i < 2 * RCU_TORTURE_PIPE_LEN + 2; i++) {
+		if (atomic_long_read(&torture_wstats.cbs_queued) ==
+		    atomic_long_read(&torture_wstats.cbs_invoked))
+			break;
+		rcu_barrier();
+	}
+	left = atomic_long_read(&torture_wstats.alloc) - atomic_long_read(&torture_wstats.free);
+	if (left) {
+		atomic_long_add(left, &torture_errors.cb_lost);
+		torture_report("%ld element(s) never freed (%ld call_rcu() callbacks "
+			       "queued, %ld invoked)", left,
+			       atomic_long_read(&torture_wstats.cbs_queued),
+			       atomic_long_read(&torture_wstats.cbs_invoked));
+	}
+}
+
+/* ---------------------------------------------------------------- fake writers */
+
+struct fake_cb {
+	struct rcu_head rh;
+	struct completion done;
+};
+
+static void fake_cb_done(void *arg)
+{
+	struct fake_cb *f = arg;
+
+	atomic_long_inc(&torture_wstats.cbs_invoked);
+	complete(&f->done);
+}
+
+/* call_rcu() and wait for the callback, with a limit. */
+static void fake_call_rcu_and_wait(void)
+{
+	struct fake_cb *f = kmalloc(sizeof(*f));
+
+	if (!f) {
+		atomic_long_inc(&torture_errors.alloc);
+		return;
+	}
+	init_completion(&f->done);
+	atomic_long_inc(&torture_wstats.cbs_queued);
+	call_rcu(&f->rh, fake_cb_done, f);
+	if (!wait_for_completion_timeout(&f->done, TORTURE_WAIT_LIMIT)) {
+		atomic_long_inc(&torture_errors.cb_lost);
+		torture_report("a call_rcu() callback has not run after %d s",
+			       TORTURE_WAIT_LIMIT / HZ);
+		return;			/* leaked: it may still run */
+	}
+	kfree(f);
+}
+
+/*
+ * Fake writers update nothing: they only ask for grace periods, in every
+ * way the API offers, so that grace periods overlap and batch.
+ */
+static int rcu_torture_fakewriter(void *arg)
+{
+	struct torture_rand r;
+	unsigned long cookie, gp;
+
+	torture_rand_init(&r, 100 + (unsigned long)arg);
+	while (!READ_ONCE(torture_stopping)) {
+		switch (torture_random(&r) % 8) {
+		case 0:
+		case 1:
+		case 2:
+			synchronize_rcu();
+			break;
+		case 3:
+		case 4:
+			fake_call_rcu_and_wait();
+			break;
+		case 5:
+			cookie = get_state_synchronize_rcu();
+			cond_synchronize_rcu(cookie);
+			if (!poll_state_synchronize_rcu(cookie)) {
+				atomic_long_inc(&torture_errors.poll);
+				torture_report("fake writer: cond_synchronize_rcu(%lu) "
+					       "returned early", cookie);
+			}
+			break;
+		case 6:
+			gp = rcu_gp_completed();
+			cookie = start_poll_synchronize_rcu();
+			rcu_torture_poll_wait(cookie, gp);
+			break;
+		default:
+			if (torture_random(&r) % 4)
+				synchronize_rcu();
+			else
+				rcu_barrier();
+			break;
+		}
+		atomic_long_inc(&torture_wstats.fake_ops);
+		torture_sleep(torture_random(&r) % 3);
+	}
+	return 0;
+}
+
+/* ---------------------------------------------------------------- rcu_barrier() */
+
+struct barrier_heads {
+	struct rcu_head h[TORTURE_MAX_BARRIER_CBS];
+};
+static DEFINE_PER_CPU(struct barrier_heads, torture_barrier_heads);
+static atomic_long_t barrier_invoked;
+
+static void barrier_cb(void *arg)
+{
+	atomic_long_inc(&barrier_invoked);
+}
+
+/* On every CPU, in the IPI handler: call_rcu() from hard-IRQ context. */
+static void barrier_queue(void *arg)
+{
+	struct barrier_heads *bh = this_cpu_ptr(&torture_barrier_heads);
+	unsigned long n = torture_params.barrier_cbs;
+
+	for (unsigned long i = 0; i < n; i++)
+		call_rcu(&bh->h[i], barrier_cb, NULL);
+}
+
+/*
+ * Every round queues barrier_cbs callbacks on each CPU, then calls
+ * rcu_barrier(): when it returns every one of them must have run.
+ */
+static int rcu_torture_barrier(void *arg)
+{
+	struct torture_rand r;
+
+	torture_rand_init(&r, 7);
+	while (!READ_ONCE(torture_stopping)) {
+		long want = (long)torture_params.barrier_cbs * num_online_cpus(), got;
+
+		atomic_long_set(&barrier_invoked, 0);
+		on_each_cpu(barrier_queue, NULL, true);
+		rcu_barrier();
+		got = atomic_long_read(&barrier_invoked);
+		atomic_long_inc(&torture_wstats.barrier_rounds);
+		if (got != want) {
+			atomic_long_inc(&torture_errors.barrier);
+			torture_report("rcu_barrier() returned with %ld of %ld callbacks run",
+				       got, want);
+			break;		/* the heads may still be queued: no reuse */
+		}
+		torture_sleep(HZ / 20 + torture_random(&r) % (HZ / 10 + 1));
+	}
+	return 0;
+}
+
+/* ---------------------------------------------------------------- start, stop */
+
+int torture_writer_start(void)
+{
+	writer_task = kthread_run(rcu_torture_writer, NULL, "rcu_torture_wr");
+	if (!writer_task)
+		return -1;
+	for (unsigned long i = 0; i < torture_params.nfakewriters &&
+			i < TORTURE_MAX_FAKEWRITERS; i++) {
+		fakewriter_tasks[i] = kthread_run(rcu_torture_fakewriter, (void *)i,
+						  "rcu_torture_fw%lu", i);
+		if (!fakewriter_tasks[i])
+			return -1;
+	}
+	if (torture_params.barrier_cbs) {
+		barrier_task = kthread_run(rcu_torture_barrier, NULL, "rcu_torture_bar");
+		if (!barrier_task)
+			return -1;
+	}
+	return 0;
+}
+
+/* false if the thread is stuck (then it is left running, and leaked). */
+static bool torture_join(struct task **pp, const char *what, unsigned long deadline)
+{
+	long left = (long)(deadline - jiffies);
+	bool ok = true;
+	int code;
+
+	if (!*pp)
+		return true;
+	if (!kthread_join_timeout(*pp, MAX(left, 1L), &code)) {
+		atomic_long_inc(&torture_errors.stall);
+		torture_report("%s did not stop (stuck in a grace-period wait?)", what);
+		ok = false;
+	}
+	*pp = NULL;
+	return ok;
+}
+
+/* One deadline for them all: a stuck grace period costs its wait once. */
+bool torture_writer_stop(void)
+{
+	unsigned long deadline = jiffies + TORTURE_WAIT_LIMIT + 10 * HZ;
+	bool ok = torture_join(&writer_task, "the writer", deadline);
+
+	for (int i = 0; i < TORTURE_MAX_FAKEWRITERS; i++)
+		ok &= torture_join(&fakewriter_tasks[i], "a fake writer", deadline);
+	ok &= torture_join(&barrier_task, "the rcu_barrier() tester", deadline);
+	return ok;
+}
