@@ -28,6 +28,12 @@ __printf(1, 2) int printk_raw(const char *fmt, ...);
 /* Console input (the serial port's receive interrupt fills a ring). */
 int console_getc(void);			/* -1 if nothing is waiting */
 
+/*
+ * The console's request key (kernel/core/sysrq.c): called from the serial
+ * receive interrupt for every character; returns true if it consumed it.
+ */
+bool console_sysrq(char c);
+
 /* For panic: stop honouring the console lock (another CPU may hold it). */
 void printk_bust_lock(void);
 

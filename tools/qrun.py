@@ -530,7 +530,9 @@ def load_scenario(path):
         elif k == "input":
             if "=>" not in v:
                 raise ValueError(f"{path}:{n}: input is 'console trigger => text to type'")
-            sc.input = tuple(s.strip() for s in v.split("=>", 1))
+            trig, text = (s.strip() for s in v.split("=>", 1))
+            # Escapes such as \x14 (Ctrl-T) stand for control characters.
+            sc.input = (trig, text.encode().decode("unicode_escape"))
         else:
             raise ValueError(f"{path}:{n}: unknown key {k!r}")
     if sc.boot not in ("kernel", "iso"):

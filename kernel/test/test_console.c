@@ -8,6 +8,8 @@
 #include <printk.h>
 #include <time.h>
 #include <arch/cpu.h>
+#include <sched.h>
+#include <compiler.h>
 
 extern unsigned long serial_rx_irqs;
 
@@ -37,4 +39,17 @@ KTEST_MANUAL(console_read_line)
 	printk_raw("console: got '%s' (%lu receive interrupts)\n", line, serial_rx_irqs - irqs0);
 	KT_EXPECT(t, n > 0, "no input arrived within 20 s");
 	KT_EXPECT(t, serial_rx_irqs > irqs0, "input arrived without a receive interrupt");
+}
+
+/* Ctrl-T on the console prints the statistics (kernel/core/sysrq.c). */
+KTEST_MANUAL(console_sysrq_stats)
+{
+	extern unsigned long sysrq_dumps;
+	unsigned long d0 = READ_ONCE(sysrq_dumps);
+	u64 deadline = ktime_get_ns() + 20 * NSEC_PER_SEC;
+
+	printk_raw("console: press Ctrl-T\n");
+	while (READ_ONCE(sysrq_dumps) == d0 && ktime_get_ns() < deadline)
+		msleep(10);
+	KT_EXPECT(t, READ_ONCE(sysrq_dumps) > d0, "no statistics dump within 20 s of the prompt");
 }

@@ -55,6 +55,9 @@ static void serial_irq(struct pt_regs *regs, void *arg)
 	while (inb(COM1 + UART_LSR) & LSR_DR) {
 		char c = inb(COM1 + UART_RBR);
 		unsigned int next = (rx_head + 1) % RX_RING;
+
+		if (console_sysrq(c))		/* Ctrl-T: kernel/core/sysrq.c */
+			continue;
 		if (next != rx_tail) {		/* full: drop, never block */
 			rx_ring[rx_head] = c;
 			rx_head = next;
