@@ -271,13 +271,23 @@ void rcu_variant_late_init(void)
 {
 }
 
+/*
+ * Called from the tick (stall.c). This CPU's tasklet may hold the mutex
+ * with interrupts on, so only try it: a stall check skipped now is made
+ * again at the next tick.
+ */
 bool rcu_variant_stall_info(struct rcu_stall_info *si)
 {
-	unsigned long flags = spin_lock_irqsave(&rcu_ctrlblk.mutex);
+	unsigned long flags = local_irq_save();
 
+	if (!spin_trylock(&rcu_ctrlblk.mutex)) {
+		local_irq_restore(flags);
+		return false;
+	}
 	si->gpnum = rcu_ctrlblk.curbatch;
 	cpumask_copy(&si->owing, &rcu_ctrlblk.rcu_cpu_mask);
-	spin_unlock_irqrestore(&rcu_ctrlblk.mutex, flags);
+	spin_unlock(&rcu_ctrlblk.mutex);
+	local_irq_restore(flags);
 	return !cpumask_empty(&si->owing);
 }
 

@@ -52,7 +52,6 @@ static void print_stall(struct rcu_stall_info *si, u64 age_ns)
 	printk("INFO: grace period %lu has lasted %lu ms (timeout %lu ms); callbacks queued %lu, "
 	       "pending %lu\n", si->gpnum, (unsigned long)(age_ns / 1000000), stall_timeout_ms,
 	       queued, rcu_pending_callbacks());
-	cpumask_copy(&rcu_last_stall_mask, &si->owing);
 	rcu_variant_show_state();
 	nmi_trigger_backtrace(&si->owing);
 }
@@ -65,8 +64,9 @@ void rcu_check_stall(void)
 	if (!rcu_gp_in_progress())
 		return;
 	now = ktime_get_ns();
-	age = now - rcu_gp_stats.last_start_ns;
-	if (age < stall_timeout_ms * 1000000ULL)
+	age = now - READ_ONCE(rcu_gp_stats.last_start_ns);
+	/* A grace period that began after our clock read looks negative. */
+	if ((s64)age < 0 || age < stall_timeout_ms * 1000000ULL)
 		return;
 	if (!rcu_variant_stall_info(&si))
 		return;
@@ -77,7 +77,10 @@ void rcu_check_stall(void)
 	if (si.gpnum != warned_gp || now >= next_warn_ns) {
 		warned_gp = si.gpnum;
 		next_warn_ns = now + stall_timeout_ms * 1000000ULL;
-		rcu_gp_stats.stalls++;
+		/* The mask first: whoever sees the count move sees the mask. */
+		cpumask_copy(&rcu_last_stall_mask, &si.owing);
+		smp_wmb();
+		WRITE_ONCE(rcu_gp_stats.stalls, rcu_gp_stats.stalls + 1);
 		print_stall(&si, age);
 	}
 	__atomic_store_n(&stall_warning_active, 0, __ATOMIC_RELEASE);

@@ -2,8 +2,11 @@
 # kernel/rcu/Kconfig). Exactly one is compiled: the one whose symbol is y,
 # in the manner of Kbuild's obj-$(CONFIG_FOO) lists. Add a variant here,
 # in kernel/rcu/Kconfig, and as one file in kernel/rcu/.
-RCU_VARIANT_FILES := kernel/rcu/ltimer.c kernel/rcu/tiny.c kernel/rcu/busted.c
+RCU_VARIANT_FILES := kernel/rcu/ltimer.c kernel/rcu/tiny.c kernel/rcu/busted.c kernel/rcu/xrcu.c \
+		     kernel/rcu/poll.c
 
 rcu-variant-$(CONFIG_RCU_LTIMER)	+= kernel/rcu/ltimer.c
 rcu-variant-$(CONFIG_RCU_TINY)		+= kernel/rcu/tiny.c
 rcu-variant-$(CONFIG_RCU_BUSTED)	+= kernel/rcu/busted.c
+rcu-variant-$(CONFIG_RCU_XRCU)		+= kernel/rcu/xrcu.c
+rcu-variant-$(CONFIG_RCU_POLL)		+= kernel/rcu/poll.c

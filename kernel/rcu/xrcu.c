@@ -1,0 +1,369 @@
+/*
+ * X-rcu: the read-copy update of seed 000 section 5.1 and Appendix A.1
+ * (Figures 12-14 and 34-39), "loosely based on the ptx read-copy-update
+ * implementation", driven by per-CPU kernel timers [Sarma02a].
+ *
+ * Data (the paper's names; this_cpu(rcu_X) in the figures is
+ * this_cpu(rcu_data).X here, one per-CPU struct instead of six per-CPU
+ * variables):
+ *   rcu_lock             the global lock on the three below;
+ *   rcu_currbatch        the batch (grace period) now being waited for;
+ *   rcu_maxbatch         the highest batch anyone has asked for;
+ *   rcu_cpumask          the CPUs that still owe rcu_currbatch a quiescent
+ *                        state (empty: no batch in progress);
+ *   per CPU (rcu_data)   qsctr (rcu_qsctr, the context-switch counter of
+ *                        Figure 13, also bumped by the timer when it finds
+ *                        the CPU idle), last_qsctr (its snapshot when the CPU
+ *                        noticed the batch, RCU_QSCTR_INVALID until then),
+ *                        batch (the batch currlist waits for), nextlist,
+ *                        currlist, donelist, and the CPU's kernel timer.
+ *
+ * Quiescent states: a context switch (Figure 13), and the idle loop, seen
+ * by the per-CPU timer (Figure 14). Not user mode: Table 1 gives X-rcu "IC".
+ *
+ * What drives it: each CPU's kernel timer, every CONFIG_RCU_XRCU_PERIOD
+ * jiffies (the paper: 5), runs rcu_percpu_tick() (Figure 14) in
+ * TIMER_SOFTIRQ on that CPU; it counts an idle quiescent state and calls
+ * rcu_process_callbacks() (Figure 35), which moves callbacks along
+ * currlist -> donelist (batch done), nextlist -> currlist
+ * (rcu_move_next_batch(), Figure 36, which asks for a batch with
+ * rcu_reg_batch(), Figure 39), reports this CPU's quiescent state
+ * (rcu_check_quiescent_state(), Figure 37), and invokes donelist
+ * (rcu_invoke_callbacks(), Figure 38: kernel/rcu/stats.c). Figure 34 is
+ * the paper's flow diagram of the same. The timers are armed with
+ * add_timer_on() from rcu_variant_late_init(): kernel timers do not exist
+ * when rcu_variant_init() runs; call_rcu() before then just queues.
+ *
+ * Seed 000 Table 1 row: X-rcu | batch: yes | deduce: counters | poll:
+ * timers | queuing: per-CPU | QS: I (idle), C (context switch) | BH/IRQ
+ * safe: yes (call_rcu() masks interrupts, Figure 12). Table 2: idle
+ * overhead 1 local (context switch), 8 local + 1 global + 1 timer, a
+ * 50 ms timer per CPU (5 jiffies at the paper's HZ=100; at our HZ=250,
+ * 20 ms).
+ *
+ * Idle detection. The paper's timer does "if (task_idle(current))
+ * this_cpu(rcu_qsctr)++". Our timer handler runs in TIMER_SOFTIRQ, from
+ * irq_exit() on top of whatever the tick interrupted, or in ksoftirqd. We
+ * count an idle quiescent state only when, at that very moment, (1) current
+ * is this CPU's idle task, (2) cpu_local()->in_idle is set, i.e. the idle
+ * task is inside cpu_idle()'s loop (not still running kmain()'s boot code,
+ * which is idle task 0 until it calls cpu_idle(), nor on its way into
+ * schedule()), and (3) preempt_count holds exactly our one softirq level
+ * and no hardirq: we were entered from the irq_exit() of an interrupt that
+ * hit the idle loop itself (softirqs never nest, and the idle loop never
+ * disables BH). Then the only code in progress on this CPU is the idle
+ * loop, which holds no RCU read-side critical section, and this handler,
+ * which is not in one either: the CPU is in a quiescent state now, when
+ * qsctr moves. The alternative, the tick hook recording "the last tick was
+ * TICK_IDLE" for the timer to read later, is not safe: the timer could run
+ * (deferred to ksoftirqd) after rcu_check_quiescent_state() had taken a
+ * snapshot, and a quiescent state from before the snapshot would be
+ * counted as one after it. From ksoftirqd, (1) fails: no quiescent state is
+ * counted, which can only delay a batch.
+ *
+ * Notes on the figures. Figure 35 line 3 reads "if (list_empty(
+ * &this_cpu(rcu_currlist)) && ..." in the OCR'd text; it must be
+ * !list_empty (as Figure 45 of rcu-ltimer has it), else no callback would
+ * ever reach donelist. Figures 37 and 39 do not show the grace-period
+ * bookkeeping; we call rcu_gp_end() where Figure 37 line 42 increments
+ * rcu_currbatch and rcu_gp_begin() where Figure 39 line 13 sets
+ * rcu_cpumask. The paper does not show the timer re-arming itself; ours
+ * does, with mod_timer(), which keeps it on its CPU. As with rcu-ltimer, a
+ * callback that joins currlist is given batch rcu_currbatch + 1 (Figure 36
+ * line 19), so from idle it waits for two batches; each batch needs two
+ * timer runs per CPU (a snapshot, then a quiescent state after it).
+ */
+#include "rcu_internal.h"
+#include <rcu_hooks.h>
+#include <timer.h>
+#include <time.h>
+#include <sched.h>
+#include <preempt.h>
+#include <spinlock.h>
+#include <percpu.h>
+#include <smp.h>
+#include <printk.h>
+#include <string.h>
+#include <arch/cpu.h>
+
+typedef long rcu_batch_t;
+
+/* Batch numbers wrap: compare them as a signed difference. */
+#define RCU_BATCH_LT(a, b)	((long)((a) - (b)) < 0)
+#define RCU_BATCH_GT(a, b)	((long)((a) - (b)) > 0)
+#define RCU_QSCTR_INVALID	0
+
+#define RCU_XRCU_PERIOD		CONFIG_RCU_XRCU_PERIOD	/* jiffies */
+
+spinlock_t rcu_lock = SPINLOCK_INIT("rcu_lock");
+rcu_batch_t rcu_currbatch = 1;		/* rcu_lock */
+rcu_batch_t rcu_maxbatch = 0;		/* rcu_lock */
+cpumask_t rcu_cpumask;			/* rcu_lock */
+
+struct rcu_data {
+	long qsctr;			/* rcu_qsctr: quiescent states so far */
+	long last_qsctr;		/* rcu_last_qsctr: snapshot, or INVALID */
+	rcu_batch_t batch;		/* rcu_batch: the batch currlist waits for */
+	struct list_head nextlist;	/* rcu_nextlist: not yet in a batch */
+	struct list_head currlist;	/* rcu_currlist: waiting for batch */
+	struct list_head donelist;	/* rcu_donelist: grace period over */
+	unsigned long nextlen, currlen;	/* list lengths (statistics, gdb) */
+	unsigned long idle_qs;		/* quiescent states the timer counted */
+	unsigned long timer_runs;	/* rcu_percpu_tick() calls */
+	struct timer_list timer;	/* the per-CPU timer of Figure 14 */
+	bool ready;
+};
+DEFINE_PER_CPU(struct rcu_data, rcu_data);
+
+/* The name, as a string gdb can read without calling anything. */
+const char rcu_variant_id[] = "x-rcu";
+
+const char *rcu_variant_name(void)
+{
+	return rcu_variant_id;
+}
+
+/* Figure 12. Interrupts off: this CPU's timer also edits nextlist. */
+void call_rcu(struct rcu_head *head, void (*func)(void *arg), void *arg)
+{
+	unsigned long flags;
+	struct rcu_data *rd;
+
+	head->func = func;
+	head->arg = arg;
+	flags = local_irq_save();
+	rd = this_cpu_ptr(&rcu_data);
+	list_add_tail(&head->list, &rd->nextlist);
+	rd->nextlen++;
+	rcu_note_queued();
+	local_irq_restore(flags);
+}
+
+/*
+ * Figure 39: publicize the start of a new batch, if one is needed and none
+ * is running: every online CPU then owes it a quiescent state. rcu_lock
+ * held.
+ */
+static void rcu_reg_batch(rcu_batch_t newbatch)
+{
+	if (RCU_BATCH_LT(rcu_maxbatch, newbatch))
+		rcu_maxbatch = newbatch;
+	if (RCU_BATCH_LT(rcu_maxbatch, rcu_currbatch) || !cpumask_empty(&rcu_cpumask))
+		return;
+	cpumask_copy(&rcu_cpumask, &cpu_online_mask);
+	rcu_gp_begin(rcu_currbatch);
+}
+
+/*
+ * Figure 36: if currlist is empty and nextlist is not, nextlist becomes
+ * currlist (interrupts off: call_rcu() adds to nextlist from interrupts),
+ * to wait for batch rcu_currbatch + 1, which is registered.
+ */
+static void rcu_move_next_batch(void)
+{
+	struct rcu_data *rd = this_cpu_ptr(&rcu_data);
+
+	local_irq_disable();
+	if (!list_empty(&rd->nextlist) && list_empty(&rd->currlist)) {
+		list_splice_init(&rd->nextlist, &rd->currlist);
+		rd->currlen = rd->nextlen;
+		rd->nextlen = 0;
+		local_irq_enable();
+		rcu_note_list_len(rd->currlen);
+
+		/* start the next batch of callbacks */
+		spin_lock(&rcu_lock);
+		rd->batch = rcu_currbatch + 1;
+		rcu_reg_batch(rd->batch);
+		spin_unlock(&rcu_lock);
+	} else {
+		local_irq_enable();
+	}
+}
+
+/*
+ * Figure 37: has this CPU passed a quiescent state since it noticed the
+ * current batch? The first call after the batch starts only snapshots
+ * qsctr; a later one that sees qsctr moved clears this CPU's bit in
+ * rcu_cpumask, and the CPU that clears the last bit ends the batch and
+ * starts the next one if anyone asked for it.
+ */
+static void rcu_check_quiescent_state(void)
+{
+	int cpu = smp_processor_id();
+	struct rcu_data *rd = this_cpu_ptr(&rcu_data);
+
+	if (!cpumask_test(cpu, &rcu_cpumask))
+		return;
+	/*
+	 * May race with the context-switch counter; in the worst case we
+	 * miss one quiescent state of this CPU, which is tolerable (the
+	 * paper's comment, lines 10-16). So no need to disable interrupts.
+	 */
+	if (rd->last_qsctr == RCU_QSCTR_INVALID) {
+		rd->last_qsctr = READ_ONCE(rd->qsctr);
+		return;
+	}
+	if (READ_ONCE(rd->qsctr) == rd->last_qsctr)
+		return;
+
+	spin_lock(&rcu_lock);
+	if (!cpumask_test(cpu, &rcu_cpumask)) {
+		spin_unlock(&rcu_lock);
+		return;
+	}
+	cpumask_clear_cpu(cpu, &rcu_cpumask);
+	rd->last_qsctr = RCU_QSCTR_INVALID;
+	rcu_note_qs();
+	if (!cpumask_empty(&rcu_cpumask)) {
+		/* All CPUs haven't gone through a quiescent state */
+		spin_unlock(&rcu_lock);
+		return;
+	}
+	rcu_gp_end(rcu_currbatch);
+	rcu_currbatch++;
+	rcu_reg_batch(rcu_maxbatch);
+	spin_unlock(&rcu_lock);
+}
+
+/*
+ * Figure 35: currlist's batch over -> donelist; nextlist -> currlist;
+ * report a quiescent state; invoke donelist. From this CPU's timer
+ * (softirq), interrupts on.
+ */
+static void rcu_process_callbacks(void)
+{
+	struct rcu_data *rd = this_cpu_ptr(&rcu_data);
+
+	if (!list_empty(&rd->currlist) && RCU_BATCH_GT(READ_ONCE(rcu_currbatch), rd->batch)) {
+		list_splice_tail_init(&rd->currlist, &rd->donelist);
+		rd->currlen = 0;
+	}
+
+	rcu_move_next_batch();
+
+	rcu_check_quiescent_state();
+
+	if (!list_empty(&rd->donelist))
+		rcu_invoke_callbacks(&rd->donelist);
+}
+
+/*
+ * Is this CPU in its idle loop right now, with nothing else in progress
+ * under us (the paper's task_idle(current); see the header comment)?
+ */
+static bool rcu_idle_now(void)
+{
+	return current->is_idle && READ_ONCE(cpu_local()->in_idle) &&
+	       (preempt_count() & (HARDIRQ_MASK | SOFTIRQ_MASK)) == SOFTIRQ_OFFSET;
+}
+
+/* Figure 14: the per-CPU timer, every RCU_XRCU_PERIOD jiffies. */
+static void rcu_percpu_tick(unsigned long data)
+{
+	struct rcu_data *rd = this_cpu_ptr(&rcu_data);
+
+	rd->timer_runs++;
+	/* Check for idle loop */
+	if (rcu_idle_now()) {
+		rd->qsctr++;
+		rd->idle_qs++;
+	}
+	rcu_process_callbacks();
+	mod_timer(&rd->timer, jiffies + RCU_XRCU_PERIOD);
+	(void)data;
+}
+
+/* Figure 13: every context switch is a quiescent state (see read_side.h:
+ * in a preemptive kernel no switch can happen inside a reader). */
+void rcu_hook_context_switch(bool voluntary)
+{
+	this_cpu(rcu_data).qsctr++;
+	(void)voluntary;
+}
+
+/* The timer does X-rcu's work; the tick only watches for stalls. */
+void rcu_hook_tick(enum tick_context ctx)
+{
+	if (!this_cpu(rcu_data).ready)
+		return;
+	rcu_check_stall();
+	(void)ctx;
+}
+
+void rcu_hook_idle(void)
+{
+}
+
+static void rcu_init_cpu(unsigned int cpu)
+{
+	struct rcu_data *rd = per_cpu_ptr(&rcu_data, cpu);
+
+	rd->qsctr = 1;
+	rd->last_qsctr = RCU_QSCTR_INVALID;
+	INIT_LIST_HEAD(&rd->nextlist);
+	INIT_LIST_HEAD(&rd->currlist);
+	INIT_LIST_HEAD(&rd->donelist);
+	setup_timer(&rd->timer, rcu_percpu_tick, cpu);
+	smp_wmb();
+	rd->ready = true;
+}
+
+void rcu_hook_cpu_online(unsigned int cpu)
+{
+	rcu_init_cpu(cpu);
+}
+
+void rcu_variant_init(void)
+{
+	rcu_init_cpu(smp_processor_id());
+}
+
+/* Timers exist now (timers_init() ran after the other CPUs came up). */
+void rcu_variant_late_init(void)
+{
+	unsigned int cpu;
+
+	for_each_online_cpu(cpu) {
+		struct rcu_data *rd = per_cpu_ptr(&rcu_data, cpu);
+
+		rd->timer.expires = jiffies + RCU_XRCU_PERIOD;
+		add_timer_on(&rd->timer, cpu);
+	}
+}
+
+/*
+ * From the tick (hard interrupt). rcu_lock is taken with interrupts on by
+ * this CPU's timer, so only try it: a tick that finds it held skips this
+ * look, the next one will see.
+ */
+bool rcu_variant_stall_info(struct rcu_stall_info *si)
+{
+	unsigned long flags = local_irq_save();
+
+	if (!spin_trylock(&rcu_lock)) {
+		local_irq_restore(flags);
+		return false;
+	}
+	si->gpnum = rcu_currbatch;
+	cpumask_copy(&si->owing, &rcu_cpumask);
+	spin_unlock(&rcu_lock);
+	local_irq_restore(flags);
+	return !cpumask_empty(&si->owing);
+}
+
+void rcu_variant_show_state(void)
+{
+	unsigned int cpu;
+
+	printk("x-rcu: rcu_currbatch %ld rcu_maxbatch %ld rcu_cpumask %#lx period %d jiffies\n",
+	       rcu_currbatch, rcu_maxbatch, rcu_cpumask.bits[0], RCU_XRCU_PERIOD);
+	for_each_online_cpu(cpu) {
+		struct rcu_data *rd = per_cpu_ptr(&rcu_data, cpu);
+		printk("x-rcu: cpu%u: qsctr %ld last_qsctr %ld batch %ld nextlist %lu currlist %lu "
+		       "timer %s expires %lu (jiffies %lu) runs %lu idle_qs %lu\n",
+		       cpu, rd->qsctr, rd->last_qsctr, rd->batch, rd->nextlen, rd->currlen,
+		       timer_pending(&rd->timer) ? "armed" : "NOT armed", rd->timer.expires,
+		       jiffies, rd->timer_runs, rd->idle_qs);
+	}
+}
