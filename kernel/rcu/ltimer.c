@@ -232,7 +232,8 @@ void rcu_hook_tick(enum tick_context ctx)
 
 	if (!rd->ready)
 		return;
-	if (ctx == TICK_USER || ctx == TICK_IDLE)
+	/* rcu_break: every tick counts, even one that interrupted a reader. */
+	if (ctx == TICK_USER || ctx == TICK_IDLE || rcu_break)
 		rd->qsctr++;
 	if (!(READ_ONCE(rd->tasklet.state) &
 	      ((1UL << TASKLET_STATE_SCHED) | (1UL << TASKLET_STATE_RUN))))

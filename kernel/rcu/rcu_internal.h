@@ -78,6 +78,15 @@ extern cpumask_t rcu_last_stall_mask;
 /* The variant name as data, for gdb (tools/gdb/quiescent.py qs-rcu). */
 extern const char rcu_variant_id[];
 
+/*
+ * rcu_break=1 on the command line breaks the built-in variant's own
+ * quiescent-state detection on purpose (each variant says how: e.g.
+ * counting a quiescent state at every tick, even one that interrupted a
+ * reader). rcutorture must then report FAILURE: that is how we know it
+ * can catch each variant's mechanism failing, not only the busted one.
+ */
+extern bool rcu_break;
+
 void rcu_variant_init(void);
 void rcu_variant_late_init(void);
 

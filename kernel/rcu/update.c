@@ -23,6 +23,7 @@
 #include <smp.h>
 #include <panic.h>
 #include <printk.h>
+#include <cmdline.h>
 
 struct rcu_synchronize {
 	struct rcu_head head;
@@ -156,6 +157,23 @@ unsigned long start_poll_synchronize_rcu(void)
 	return cookie;
 }
 
+/* ---- Deliberately broken grace periods, to test the tests. */
+
+bool rcu_break;
+
+static int set_rcu_break(const char *val)
+{
+	unsigned long v;
+
+	if (cmdline_parse_ulong("rcu_break", val, 0, 1, &v))
+		return -1;
+	rcu_break = v;
+	return 0;
+}
+CMDLINE_PARAM("rcu_break", set_rcu_break,
+	      "rcu_break=0|1: break the RCU variant's quiescent-state detection on purpose "
+	      "(torture must then fail; default 0)");
+
 /* ---- Boot. */
 
 static bool rcu_read_side_check(const char **why)
@@ -171,7 +189,8 @@ void rcu_hook_init(void)
 {
 	might_sleep_extra_check = rcu_read_side_check;
 	rcu_variant_init();
-	printk("rcu: %s\n", rcu_variant_name());
+	printk("rcu: %s%s\n", rcu_variant_name(),
+	       rcu_break ? " (BROKEN on purpose: rcu_break=1)" : "");
 }
 
 void rcu_hook_late_init(void)
