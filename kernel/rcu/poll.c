@@ -299,6 +299,12 @@ void rcu_hook_context_switch(bool voluntary)
 /* No timer in rcu-poll: the tick only looks for stalls. */
 void rcu_hook_tick(enum tick_context ctx)
 {
+	/* rcu_break: every tick counts as a quiescent state, even one that
+	 * interrupted a reader (broken on purpose, to test torture). */
+	if (rcu_break) {
+		long *q = this_cpu_ptr(&rcu_quiescent);
+		WRITE_ONCE(*q, *q + 1);
+	}
 	if (READ_ONCE(rcu_polling_in_progress))
 		rcu_check_stall();
 }

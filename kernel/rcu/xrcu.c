@@ -200,13 +200,15 @@ static void rcu_check_quiescent_state(void)
 	 * miss one quiescent state of this CPU, which is tolerable (the
 	 * paper's comment, lines 10-16). So no need to disable interrupts.
 	 */
+	if (rcu_break)			/* broken on purpose: no snapshot, no wait */
+		goto report;
 	if (rd->last_qsctr == RCU_QSCTR_INVALID) {
 		rd->last_qsctr = READ_ONCE(rd->qsctr);
 		return;
 	}
 	if (READ_ONCE(rd->qsctr) == rd->last_qsctr)
 		return;
-
+report:
 	spin_lock(&rcu_lock);
 	if (!cpumask_test(cpu, &rcu_cpumask)) {
 		spin_unlock(&rcu_lock);
@@ -264,7 +266,8 @@ static void rcu_percpu_tick(unsigned long data)
 	struct rcu_data *rd = this_cpu_ptr(&rcu_data);
 
 	rd->timer_runs++;
-	/* Check for idle loop */
+	/* Check for idle loop. (rcu_break=1 instead skips the snapshot in
+	 * rcu_check_quiescent_state(): a CPU reports at once, reader or not.) */
 	if (rcu_idle_now()) {
 		rd->qsctr++;
 		rd->idle_qs++;
