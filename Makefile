@@ -72,7 +72,7 @@ LDFLAGS		:= -nostdlib -z max-page-size=0x1000 -z noexecstack --no-warn-rwx-segme
 		   -T boot/linker.ld
 
 # ---------------------------------------------------------------- top targets
-.PHONY: all kernel iso run gdb test test-quick soak clean distclean deps \
+.PHONY: all kernel iso run gdb test test-quick soak compare clean distclean deps \
 	menuconfig defconfig olddefconfig savedefconfig FORCE
 
 all: kernel
@@ -188,6 +188,10 @@ test: deps
 test-quick: deps
 	$(Q)KVM=$(KVM) $(PYTHON) -m pytest -q tests/test_ktap.py tests/test_config.py \
 		"tests/test_scenarios.py::test_scenario[boot-kernel-smp4]" $(PYTEST)
+
+# The RCU variants side by side: one table and a latency plot (build/compare/).
+compare: deps
+	$(Q)$(PYTHON) tools/compare.py --cpus $(if $(filter 4,$(CPUS)),2,$(CPUS)) --kvm $(KVM)
 
 # Every scenario (or SCN='glob'), REPEAT times, one summary line per run.
 soak: deps

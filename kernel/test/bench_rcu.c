@@ -227,6 +227,8 @@ KTEST(rcu_bench_call_rcu)
 	u64 t0, t_queued, t_done;
 
 	KT_ASSERT(t, heads, "no memory");
+	unsigned long gp0 = rcu_gp_completed();
+
 	atomic_long_set(&cb_count, 0);
 	t0 = ktime_get_ns();
 	for (int i = 0; i < n; i++)
@@ -236,10 +238,13 @@ KTEST(rcu_bench_call_rcu)
 	t_done = ktime_get_ns();
 	KT_EXPECT(t, atomic_long_read(&cb_count) == n, "%ld of %d callbacks ran",
 		  atomic_long_read(&cb_count), n);
+	unsigned long gps = rcu_gp_completed() - gp0;
 	bench_json("{\"bench\":\"call_rcu\",\"variant\":\"%s\",\"cpus\":%u,\"callbacks\":%d,"
-		   "\"queue_ns_per_call\":%lu,\"until_all_invoked_ms\":%lu,\"callbacks_per_sec\":%lu}",
+		   "\"queue_ns_per_call\":%lu,\"until_all_invoked_ms\":%lu,\"callbacks_per_sec\":%lu,"
+		   "\"grace_periods\":%lu,\"callbacks_per_gp\":%lu}",
 		   rcu_variant_name(), num_online_cpus(), n,
 		   (unsigned long)((t_queued - t0) / n), (unsigned long)((t_done - t0) / 1000000),
-		   (unsigned long)((u64)n * 1000000000ULL / (t_done - t0)));
+		   (unsigned long)((u64)n * 1000000000ULL / (t_done - t0)), gps,
+		   gps ? (unsigned long)(n / gps) : (unsigned long)n);
 	kfree(heads);
 }

@@ -1,0 +1,167 @@
+#!/usr/bin/env python3
+"""Compare the RCU variants side by side (issue 6, "Comparing them").
+
+For every variant that has a configs/rcu_<name>_defconfig and a file in
+kernel/rcu/, build it, boot it once with the RCU benchmarks
+(ktest=rcu_bench_*), collect the BENCH lines, and print one table:
+
+  read-side cost (cycles per rcu_read_lock/unlock pair beside an rwlock
+  read pair, 1 and all readers), synchronize_kernel latency idle and with
+  a busy thread per CPU (min / median / p99 / max, ms), call_rcu
+  throughput, callbacks per grace period, and the idle overhead of seed 000
+  Table 2 (cycles the variant's hooks add to a context switch and a tick
+  with no callback in flight).
+
+It also draws build/compare/sync-latency.png: synchronize_kernel latency by
+variant against load, in the manner of seed 000 Figures 9-10.
+
+  tools/compare.py [--cpus 2] [--variants ltimer,poll,...] [--kvm 0]
+  make compare CPUS=2
+"""
+import argparse
+import json
+import sys
+from pathlib import Path
+
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+import qrun  # noqa: E402
+
+REPO = qrun.REPO
+
+# config stem -> the variant's source file (what the build needs).
+VARIANT_FILES = {
+    "ltimer": "ltimer.c", "tiny": "tiny.c", "xrcu": "xrcu.c", "krcud": "krcud.c",
+    "poll": "poll.c", "poll_percpu": "poll_percpu.c", "taskq": "taskq.c",
+    "sched": "sched.c", "preempt": "preempt.c",
+}
+
+
+def available(cpus):
+    out = []
+    for stem, src in VARIANT_FILES.items():
+        if not (REPO / "kernel" / "rcu" / src).exists():
+            continue
+        if stem == "tiny" and cpus != 1:
+            continue
+        cfg = f"rcu_{stem}_defconfig"
+        if not (REPO / "configs" / cfg).exists():
+            continue
+        out.append((stem, cfg))
+    return out
+
+
+def bench(stem, cfg, cpus, kvm):
+    # The test configurations count read-side nesting (CONFIG_RCU_DEBUG_READ);
+    # the comparison measures the read side as a production build has it.
+    r = qrun.boot(name=f"compare-{stem}", defconfig=cfg, boot="kernel", cpus=cpus,
+                  options=["# CONFIG_RCU_DEBUG_READ is not set"],
+                  cmdline="ktest=rcu_bench_*", timeout=600, kvm=kvm, label=f"compare-smp{cpus}")
+    rows = [b for b in r.console.bench]
+    if r.status != "pass":
+        print(f"compare: {stem}: the run ended as {r.describe_status()} (log {r.log_path})",
+              file=sys.stderr)
+    return rows
+
+
+def summarise(rows):
+    s = {}
+    for b in rows:
+        kind = b.get("bench")
+        if kind == "rcu_read_pair":
+            s.setdefault("read", {}).setdefault(b["readers"], {})[b["kind"]] = b["cycles"]
+        elif kind == "synchronize_kernel":
+            s[f"sync_{b['load']}"] = b
+            s["variant"] = b["variant"]
+        elif kind == "call_rcu":
+            s["call_rcu"] = b
+        elif kind == "rcu_idle_overhead":
+            s["overhead"] = b
+    return s
+
+
+def ms(us):
+    return f"{us / 1000:.1f}"
+
+
+def table(results, cpus):
+    head = ["variant", "read 1 (rcu/rwlock)", f"read {cpus} (rcu/rwlock)",
+            "sync idle min/med/p99/max ms", "sync busy min/med/p99/max ms",
+            "call_rcu/s", "cbs/gp", "idle cycles switch/tick"]
+    lines = ["| " + " | ".join(head) + " |", "|" + "---|" * len(head)]
+    for stem, s in results:
+        rd = s.get("read", {})
+
+        def pair(n):
+            r = rd.get(n, {})
+            return f"{r.get('rcu', '?')}/{r.get('rwlock', '?')}"
+
+        def sync(k):
+            b = s.get(k)
+            if not b:
+                return "?"
+            return "/".join(ms(b[f]) for f in ("min_us", "median_us", "p99_us", "max_us"))
+        c = s.get("call_rcu", {})
+        o = s.get("overhead", {})
+        lines.append("| " + " | ".join([
+            s.get("variant", stem), pair(1), pair(max(rd) if rd else cpus),
+            sync("sync_idle"), sync("sync_busy"), str(c.get("callbacks_per_sec", "?")),
+            str(c.get("callbacks_per_gp", "?")),
+            f"{o.get('context_switch_cycles', '?')}/{o.get('tick_cycles', '?')}"]) + " |")
+    return "\n".join(lines)
+
+
+def plot(results, path):
+    try:
+        import matplotlib
+        matplotlib.use("Agg")
+        import matplotlib.pyplot as plt
+    except ImportError:
+        print("compare: matplotlib missing: no plot (pip install matplotlib)", file=sys.stderr)
+        return
+    fig, ax = plt.subplots(figsize=(7, 4.5))
+    loads = ["idle", "busy"]
+    for stem, s in results:
+        med = [s.get(f"sync_{l}", {}).get("median_us") for l in loads]
+        p99 = [s.get(f"sync_{l}", {}).get("p99_us") for l in loads]
+        if None in med:
+            continue
+        lo = [m / 1000 for m in med]
+        hi = [(p - m) / 1000 for m, p in zip(med, p99)]
+        ax.errorbar(loads, lo, yerr=[[0, 0], hi], marker="o", capsize=4,
+                    label=s.get("variant", stem))
+    ax.set_yscale("log")
+    ax.set_ylabel("synchronize_kernel latency, ms (median, bar to p99)")
+    ax.set_xlabel("load: idle, or a busy kernel thread on every CPU")
+    ax.set_title("Grace-period latency by variant against load (cf. seed 000 Figs. 9-10)")
+    ax.legend(fontsize=8)
+    fig.tight_layout()
+    path.parent.mkdir(parents=True, exist_ok=True)
+    fig.savefig(path, dpi=110)
+    print(f"compare: plot written to {path}")
+
+
+def main():
+    ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    ap.add_argument("--cpus", type=int, default=2)
+    ap.add_argument("--variants", default="", help="comma-separated config stems (default: all)")
+    ap.add_argument("--kvm", default="0")
+    a = ap.parse_args()
+    todo = available(a.cpus)
+    if a.variants:
+        want = set(a.variants.split(","))
+        todo = [t for t in todo if t[0] in want]
+    results = []
+    for stem, cfg in todo:
+        print(f"compare: {stem} at -smp {a.cpus} ...", file=sys.stderr)
+        results.append((stem, summarise(bench(stem, cfg, a.cpus, a.kvm))))
+    out = REPO / "build" / "compare"
+    out.mkdir(parents=True, exist_ok=True)
+    text = table(results, a.cpus)
+    print(text)
+    (out / f"table-smp{a.cpus}.md").write_text(text + "\n")
+    (out / f"results-smp{a.cpus}.json").write_text(json.dumps(results, indent=1))
+    plot(results, out / f"sync-latency-smp{a.cpus}.png")
+
+
+if __name__ == "__main__":
+    main()
