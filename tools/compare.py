@@ -3,7 +3,7 @@
 
 For every variant that has a configs/rcu_<name>_defconfig and a file in
 kernel/rcu/, build it, boot it once with the RCU benchmarks
-(ktest=rcu_bench_*), collect the BENCH lines, and print one table:
+(ktest=bench_rcu_*), collect the BENCH lines, and print one table:
 
   read-side cost (cycles per rcu_read_lock/unlock pair beside an rwlock
   read pair, 1 and all readers), synchronize_kernel latency idle and with
@@ -55,7 +55,7 @@ def bench(stem, cfg, cpus, kvm):
     # the comparison measures the read side as a production build has it.
     r = qrun.boot(name=f"compare-{stem}", defconfig=cfg, boot="kernel", cpus=cpus,
                   options=["# CONFIG_RCU_DEBUG_READ is not set"],
-                  cmdline="ktest=rcu_bench_*", timeout=600, kvm=kvm, label=f"compare-smp{cpus}")
+                  cmdline="ktest=bench_rcu_*", timeout=600, kvm=kvm, label=f"compare-smp{cpus}")
     rows = [b for b in r.console.bench]
     if r.status != "pass":
         print(f"compare: {stem}: the run ended as {r.describe_status()} (log {r.log_path})",

@@ -3,10 +3,14 @@
 # in the manner of Kbuild's obj-$(CONFIG_FOO) lists. Add a variant here,
 # in kernel/rcu/Kconfig, and as one file in kernel/rcu/.
 RCU_VARIANT_FILES := kernel/rcu/ltimer.c kernel/rcu/tiny.c kernel/rcu/busted.c kernel/rcu/xrcu.c \
-		     kernel/rcu/poll.c
+		     kernel/rcu/poll.c kernel/rcu/poll_percpu.c kernel/rcu/taskq.c \
+		     kernel/rcu/krcud.c
 
 rcu-variant-$(CONFIG_RCU_LTIMER)	+= kernel/rcu/ltimer.c
 rcu-variant-$(CONFIG_RCU_TINY)		+= kernel/rcu/tiny.c
 rcu-variant-$(CONFIG_RCU_BUSTED)	+= kernel/rcu/busted.c
 rcu-variant-$(CONFIG_RCU_XRCU)		+= kernel/rcu/xrcu.c
 rcu-variant-$(CONFIG_RCU_POLL)		+= kernel/rcu/poll.c
+rcu-variant-$(CONFIG_RCU_POLL_PERCPU)	+= kernel/rcu/poll_percpu.c
+rcu-variant-$(CONFIG_RCU_TASKQ)		+= kernel/rcu/taskq.c
+rcu-variant-$(CONFIG_RCU_KRCUD)		+= kernel/rcu/krcud.c

@@ -1,14 +1,14 @@
 /*
  * RCU benchmarks (printed as BENCH JSON lines, never asserted):
  *
- *   rcu_bench_read: the cost of a read-side pair beside the locks it
+ *   bench_rcu_read: the cost of a read-side pair beside the locks it
  *     replaces (seed 001 Figure 1, Table 1): rcu_read_lock/unlock, a
  *     spinlock pair, a rwlock read pair, an atomic reference get/put and a
  *     brlock read pair, with 1..N CPUs reading at once (refscale-style).
  *     All CPUs start together in their call-function IPI handler.
- *   rcu_bench_sync: synchronize_kernel() latency, idle and with a busy
+ *   bench_rcu_sync: synchronize_kernel() latency, idle and with a busy
  *     thread on every CPU (min, median, p99, max in us).
- *   rcu_bench_call_rcu: call_rcu() throughput until every callback ran.
+ *   bench_rcu_call_rcu: call_rcu() throughput until every callback ran.
  */
 #include <ktest.h>
 #include <rcupdate.h>
@@ -90,7 +90,7 @@ static void reader(void *arg)
 	__atomic_fetch_add(&bench_done, 1, __ATOMIC_SEQ_CST);
 }
 
-KTEST(rcu_bench_read)
+KTEST(bench_rcu_read)
 {
 	unsigned int ncpu = num_online_cpus();
 
@@ -191,7 +191,7 @@ static void sync_samples(const char *load)
 		(unsigned long)(lat[SYNC_SAMPLES - 1] / 1000), (unsigned long)(TICK_NSEC / 1000));
 }
 
-KTEST(rcu_bench_sync)
+KTEST(bench_rcu_sync)
 {
 	struct task *hogs[CONFIG_NR_CPUS] = { NULL };
 	unsigned int cpu;
@@ -220,7 +220,7 @@ static void bench_count_cb(void *arg)
 	atomic_long_inc(&cb_count);
 }
 
-KTEST(rcu_bench_call_rcu)
+KTEST(bench_rcu_call_rcu)
 {
 	const int n = 20000;
 	struct rcu_head *heads = kmalloc(sizeof(*heads) * n);

@@ -51,7 +51,7 @@ static long per_call(u64 hook, u64 base)
 	return d < 0 ? 0 : d;
 }
 
-KTEST(rcu_bench_idle_overhead)
+KTEST(bench_rcu_idle_overhead)
 {
 	void (*volatile sw)(bool) = rcu_hook_context_switch;
 	void (*volatile tk)(enum tick_context) = rcu_hook_tick;

@@ -146,10 +146,13 @@ KTEST(rcu_read_side_might_sleep)
 /* A CPU that spins with interrupts off holds up the grace period: warned. */
 static volatile int spin_hold;
 
+static volatile int spin_started;
+
 static void spin_irqs_off(void *arg)
 {
 	u64 end = ktime_get_ns() + (u64)(unsigned long)arg * 1000000ULL;
 
+	WRITE_ONCE(spin_started, 1);
 	while (READ_ONCE(spin_hold) && ktime_get_ns() < end)
 		cpu_relax();
 }
@@ -170,9 +173,14 @@ KTEST(rcu_stall_warning)
 		return;
 	}
 	atomic_set(&cb_runs, 0);
-	call_rcu(&h, count_cb, NULL);		/* a grace period is wanted */
 	spin_hold = 1;
+	spin_started = 0;
 	smp_call_function_single(victim, spin_irqs_off, (void *)(timeout * 3), false);
+	while (!READ_ONCE(spin_started))
+		cpu_relax();
+	/* Only now want a grace period: a fast variant cannot finish it
+	 * before the victim stops answering. */
+	call_rcu(&h, count_cb, NULL);
 	for (unsigned long ms = 0; ms < timeout * 3 && rcu_gp_stats.stalls == s0; ms += 10)
 		msleep(10);
 	spin_hold = 0;

@@ -1,0 +1,481 @@
+/*
+ * rcu: Dipankar Sarma's read-copy update with per-CPU krcud daemons, as
+ * seed 000 describes it in section 5.2 and Appendix A.2 (Figures 15-17;
+ * its callback processing is X-rcu's, Figures 35-39, with the three
+ * differences A.2 lists). "Based on the ptx algorithm", with "minimal
+ * dependencies on other patches": it "uses per-CPU kernel daemons to
+ * periodically check for the end of grace periods ... awakened by a timer
+ * that is scheduled only when there is at least one callback in the
+ * system". Sarma wrote it "to evaluate use of kernel daemons rather than
+ * architecture-dependent timer hooks".
+ *
+ * Data (the paper's names; RCU_X(cpu) in the figures is
+ * per_cpu(rcu_data, cpu).X here, with the RCU_X(cpu) macros below):
+ *   rcu_lock             the global lock on the three below;
+ *   rcu_currbatch        the batch (grace period) now being waited for;
+ *   rcu_maxbatch         the highest batch anyone has asked for;
+ *   rcu_cpumask          the CPUs that still owe rcu_currbatch a quiescent
+ *                        state (empty: no batch in progress);
+ *   rcu_active_cpumask   the CPUs that hold callbacks (A.2 differences 2
+ *                        and 3): while it is not empty, rcu_timer runs;
+ *   rcu_timer            the one global timeout (Table 2: "50ms global"),
+ *                        whose handler rcu_timeout() up()s each daemon;
+ *   per CPU (rcu_data)   qsctr (RCU_qsctr, the context-switch counter of
+ *                        Figure 16), last_qsctr (its snapshot when the CPU
+ *                        noticed the batch, RCU_QSCTR_INVALID until then),
+ *                        batch (the batch curlist waits for), nxtlist
+ *                        (Figure 15's RCU_nxtlist), curlist, donelist, the
+ *                        CPU's tasklet (RCU_tasklet, Figure 15), and its
+ *                        daemon: krcud_task and krcud_sema.
+ *
+ * Quiescent states: a context switch only (Figure 16). Table 1 gives rcu
+ * "C": a daemon "cannot easily check for the CPU having been idle", and
+ * need not. Waking krcud on an idle CPU is itself a context switch there,
+ * so the daemon's second run after a batch starts always finds qsctr
+ * moved: an idle CPU answers within two timeouts.
+ *
+ * What drives it:
+ *   call_rcu() (Figure 15) queues the callback on this CPU's nxtlist and
+ *   schedules this CPU's tasklet. The tasklet, rcu_process_callbacks()
+ *   (Figure 35 + A.2 difference 2), moves callbacks along currlist ->
+ *   donelist (batch done) and nxtlist -> currlist (rcu_move_next_batch(),
+ *   Figure 36 + A.2 difference 3: set this CPU's bit in rcu_active_cpumask
+ *   and arm rcu_timer if it is not armed), reports this CPU's quiescent
+ *   state (Figure 37), invokes donelist, and clears this CPU's active bit
+ *   when the CPU holds no callbacks any more.
+ *   rcu_timer fires every RCU_KRCUD_PERIOD (50 ms) while some CPU is
+ *   active. rcu_timeout() (Figure 17's SMP path) up()s krcud_sema of each
+ *   CPU that holds callbacks or owes the batch a quiescent state, and
+ *   re-arms itself only while rcu_active_cpumask is not empty: with no
+ *   callbacks in the system nothing runs but the scheduler's increment.
+ *   krcud (one SCHED_FIFO thread bound to each CPU, Figure 27's shape)
+ *   sleeps in down() and, for each up(), runs rcu_process_callbacks() on
+ *   its CPU (Figure 17: "rcu_process_callbacks(0)"), so every CPU moves
+ *   its own callbacks and reports its own quiescent states.
+ *
+ * Seed 000 Table 1 row: rcu | batch: yes | deduce: counters | poll:
+ * daemons | queuing: per-CPU | QS: C (context switch) | BH/IRQ safe: yes
+ * (call_rcu() masks interrupts, Figure 15). Table 2: idle overhead 1 local
+ * increment per context switch; with callbacks in flight, each timeout
+ * costs 2 local + 1 global read + 1 global write + 1 timer + one up() per
+ * CPU.
+ *
+ * Where we depart from the paper (docs/rcu/krcud.md):
+ * 1. Figure 17's UP path (the timeout handler calls rcu_process_callbacks()
+ *    itself) is not built: Quiescent is always an SMP kernel, -smp 1
+ *    included, and one code path is easier to read. At -smp 1 the one
+ *    daemon does the work.
+ * 2. rcu_timeout() up()s only CPUs in rcu_active_cpumask | rcu_cpumask, not
+ *    all of them: a CPU that neither holds callbacks nor owes a quiescent
+ *    state has nothing to do, and waking it would cost it two context
+ *    switches per timeout for nothing.
+ * 3. The daemon calls rcu_process_callbacks() with bottom halves off, so
+ *    the tasklet (softirq, same CPU) can never run on top of a daemon
+ *    that is half-way through this CPU's lists. The paper does not say
+ *    how its daemon and tasklet were kept apart.
+ * 4. Figure 35 line 3 reads "if (list_empty(&RCU_currlist..." in the OCR;
+ *    it must be !list_empty (xrcu.c says the same).
+ * 5. As in X-rcu, a callback that joins currlist waits for batch
+ *    rcu_currbatch + 1, so from idle it waits for two batches.
+ */
+#include "rcu_internal.h"
+#include <rcu_hooks.h>
+#include <interrupt.h>
+#include <softirq.h>
+#include <semaphore.h>
+#include <timer.h>
+#include <time.h>
+#include <sched.h>
+#include <preempt.h>
+#include <spinlock.h>
+#include <percpu.h>
+#include <smp.h>
+#include <printk.h>
+#include <panic.h>
+#include <string.h>
+#include <arch/cpu.h>
+
+typedef long rcu_batch_t;
+
+/* Batch numbers wrap: compare them as a signed difference. */
+#define RCU_BATCH_LT(a, b)	((long)((a) - (b)) < 0)
+#define RCU_BATCH_GT(a, b)	((long)((a) - (b)) > 0)
+#define RCU_QSCTR_INVALID	0
+
+/* Table 2: "50ms global" timer. */
+#define RCU_KRCUD_PERIOD	msecs_to_jiffies(50)
+
+spinlock_t rcu_lock = SPINLOCK_INIT("rcu_lock");
+rcu_batch_t rcu_currbatch = 1;		/* rcu_lock */
+rcu_batch_t rcu_maxbatch = 0;		/* rcu_lock */
+cpumask_t rcu_cpumask;			/* rcu_lock */
+cpumask_t rcu_active_cpumask;		/* atomic bit operations */
+static void rcu_timeout(unsigned long data);
+DEFINE_TIMER(rcu_timer, rcu_timeout, 0);
+bool rcu_krcud_running;			/* daemons up, timers usable */
+
+struct rcu_data {
+	long qsctr;			/* RCU_qsctr: context switches so far */
+	long last_qsctr;		/* RCU_last_qsctr: snapshot, or INVALID */
+	rcu_batch_t batch;		/* RCU_batch: the batch curlist waits for */
+	struct list_head nxtlist;	/* RCU_nxtlist: not yet in a batch */
+	struct list_head curlist;	/* RCU_curlist: waiting for batch */
+	struct list_head donelist;	/* RCU_donelist: grace period over */
+	unsigned long nxtlen, curlen;	/* list lengths (statistics, gdb) */
+	struct tasklet_struct tasklet;	/* RCU_tasklet (Figure 15) */
+	struct semaphore krcud_sema;	/* up() by rcu_timeout(), down() by krcud */
+	struct task *krcud_task;	/* this CPU's daemon */
+	unsigned long krcud_runs;	/* daemon passes (statistics, gdb) */
+	unsigned long krcud_wakeups;	/* up()s from rcu_timeout() */
+	bool ready;
+};
+DEFINE_PER_CPU(struct rcu_data, rcu_data);
+
+#define RCU_qsctr(cpu)		(per_cpu(rcu_data, cpu).qsctr)
+#define RCU_nxtlist(cpu)	(per_cpu(rcu_data, cpu).nxtlist)
+#define RCU_tasklet(cpu)	(per_cpu(rcu_data, cpu).tasklet)
+#define krcud_sema(cpu)		(per_cpu(rcu_data, cpu).krcud_sema)
+#define krcud_task(cpu)		(per_cpu(rcu_data, cpu).krcud_task)
+
+unsigned long rcu_timeouts;		/* rcu_timeout() runs (statistics, gdb) */
+
+/* The name, as a string gdb can read without calling anything. */
+const char rcu_variant_id[] = "rcu";
+
+const char *rcu_variant_name(void)
+{
+	return rcu_variant_id;
+}
+
+/*
+ * Figure 15: queue on this CPU's nxtlist, interrupts off (the tasklet and
+ * the daemon edit it too), then schedule this CPU's tasklet, which starts
+ * a batch for it and makes sure the timer runs. Before late init there is
+ * no timer to arm: the callback waits on nxtlist for the daemon's first
+ * pass (rcu_variant_late_init()).
+ */
+void call_rcu(struct rcu_head *head, void (*func)(void *arg), void *arg)
+{
+	unsigned long flags;
+	struct rcu_data *rd;
+
+	head->func = func;
+	head->arg = arg;
+	flags = local_irq_save();
+	rd = this_cpu_ptr(&rcu_data);
+	list_add_tail(&head->list, &rd->nxtlist);
+	rd->nxtlen++;
+	rcu_note_queued();
+	local_irq_restore(flags);
+	if (READ_ONCE(rcu_krcud_running))
+		tasklet_schedule(&rd->tasklet);
+}
+
+/*
+ * Figure 39: publicize the start of a new batch, if one is needed and none
+ * is running: every online CPU then owes it a quiescent state. rcu_lock
+ * held.
+ */
+static void rcu_reg_batch(rcu_batch_t newbatch)
+{
+	if (RCU_BATCH_LT(rcu_maxbatch, newbatch))
+		rcu_maxbatch = newbatch;
+	if (RCU_BATCH_LT(rcu_maxbatch, rcu_currbatch) || !cpumask_empty(&rcu_cpumask))
+		return;
+	cpumask_copy(&rcu_cpumask, &cpu_online_mask);
+	rcu_gp_begin(rcu_currbatch);
+}
+
+/*
+ * A.2 difference 3: this CPU holds callbacks, so the timeout must run.
+ * The timer may be running its handler right now (then it is not
+ * pending): the handler reads rcu_active_cpumask after we set our bit, or
+ * we see it not pending and arm it ourselves. Either way it stays armed.
+ */
+static void rcu_mark_active(int cpu)
+{
+	cpumask_set(cpu, &rcu_active_cpumask);
+	smp_mb();		/* set the bit, then look at the timer */
+	if (!timer_pending(&rcu_timer))
+		mod_timer(&rcu_timer, jiffies + RCU_KRCUD_PERIOD);
+}
+
+/*
+ * Figure 36: if currlist is empty and nextlist is not, nextlist becomes
+ * currlist (interrupts off: call_rcu() adds to nxtlist from interrupts),
+ * to wait for batch rcu_currbatch + 1, which is registered; and this CPU
+ * becomes active.
+ */
+static void rcu_move_next_batch(void)
+{
+	int cpu = smp_processor_id();
+	struct rcu_data *rd = this_cpu_ptr(&rcu_data);
+
+	local_irq_disable();
+	if (!list_empty(&rd->nxtlist) && list_empty(&rd->curlist)) {
+		list_splice_init(&rd->nxtlist, &rd->curlist);
+		rd->curlen = rd->nxtlen;
+		rd->nxtlen = 0;
+		local_irq_enable();
+		rcu_note_list_len(rd->curlen);
+
+		/* start the next batch of callbacks */
+		spin_lock(&rcu_lock);
+		rd->batch = rcu_currbatch + 1;
+		rcu_reg_batch(rd->batch);
+		spin_unlock(&rcu_lock);
+		rcu_mark_active(cpu);
+	} else {
+		local_irq_enable();
+	}
+}
+
+/*
+ * Figure 37: has this CPU passed a quiescent state since it noticed the
+ * current batch? The first call after the batch starts only snapshots
+ * qsctr; a later one that sees qsctr moved clears this CPU's bit in
+ * rcu_cpumask, and the CPU that clears the last bit ends the batch and
+ * starts the next one if anyone asked for it.
+ *
+ * rcu_break=1 breaks it twice over, on purpose: the first look after the
+ * batch starts already counts as a quiescent state (no wait for qsctr to
+ * move: the tasklet may be running on top of a reader here), and the CPU
+ * that reports one reports it for every CPU (clears the whole
+ * rcu_cpumask), so the batch ends while readers elsewhere still run.
+ */
+static void rcu_check_quiescent_state(void)
+{
+	int cpu = smp_processor_id();
+	struct rcu_data *rd = this_cpu_ptr(&rcu_data);
+
+	if (!cpumask_test(cpu, &rcu_cpumask))
+		return;
+	/*
+	 * qsctr moves only at context switches on this CPU, and we run on
+	 * it with bottom halves off: no race with the counter but a switch
+	 * we miss, which only delays the batch (the paper's comment).
+	 */
+	if (rcu_break)
+		goto report;
+	if (rd->last_qsctr == RCU_QSCTR_INVALID) {
+		rd->last_qsctr = READ_ONCE(rd->qsctr);
+		return;
+	}
+	if (READ_ONCE(rd->qsctr) == rd->last_qsctr)
+		return;
+report:
+
+	spin_lock(&rcu_lock);
+	if (!cpumask_test(cpu, &rcu_cpumask)) {
+		spin_unlock(&rcu_lock);
+		return;
+	}
+	if (rcu_break)
+		cpumask_clear(&rcu_cpumask);
+	else
+		cpumask_clear_cpu(cpu, &rcu_cpumask);
+	rd->last_qsctr = RCU_QSCTR_INVALID;
+	rcu_note_qs();
+	if (!cpumask_empty(&rcu_cpumask)) {
+		/* All CPUs haven't gone through a quiescent state */
+		spin_unlock(&rcu_lock);
+		return;
+	}
+	rcu_gp_end(rcu_currbatch);
+	rcu_currbatch++;
+	rcu_reg_batch(rcu_maxbatch);
+	spin_unlock(&rcu_lock);
+}
+
+/*
+ * Figure 35 (+ A.2 difference 2): currlist's batch over -> donelist;
+ * nxtlist -> currlist; report a quiescent state; invoke donelist; and if
+ * this CPU now holds no callbacks, clear its bit in rcu_active_cpumask.
+ * The tasklet of Figure 15, and the daemon's body (Figure 17), always on
+ * this CPU in softirq or with bottom halves off.
+ */
+static void rcu_process_callbacks(unsigned long data)
+{
+	int cpu = smp_processor_id();
+	struct rcu_data *rd = this_cpu_ptr(&rcu_data);
+
+	if (!list_empty(&rd->curlist) && RCU_BATCH_GT(READ_ONCE(rcu_currbatch), rd->batch)) {
+		list_splice_tail_init(&rd->curlist, &rd->donelist);
+		rd->curlen = 0;
+	}
+
+	rcu_move_next_batch();
+
+	rcu_check_quiescent_state();
+
+	if (!list_empty(&rd->donelist))
+		rcu_invoke_callbacks(&rd->donelist);
+
+	/*
+	 * Interrupts off, so no call_rcu() slips in between the look and the
+	 * clear; one that comes after has scheduled this tasklet again, which
+	 * sets the bit back (rcu_move_next_batch()).
+	 */
+	local_irq_disable();
+	if (list_empty(&rd->nxtlist) && list_empty(&rd->curlist))
+		cpumask_clear_cpu(cpu, &rcu_active_cpumask);
+	local_irq_enable();
+	(void)data;
+}
+
+/*
+ * Figure 17, the SMP path: the global timeout wakes the daemons, which do
+ * the work on their own CPUs. A CPU that owes the batch a quiescent state
+ * is woken even if it holds no callbacks: its daemon must report. Runs in
+ * TIMER_SOFTIRQ on the CPU that armed the timer; re-arms itself only while
+ * callbacks exist anywhere.
+ */
+static void rcu_timeout(unsigned long data)
+{
+	cpumask_t wake;
+	unsigned int cpu;
+
+	rcu_timeouts++;
+	cpumask_copy(&wake, &rcu_active_cpumask);
+	for_each_online_cpu(cpu) {
+		if (cpumask_test(cpu, &rcu_cpumask))	/* racy read: a miss waits one period */
+			cpumask_set(cpu, &wake);
+	}
+	for_each_cpu(cpu, &wake) {
+		per_cpu(rcu_data, cpu).krcud_wakeups++;
+		up(&krcud_sema(cpu));
+	}
+	if (!cpumask_empty(&rcu_active_cpumask))
+		mod_timer(&rcu_timer, jiffies + RCU_KRCUD_PERIOD);
+	(void)data;
+}
+
+/*
+ * The per-CPU daemon (the shape of Figure 27: highest real-time priority,
+ * bound to its CPU). Each up() from rcu_timeout() is one pass of
+ * rcu_process_callbacks() here; being switched in to make it is this
+ * CPU's quiescent state for the pass after.
+ */
+static int krcud(void *arg)
+{
+	unsigned int cpu = (unsigned int)(unsigned long)arg;
+	struct rcu_data *rd = per_cpu_ptr(&rcu_data, cpu);
+
+	for (;;) {
+		down(&rd->krcud_sema);
+		local_bh_disable();		/* the tasklet edits the same lists */
+		rd->krcud_runs++;
+		rcu_process_callbacks(0);
+		local_bh_enable();
+	}
+	return 0;
+}
+
+/* Figure 16: every context switch is a quiescent state (see read_side.h:
+ * in a preemptive kernel no switch can happen inside a reader). */
+void rcu_hook_context_switch(bool voluntary)
+{
+	this_cpu(rcu_data).qsctr++;
+	(void)voluntary;
+}
+
+/* The daemons do rcu's work; the tick only watches for stalls. */
+void rcu_hook_tick(enum tick_context ctx)
+{
+	if (!this_cpu(rcu_data).ready)
+		return;
+	rcu_check_stall();
+	(void)ctx;
+}
+
+void rcu_hook_idle(void)
+{
+}
+
+static void rcu_init_cpu(unsigned int cpu)
+{
+	struct rcu_data *rd = per_cpu_ptr(&rcu_data, cpu);
+
+	rd->qsctr = 1;
+	rd->last_qsctr = RCU_QSCTR_INVALID;
+	INIT_LIST_HEAD(&rd->nxtlist);
+	INIT_LIST_HEAD(&rd->curlist);
+	INIT_LIST_HEAD(&rd->donelist);
+	tasklet_init(&rd->tasklet, rcu_process_callbacks, 0);
+	sema_init(&rd->krcud_sema, 0);
+	smp_wmb();
+	rd->ready = true;
+}
+
+void rcu_hook_cpu_online(unsigned int cpu)
+{
+	rcu_init_cpu(cpu);
+}
+
+void rcu_variant_init(void)
+{
+	rcu_init_cpu(smp_processor_id());
+}
+
+/*
+ * Threads and timers exist now: start one krcud per CPU, then give each
+ * one pass, which picks up whatever call_rcu() queued during boot (and
+ * arms rcu_timer if there was any).
+ */
+void rcu_variant_late_init(void)
+{
+	unsigned int cpu;
+
+	for_each_online_cpu(cpu) {
+		struct task *p = kthread_create_on_cpu(krcud, (void *)(unsigned long)cpu, cpu,
+						       "krcud_CPU%u", cpu);
+
+		if (!p)
+			panic("rcu: cannot create krcud_CPU%u", cpu);
+		sched_setscheduler(p, SCHED_FIFO, MAX_RT_PRIO - 1);
+		krcud_task(cpu) = p;
+		wake_up_process(p);
+	}
+	smp_mb();
+	WRITE_ONCE(rcu_krcud_running, true);
+	for_each_online_cpu(cpu)
+		up(&krcud_sema(cpu));
+}
+
+/*
+ * From the tick (hard interrupt). rcu_lock is taken with interrupts on by
+ * the tasklet and the daemons, so only try it: a tick that finds it held
+ * skips this look, the next one will see.
+ */
+bool rcu_variant_stall_info(struct rcu_stall_info *si)
+{
+	unsigned long flags = local_irq_save();
+
+	if (!spin_trylock(&rcu_lock)) {
+		local_irq_restore(flags);
+		return false;
+	}
+	si->gpnum = rcu_currbatch;
+	cpumask_copy(&si->owing, &rcu_cpumask);
+	spin_unlock(&rcu_lock);
+	local_irq_restore(flags);
+	return !cpumask_empty(&si->owing);
+}
+
+void rcu_variant_show_state(void)
+{
+	unsigned int cpu;
+
+	printk("rcu: rcu_currbatch %ld rcu_maxbatch %ld rcu_cpumask %#lx rcu_active_cpumask %#lx "
+	       "rcu_timer %s expires %lu (jiffies %lu) timeouts %lu\n",
+	       rcu_currbatch, rcu_maxbatch, rcu_cpumask.bits[0], rcu_active_cpumask.bits[0],
+	       timer_pending(&rcu_timer) ? "armed" : "not armed", rcu_timer.expires, jiffies,
+	       rcu_timeouts);
+	for_each_online_cpu(cpu) {
+		struct rcu_data *rd = per_cpu_ptr(&rcu_data, cpu);
+		printk("rcu: cpu%u: qsctr %ld last_qsctr %ld batch %ld nxtlist %lu curlist %lu "
+		       "krcud runs %lu wakeups %lu\n",
+		       cpu, rd->qsctr, rd->last_qsctr, rd->batch, rd->nxtlen, rd->curlen,
+		       rd->krcud_runs, rd->krcud_wakeups);
+	}
+}

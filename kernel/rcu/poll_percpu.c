@@ -1,0 +1,442 @@
+/*
+ * rcu-poll-percpu: rcu-poll with per-CPU callback lists, the "modified
+ * rcu-poll algorithm" of seed 004 section 3 ("A modified rcu-poll
+ * algorithm was constructed having per-CPU lists of callbacks. This
+ * eliminates both sources of cache thrashing: each CPU manipulates only
+ * its own list and callbacks always run on the CPU that registered them.
+ * The frequent scheduler invocation remains"), measured there in Table 3
+ * (dcachebench) as "rcu-poll". The grace-period machinery is rcu-poll's,
+ * seed 000 section 5.3 and Appendix A.3 (Figures 18-20 and 40-43), as
+ * kernel/rcu/poll.c implements it; seed 004 prints no code, so the
+ * per-CPU half is ours, shaped like rcu-ltimer's per-CPU lists (seed 000
+ * Figures 21 and 44-47).
+ *
+ * Data (the paper's names where it has them):
+ *   rcu_lock                   the global lock, now only on the polling
+ *                              state below (no callback list is under it);
+ *   rcu_polling_in_progress    a grace period is being polled for;
+ *   rcu_gpnum                  the last grace period started;
+ *   rcu_completed              the last grace period completed (new);
+ *   rcu_gp_wanted              the highest grace period any CPU's curlist
+ *                              waits for (new);
+ *   rcu_qsmask                 CPUs not yet seen to pass a quiescent state
+ *                              since it began;
+ *   rcu_quiescent_checkpoint[] each CPU's counter when it began;
+ *   RCU_quiescent(cpu)         the per-CPU quiescent-state counter, the one
+ *                              local increment in the scheduler (Figure 19);
+ *   per CPU, rcu_poll_data:    nxtlist (callbacks not yet in a grace
+ *                              period), curlist (callbacks waiting for
+ *                              grace period `batch`), irqlist (call_rcu()
+ *                              from hard IRQ) and this CPU's tasklet.
+ *
+ * What drives it: call_rcu() appends to this CPU's nxtlist and schedules
+ * this CPU's tasklet. The tasklet, rcu_process_callbacks(), (1) polls the
+ * grace period in progress if this CPU waits for one (Figure 41,
+ * rcu_polling(); on completion Figure 42, rcu_completion(), which starts
+ * the next grace period if some CPU wants one); (2) takes its curlist as
+ * done once rcu_completed has reached its batch and invokes it here, on
+ * the CPU that queued it (Figure 43); (3) moves nxtlist to curlist when
+ * curlist is empty, numbering it for the next grace period to start, and
+ * starts that grace period if none is being polled (Figure 40,
+ * rcu_prepare_polling(): snapshot every CPU's counter, force every CPU
+ * to reschedule by IPI). While this CPU has callbacks, its tasklet
+ * re-schedules itself after every pass: polling is continuous, as in
+ * rcu-poll, and no code runs when there are no callbacks.
+ *
+ * Seed 000 Table 1 row, as modified by seed 004 section 3: batching yes;
+ * deduce quiescent states from counters; polled by a tasklet (one per
+ * CPU here); queuing per CPU; quiescent states C (context switch); safe
+ * from BH only, like rcu-poll.
+ *
+ * What differs from kernel/rcu/poll.c, and why:
+ *
+ * A. The callback lists are per CPU (struct rcu_poll_data): rcu_nxtlist
+ *    and rcu_curlist become this CPU's nxtlist and curlist. call_rcu()
+ *    touches only its own CPU's nxtlist, with BH off and no lock at all
+ *    (the tasklet, the only other user, runs on the same CPU in softirq
+ *    context): seed 004's cause (1) of cache thrashing, "enqueuing onto
+ *    this single list from multiple CPUs", is gone. rcu_lock now guards
+ *    only the polling state, taken once per batch per CPU, not per
+ *    callback.
+ * B. One tasklet per CPU instead of the one rcu_tasklet, and the
+ *    callbacks are invoked by the tasklet of the CPU that queued them:
+ *    seed 004's cause (2), "callbacks running on a CPU other than the one
+ *    that registered them", is gone. call_rcu() keeps preemption off from
+ *    the list append to tasklet_hi_schedule() so that both happen on the
+ *    same CPU (poll.c had one tasklet, so it did not care where).
+ * C. Grace periods are numbered and each CPU's curlist records the one it
+ *    waits for (batch = rcu_gpnum + 1 when it is filled: the next grace
+ *    period to start, whose snapshot comes after the callbacks were
+ *    queued). rcu_completed says how far grace periods have got; a CPU's
+ *    tasklet compares the two and needs no lock to find its callbacks
+ *    done. In poll.c one global curlist meant "the grace period in
+ *    progress" and needed no number. rcu_gp_wanted replaces poll.c's test
+ *    "is rcu_nxtlist non-empty?" in Figure 42: the completer cannot see
+ *    other CPUs' lists, so each CPU says what it wants under rcu_lock.
+ * D. Polling (Figure 41) is done by whichever CPU's tasklet gets rcu_lock
+ *    with spin_trylock(): every CPU with callbacks waiting polls; if
+ *    another CPU holds the lock it is polling (or registering) and this
+ *    pass only checks rcu_completed. In poll.c only the one tasklet
+ *    polled.
+ * E. call_rcu() from hard IRQ (poll.c note 4) still warns once, but the
+ *    callback goes on a per-CPU irqlist under local_irq_save(), no lock;
+ *    this CPU's tasklet (or this CPU's next call_rcu(), before it
+ *    appends, so that one CPU's callbacks keep their order for
+ *    rcu_barrier()) moves it to nxtlist. The normal path still never
+ *    disables interrupts.
+ * Unchanged from poll.c (its notes 1 and 3): every online CPU, the
+ * starting one included, owes each grace period a quiescent state; a
+ * quiescent state is a pass through __schedule() or the idle loop; the
+ * forced reschedule is need_resched plus the reschedule IPI. Callbacks
+ * run without rcu_lock (poll.c note 2: here they never needed it).
+ *
+ * rcu_break=1 (broken on purpose, to test rcutorture): as in poll.c,
+ * every tick counts as a quiescent state, even one that interrupted a
+ * reader, so a long reader sees its CPU's counter move and the grace
+ * period end under it.
+ */
+#include "rcu_internal.h"
+#include <rcu_hooks.h>
+#include <interrupt.h>
+#include <softirq.h>
+#include <spinlock.h>
+#include <percpu.h>
+#include <preempt.h>
+#include <sched.h>
+#include <smp.h>
+#include <printk.h>
+#include <panic.h>
+#include <string.h>
+#include <arch/cpu.h>
+#include <time.h>
+
+/* Grace-period numbers wrap: compare them as a signed difference. */
+#define RCU_GP_LT(a, b)		((long)((a) - (b)) < 0)
+
+/* Figure 19: RCU_quiescent(cpu)++ in the scheduler. */
+DEFINE_PER_CPU(long, rcu_quiescent);
+#define RCU_quiescent(cpu)	(per_cpu(rcu_quiescent, cpu))
+
+struct rcu_poll_data {
+	struct list_head nxtlist;	/* not yet in a grace period */
+	struct list_head curlist;	/* waiting for grace period `batch` */
+	unsigned long batch;		/* the grace period curlist waits for */
+	unsigned long nxtlen, curlen;	/* list lengths (statistics, gdb) */
+	struct list_head irqlist;	/* call_rcu() from hard IRQ: note E */
+	unsigned long irqlen;
+	struct tasklet_struct tasklet;	/* this CPU's rcu_tasklet */
+	bool ready;
+};
+DEFINE_PER_CPU(struct rcu_poll_data, rcu_poll_data);
+
+spinlock_t rcu_lock = SPINLOCK_INIT("rcu_lock");
+int rcu_polling_in_progress;
+unsigned long rcu_gpnum;			/* grace periods started */
+unsigned long rcu_completed;			/* grace periods completed */
+unsigned long rcu_gp_wanted;			/* highest batch any CPU waits for */
+cpumask_t rcu_qsmask;
+long rcu_quiescent_checkpoint[CONFIG_NR_CPUS];
+
+/* The name, as a string gdb can read without calling anything. */
+const char rcu_variant_id[] = "rcu-poll-percpu";
+
+const char *rcu_variant_name(void)
+{
+	return rcu_variant_id;
+}
+
+/* call_rcu() from hard IRQ or with interrupts off: note E above. */
+static void call_rcu_irq(struct rcu_head *head)
+{
+	static bool warned;
+	struct rcu_poll_data *rd;
+	unsigned long flags;
+
+	if (!warned) {
+		warned = true;
+		printk("rcu-poll-percpu: BUG: call_rcu(%p, %p) from %s: rcu-poll-percpu is BH-safe but not "
+		       "IRQ-safe (seed 000 Table 1); the callback is deferred through this CPU's irqlist\n",
+		       head, head->func, in_irq() ? "hard-IRQ context" : "a region with interrupts off");
+		WARN_ON_ONCE(1);
+	}
+	flags = local_irq_save();
+	rd = this_cpu_ptr(&rcu_poll_data);
+	list_add_tail(&head->list, &rd->irqlist);
+	WRITE_ONCE(rd->irqlen, rd->irqlen + 1);
+	tasklet_hi_schedule(&rd->tasklet);
+	local_irq_restore(flags);
+}
+
+/* Move this CPU's irqlist to the tail of its nxtlist. BH off, or in the
+ * tasklet; the interrupts that fill irqlist are masked only meanwhile. */
+static void rcu_take_irqlist(struct rcu_poll_data *rd)
+{
+	unsigned long flags = local_irq_save();
+
+	list_splice_tail_init(&rd->irqlist, &rd->nxtlist);
+	rd->nxtlen += rd->irqlen;
+	WRITE_ONCE(rd->irqlen, 0);
+	local_irq_restore(flags);
+}
+
+/* Figure 18, per CPU (notes A, B): BH off, no lock, no interrupt masking. */
+void call_rcu(struct rcu_head *head, void (*func)(void *arg), void *arg)
+{
+	struct rcu_poll_data *rd;
+
+	head->func = func;
+	head->arg = arg;
+	rcu_note_queued();
+	if (unlikely(in_irq() || irqs_disabled())) {
+		call_rcu_irq(head);
+		return;
+	}
+	preempt_disable();		/* the list and the tasklet of one CPU */
+	rd = this_cpu_ptr(&rcu_poll_data);
+	local_bh_disable();
+	if (unlikely(READ_ONCE(rd->irqlen)))
+		rcu_take_irqlist(rd);	/* keep this CPU's callbacks in order */
+	list_add_tail(&head->list, &rd->nxtlist);
+	rd->nxtlen++;
+	local_bh_enable();
+	/*
+	 * After local_bh_enable(), as in Figure 18 and poll.c: from process
+	 * context this wakes ksoftirqd rather than running the tasklet before
+	 * the caller's next statement (docs/rcu/poll.md, note 4).
+	 */
+	tasklet_hi_schedule(&rd->tasklet);
+	preempt_enable();
+}
+
+/*
+ * Make cpu pass through the scheduler soon (the -aa patch's
+ * force_cpu_reschedule(), as in poll.c): set its need_resched, then the
+ * IPI. A race with that CPU's __schedule() clearing need_resched is
+ * harmless: __schedule() calls rcu_hook_context_switch() after the clear.
+ */
+static void force_cpu_reschedule(unsigned int cpu)
+{
+	struct cpu_local *cl;
+
+	if (cpu == smp_processor_id()) {
+		set_need_resched();
+		return;
+	}
+	cl = per_cpu_ptr(&cpu_local_template, cpu);
+	if (READ_ONCE(cl->need_resched))
+		return;
+	WRITE_ONCE(cl->need_resched, 1);
+	smp_mb();			/* need_resched visible before the IPI lands */
+	smp_send_reschedule(cpu);
+}
+
+/*
+ * Figure 40: if some CPU wants a grace period that has not started, start
+ * it: mark every online CPU (poll.c note 1) and snapshot its counter. The
+ * CPUs to force through a reschedule are returned in *force; the caller
+ * sends the IPIs after dropping rcu_lock. rcu_lock held, none in progress.
+ */
+static void rcu_prepare_polling(cpumask_t *force)
+{
+	unsigned int cpu;
+
+	if (!RCU_GP_LT(rcu_gpnum, rcu_gp_wanted))
+		return;
+	rcu_gpnum++;
+	WRITE_ONCE(rcu_polling_in_progress, 1);
+	smp_mb();		/* the updaters' removals before the snapshots */
+	for_each_online_cpu(cpu) {
+		cpumask_set(cpu, &rcu_qsmask);
+		rcu_quiescent_checkpoint[cpu] = READ_ONCE(RCU_quiescent(cpu));
+		cpumask_set(cpu, force);
+	}
+	rcu_gp_begin(rcu_gpnum);	/* after the mask: gdb stops here to see it full */
+}
+
+/*
+ * Figure 42: the grace period is over. Publish it in rcu_completed (each
+ * CPU's tasklet takes its own curlist from there: note C) and start the
+ * next one if some CPU wants it. rcu_lock held.
+ */
+static void rcu_completion(cpumask_t *force)
+{
+	smp_mb();		/* the counters read before anyone sees completion */
+	WRITE_ONCE(rcu_polling_in_progress, 0);
+	rcu_gp_end(rcu_gpnum);
+	smp_store_release(&rcu_completed, rcu_gpnum);
+	rcu_prepare_polling(force);
+}
+
+/*
+ * Figure 41: clear the bit of every CPU whose counter has moved since the
+ * snapshot; when none is left, the grace period is complete. rcu_lock
+ * held, a grace period in progress.
+ */
+static void rcu_polling(cpumask_t *force)
+{
+	unsigned int cpu;
+
+	for_each_online_cpu(cpu) {
+		if (!cpumask_test(cpu, &rcu_qsmask))
+			continue;
+		if (rcu_quiescent_checkpoint[cpu] != READ_ONCE(RCU_quiescent(cpu))) {
+			cpumask_clear_cpu(cpu, &rcu_qsmask);
+			rcu_note_qs();
+		}
+	}
+	if (cpumask_empty(&rcu_qsmask))
+		rcu_completion(force);
+}
+
+/* Figure 43's input: this CPU's curlist, if its grace period is over. */
+static void rcu_take_done(struct rcu_poll_data *rd, struct list_head *done)
+{
+	if (list_empty(&rd->curlist))
+		return;
+	if (RCU_GP_LT(smp_load_acquire(&rcu_completed), rd->batch))
+		return;
+	smp_mb();		/* completion seen before the callbacks free anything */
+	list_splice_init(&rd->curlist, done);
+	rd->curlen = 0;
+}
+
+/* Figure 20, per CPU: this CPU's tasklet body. */
+static void rcu_process_callbacks(unsigned long data)
+{
+	struct rcu_poll_data *rd = this_cpu_ptr(&rcu_poll_data);
+	LIST_HEAD(done);
+	cpumask_t force;
+	unsigned int cpu;
+
+	cpumask_clear(&force);
+	if (READ_ONCE(rd->irqlen))
+		rcu_take_irqlist(rd);
+
+	/* 1. Poll the grace period in progress (note D). */
+	if (!list_empty(&rd->curlist) && READ_ONCE(rcu_polling_in_progress) &&
+	    spin_trylock(&rcu_lock)) {
+		if (rcu_polling_in_progress)
+			rcu_polling(&force);
+		spin_unlock(&rcu_lock);
+	}
+
+	/* 2. This CPU's callbacks whose grace period is over (note C). */
+	rcu_take_done(rd, &done);
+
+	/* 3. Figure 40: nxtlist into the next grace period, started if none runs. */
+	if (list_empty(&rd->curlist) && !list_empty(&rd->nxtlist)) {
+		spin_lock(&rcu_lock);
+		list_splice_init(&rd->nxtlist, &rd->curlist);
+		rd->curlen = rd->nxtlen;
+		rd->nxtlen = 0;
+		rd->batch = rcu_gpnum + 1;
+		if (RCU_GP_LT(rcu_gp_wanted, rd->batch))
+			rcu_gp_wanted = rd->batch;
+		if (!rcu_polling_in_progress)
+			rcu_prepare_polling(&force);
+		spin_unlock(&rcu_lock);
+		rcu_note_list_len(rd->curlen);
+	}
+
+	for_each_cpu(cpu, &force)
+		force_cpu_reschedule(cpu);
+	if (!list_empty(&done))
+		rcu_invoke_callbacks(&done);	/* here: the CPU that queued them */
+	if (!list_empty(&rd->curlist) || !list_empty(&rd->nxtlist) || READ_ONCE(rd->irqlen))
+		tasklet_hi_schedule(&rd->tasklet);
+}
+
+/* Figure 19: every pass through the scheduler is a quiescent state. */
+void rcu_hook_context_switch(bool voluntary)
+{
+	long *q = this_cpu_ptr(&rcu_quiescent);
+
+	WRITE_ONCE(*q, *q + 1);
+}
+
+/* No timer: the tick only looks for stalls (and rcu_break). */
+void rcu_hook_tick(enum tick_context ctx)
+{
+	/* rcu_break: every tick counts as a quiescent state, even one that
+	 * interrupted a reader (broken on purpose, to test torture). */
+	if (rcu_break) {
+		long *q = this_cpu_ptr(&rcu_quiescent);
+		WRITE_ONCE(*q, *q + 1);
+	}
+	if (READ_ONCE(rcu_polling_in_progress))
+		rcu_check_stall();
+}
+
+/* The idle loop holds no read-side reference (poll.c note 3). */
+void rcu_hook_idle(void)
+{
+	long *q = this_cpu_ptr(&rcu_quiescent);
+
+	WRITE_ONCE(*q, *q + 1);
+}
+
+static void rcu_init_cpu(unsigned int cpu)
+{
+	struct rcu_poll_data *rd = per_cpu_ptr(&rcu_poll_data, cpu);
+
+	if (rd->ready)
+		return;
+	INIT_LIST_HEAD(&rd->nxtlist);
+	INIT_LIST_HEAD(&rd->curlist);
+	INIT_LIST_HEAD(&rd->irqlist);
+	tasklet_init(&rd->tasklet, rcu_process_callbacks, 0);
+	smp_wmb();
+	rd->ready = true;
+}
+
+/* On that CPU, before its first tick and before anything runs there. A
+ * CPU that comes online after a snapshot holds no old reference. */
+void rcu_hook_cpu_online(unsigned int cpu)
+{
+	rcu_init_cpu(cpu);
+}
+
+void rcu_variant_init(void)
+{
+	rcu_init_cpu(smp_processor_id());
+}
+
+void rcu_variant_late_init(void)
+{
+}
+
+/*
+ * From the tick, in hard-IRQ context: rcu_lock is not IRQ-safe, so read
+ * without it, as poll.c does (and with its signed age recheck).
+ */
+bool rcu_variant_stall_info(struct rcu_stall_info *si)
+{
+	unsigned int i;
+	s64 age;
+
+	si->gpnum = READ_ONCE(rcu_gpnum);
+	smp_rmb();
+	age = (s64)(ktime_get_ns() - READ_ONCE(rcu_gp_stats.last_start_ns));
+	if (age < (s64)rcu_stall_timeout_ms() * 1000000)
+		return false;
+	for (i = 0; i < CPUMASK_LONGS; i++)
+		si->owing.bits[i] = READ_ONCE(rcu_qsmask.bits[i]);
+	return READ_ONCE(rcu_polling_in_progress) && !cpumask_empty(&si->owing);
+}
+
+void rcu_variant_show_state(void)
+{
+	unsigned int cpu;
+
+	printk("rcu-poll-percpu: gpnum %lu completed %lu wanted %lu polling_in_progress %d qsmask %#lx\n",
+	       rcu_gpnum, rcu_completed, rcu_gp_wanted, rcu_polling_in_progress,
+	       rcu_qsmask.bits[0]);
+	for_each_online_cpu(cpu) {
+		struct rcu_poll_data *rd = per_cpu_ptr(&rcu_poll_data, cpu);
+
+		printk("rcu-poll-percpu: cpu%u: quiescent %ld checkpoint %ld%s nxtlist %lu curlist %lu (batch %lu) irqlist %lu tasklet state %#lx\n",
+		       cpu, RCU_quiescent(cpu), rcu_quiescent_checkpoint[cpu],
+		       cpumask_test(cpu, &rcu_qsmask) ? " (owes a quiescent state)" : "",
+		       rd->nxtlen, rd->curlen, rd->batch, rd->irqlen, rd->tasklet.state);
+	}
+}

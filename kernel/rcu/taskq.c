@@ -1,0 +1,356 @@
+/*
+ * rcu-taskq: Dipankar Sarma's minimal read-copy update, as seed 000
+ * describes it in section 5.5 (Figures 24-27): one global list of waiting
+ * callbacks, one task on the keventd work queue that waits for a grace
+ * period and invokes them, and a SCHED_FIFO daemon per CPU, krcud, whose
+ * running proves that its CPU has passed through the scheduler.
+ *
+ * Data (the paper's names):
+ *   rcu_lock            the one lock, on rcu_wait_list (interrupts off:
+ *                       call_rcu() may come from an interrupt, Figure 24);
+ *   rcu_wait_list       callbacks not yet in a grace period (global);
+ *   rcu_task            the keventd work item, the paper's "rcu_task"
+ *                       tq_struct, that runs process_pending_rcus();
+ *   krcud_sema(cpu)     per CPU: wakes that CPU's krcud daemon;
+ *   krcud_task(cpu)     per CPU: the daemon;
+ *   rcu_sema            each daemon's answer, up() once per wake-up;
+ *   rcu_current_list    (local to process_pending_rcus()) the snapshot
+ *                       of rcu_wait_list that waits for this grace period.
+ *
+ * What drives it: call_rcu() (Figure 24) adds the callback to
+ * rcu_wait_list and, if the list was empty, schedule_task(&rcu_task)
+ * puts process_pending_rcus() (Figure 25) on keventd. It snapshots the
+ * list, calls wait_for_rcu() (Figure 26), which up()s the krcud_sema of
+ * every other CPU and down()s rcu_sema once per CPU woken, and then
+ * invokes the snapshot. A krcud daemon (Figure 27) is SCHED_FIFO at the
+ * highest priority and bound to its CPU; it runs there only when that CPU
+ * passes through the scheduler after the wake-up, and no CPU does that
+ * inside a read-side critical section (read_side.h: readers cannot sleep;
+ * in the preemptive kernel they disable preemption, so the daemon cannot
+ * preempt one). The CPU running process_pending_rcus() itself needs no
+ * daemon: keventd is running there, in process context, outside any
+ * reader, and it is bound to that CPU (our workers are per CPU).
+ *
+ * Quiescent states: a context switch (C), forced, not observed: the only
+ * variant of seed 000 that makes its quiescent states rather than
+ * counting the ones that happen. Hence "absolutely zero load on the
+ * system when there are no read-copy callbacks in flight": the
+ * context-switch, tick and idle hooks below are empty, nothing is armed,
+ * the daemons sleep in down() and keventd sleeps.
+ *
+ * Seed 000 Table 1 row: rcu-taskq | batch: yes | deduce: no (forced) |
+ * poll: daemons | queuing: global | QS: C | BH/IRQ safe: yes.
+ *
+ * Where we differ from the figures, and why (docs/rcu/taskq.md):
+ *
+ * 1. One grace period at a time. Linux 2.4 had a single keventd, so two
+ *    process_pending_rcus() could never run at once. Our work queue has a
+ *    worker per CPU and schedule_task() queues on the caller's CPU, so
+ *    rcu_task can be queued again (from another CPU) while it runs. Two
+ *    wait_for_rcu() sharing rcu_sema would take each other's answers: an
+ *    answer to an older wake-up, given before the newer snapshot, would
+ *    end the newer grace period. rcu_gp_mutex serializes
+ *    process_pending_rcus(); the second one then snapshots what arrived.
+ * 2. Callbacks queued before rcu_variant_late_init() stay on the list:
+ *    keventd and the daemons do not exist before it. call_rcu() starts
+ *    the task only once rcu_taskq_ready is set (under rcu_lock), and late
+ *    init starts it if the list is not empty.
+ * 3. Stall warnings without a tick hook. The issue asks for zero cycles
+ *    in the context switch and the tick when no callback is in flight, so
+ *    the tick does not call rcu_check_stall(). wait_for_rcu() waits for
+ *    rcu_sema with down_timeout(), a quarter of the stall timeout at a
+ *    time, and calls rcu_check_stall() each time it wakes empty-handed;
+ *    the CPUs that owe a quiescent state are those woken whose daemon has
+ *    not answered this grace period (krcud_gp[cpu] != rcu_gpnum). So the
+ *    stall check, too, costs nothing unless a grace period is long.
+ * 4. The callbacks are run by kernel/rcu/stats.c's
+ *    rcu_invoke_callbacks(), in queueing order (Figure 25 takes the list
+ *    from its tail; Figure 24 adds at the head: the same order).
+ * 5. krcud waits with down(), not down_interruptible() (our kernel
+ *    threads take no signals), and is created bound with
+ *    kthread_create_on_cpu(): no daemonize(), sigfillset() or handshake
+ *    with spawn_krcud() is needed.
+ *
+ * rcu_break=1: wait_for_rcu() does not wake the daemon of one other CPU
+ * (the highest-numbered one) and counts it as if it had answered, so that
+ * CPU's readers are not waited for: a grace period ends while they still
+ * hold what the callbacks free. rcutorture must report FAILURE.
+ */
+#include "rcu_internal.h"
+#include <rcu_hooks.h>
+#include <workqueue.h>
+#include <semaphore.h>
+#include <mutex.h>
+#include <spinlock.h>
+#include <percpu.h>
+#include <sched.h>
+#include <smp.h>
+#include <time.h>
+#include <printk.h>
+#include <panic.h>
+#include <arch/cpu.h>
+
+spinlock_t rcu_lock = SPINLOCK_INIT("rcu_lock");
+LIST_HEAD(rcu_wait_list);			/* rcu_lock */
+unsigned long rcu_wait_len;			/* rcu_lock (statistics, gdb) */
+unsigned long rcu_current_len;			/* the snapshot being waited for (gdb) */
+struct list_head *rcu_current;			/* &rcu_current_list while waited for (gdb) */
+bool rcu_taskq_ready;				/* rcu_lock: keventd and krcud exist */
+unsigned long rcu_gpnum;			/* grace periods started */
+int rcu_gp_waiter_cpu = -1;			/* the CPU running wait_for_rcu(), or -1 */
+cpumask_t rcu_gp_woken;				/* daemons woken for grace period rcu_gpnum */
+unsigned long rcu_task_runs;			/* process_pending_rcus() calls */
+unsigned long rcu_task_starts;			/* schedule_task() calls from call_rcu() */
+unsigned long rcu_krcud_skipped;		/* daemons not woken (rcu_break) */
+
+static void process_pending_rcus(struct work_struct *w);
+DECLARE_WORK(rcu_task, process_pending_rcus);
+static DEFINE_MUTEX(rcu_gp_mutex);		/* note 1 */
+
+/* Figure 27's per-CPU data. */
+struct krcud_data {
+	struct semaphore sema;			/* krcud_sema(cpu) */
+	struct task *task;			/* krcud_task(cpu) */
+	unsigned long gp;			/* krcud_gp: the last grace period it answered */
+	unsigned long runs;			/* wake-ups answered */
+};
+DEFINE_PER_CPU(struct krcud_data, krcud_data);
+#define krcud_sema(cpu)		(per_cpu(krcud_data, cpu).sema)
+#define krcud_task(cpu)		(per_cpu(krcud_data, cpu).task)
+cpumask_t rcu_krcud_mask;			/* CPUs that have a daemon */
+
+DEFINE_SEMAPHORE(rcu_sema, 0);
+
+/* The name, as a string gdb can read without calling anything. */
+const char rcu_variant_id[] = "rcu-taskq";
+
+const char *rcu_variant_name(void)
+{
+	return rcu_variant_id;
+}
+
+/* Figure 24. Interrupts off: call_rcu() is IRQ-safe (Table 1). */
+void call_rcu(struct rcu_head *head, void (*func)(void *arg), void *arg)
+{
+	unsigned long flags;
+	int start = 0;
+
+	head->func = func;
+	head->arg = arg;
+	rcu_note_queued();
+
+	flags = spin_lock_irqsave(&rcu_lock);
+	if (list_empty(&rcu_wait_list) && rcu_taskq_ready)	/* note 2 */
+		start = 1;
+	list_add_tail(&head->list, &rcu_wait_list);	/* the paper: list_add(); note 4 */
+	rcu_wait_len++;
+	if (start)
+		rcu_task_starts++;
+	spin_unlock_irqrestore(&rcu_lock, flags);
+
+	if (start)
+		schedule_task(&rcu_task);
+}
+
+/* How long wait_for_rcu() sleeps before it looks for a stall (note 3). */
+static long stall_check_jiffies(void)
+{
+	long j = (long)msecs_to_jiffies(rcu_stall_timeout_ms() / 4);
+
+	return j > 0 ? j : 1;
+}
+
+/*
+ * Figure 26: wake the krcud daemon of every other CPU and wait until each
+ * has run. Returns when every CPU has passed a quiescent state since the
+ * call. rcu_gp_mutex held, on a keventd worker (bound to its CPU).
+ */
+static void wait_for_rcu(void)
+{
+	unsigned int self = smp_processor_id();
+	unsigned int cpu, skip = ~0U;
+	int count = 0;
+
+	rcu_gpnum++;
+	WRITE_ONCE(rcu_gp_waiter_cpu, (int)self);
+	cpumask_clear(&rcu_gp_woken);
+	if (rcu_break) {
+		/* Broken on purpose: one other CPU is never asked. */
+		for_each_cpu(cpu, &rcu_krcud_mask)
+			if (cpu != self)
+				skip = cpu;
+	}
+	for_each_cpu(cpu, &rcu_krcud_mask)
+		if (cpu != self && cpu != skip)
+			cpumask_set(cpu, &rcu_gp_woken);
+	rcu_gp_begin(rcu_gpnum);
+	smp_mb();		/* the updaters' removals and the snapshot before the wake-ups */
+
+	for_each_cpu(cpu, &rcu_krcud_mask) {
+		if (cpu == self)
+			continue;
+		if (cpu == skip) {
+			rcu_krcud_skipped++;
+			continue;
+		}
+		up(&krcud_sema(cpu));
+		count++;
+	}
+	while (count > 0) {
+		if (down_timeout(&rcu_sema, stall_check_jiffies()) == 0)
+			count--;
+		else
+			rcu_check_stall();		/* note 3 */
+	}
+	smp_mb();		/* the daemons' answers before the callbacks run */
+	rcu_note_qs();		/* this CPU's own: keventd is running on it */
+	rcu_gp_end(rcu_gpnum);
+	WRITE_ONCE(rcu_gp_waiter_cpu, -1);
+}
+
+/* Figure 25: the keventd task. */
+static void process_pending_rcus(struct work_struct *w)
+{
+	LIST_HEAD(rcu_current_list);
+	unsigned long flags;
+
+	mutex_lock(&rcu_gp_mutex);		/* note 1 */
+	rcu_task_runs++;
+	flags = spin_lock_irqsave(&rcu_lock);
+	list_splice_init(&rcu_wait_list, &rcu_current_list);
+	rcu_current_len = rcu_wait_len;
+	rcu_wait_len = 0;
+	spin_unlock_irqrestore(&rcu_lock, flags);
+
+	if (!list_empty(&rcu_current_list)) {
+		rcu_note_list_len(rcu_current_len);
+		WRITE_ONCE(rcu_current, &rcu_current_list);
+		wait_for_rcu();
+		WRITE_ONCE(rcu_current, NULL);
+		rcu_current_len = 0;
+	}
+	mutex_unlock(&rcu_gp_mutex);
+
+	if (!list_empty(&rcu_current_list))
+		rcu_invoke_callbacks(&rcu_current_list);
+	(void)w;
+}
+
+/* Figure 27: the per-CPU daemon. Running here is the quiescent state. */
+static int krcud(void *arg)
+{
+	unsigned int cpu = (unsigned int)(unsigned long)arg;
+	struct krcud_data *kd = per_cpu_ptr(&krcud_data, cpu);
+
+	BUG_ON(smp_processor_id() != cpu);
+	for (;;) {
+		down(&kd->sema);
+		WRITE_ONCE(kd->gp, READ_ONCE(rcu_gpnum));
+		kd->runs++;
+		rcu_note_qs();
+		up(&rcu_sema);
+	}
+	return 0;
+}
+
+/*
+ * The hooks: nothing at all. rcu-taskq forces its quiescent states with
+ * the daemons instead of counting them, and looks for stalls from
+ * wait_for_rcu() (note 3): zero cycles in the context switch, the tick
+ * and the idle loop, with or without callbacks in flight.
+ */
+void rcu_hook_context_switch(bool voluntary)
+{
+	(void)voluntary;
+}
+
+void rcu_hook_tick(enum tick_context ctx)
+{
+	(void)ctx;
+}
+
+void rcu_hook_idle(void)
+{
+}
+
+void rcu_hook_cpu_online(unsigned int cpu)
+{
+	/* Daemons are started in rcu_variant_late_init(), for the CPUs
+	 * online then; a CPU without one is simply not waited for, which is
+	 * safe only because every CPU is up before late init. */
+	(void)cpu;
+}
+
+/* Nothing: rcu_wait_list is static, and call_rcu() only queues until
+ * late init (note 2). The per-CPU semaphores are set up there, once every
+ * CPU's per-CPU area exists. */
+void rcu_variant_init(void)
+{
+}
+
+/* spawn_krcud(), then start what call_rcu() queued before now (note 2). */
+void rcu_variant_late_init(void)
+{
+	unsigned long flags;
+	unsigned int cpu;
+	bool start;
+
+	for_each_online_cpu(cpu)
+		sema_init(&krcud_sema(cpu), 0);
+	for_each_online_cpu(cpu) {
+		struct task *p = kthread_create_on_cpu(krcud, (void *)(unsigned long)cpu, cpu,
+						       "krcud_CPU%u", cpu);
+
+		BUG_ON(!p);
+		sched_setscheduler(p, SCHED_FIFO, MAX_RT_PRIO - 1);
+		krcud_task(cpu) = p;
+		cpumask_set(cpu, &rcu_krcud_mask);
+		wake_up_process(p);
+	}
+	smp_mb();
+	flags = spin_lock_irqsave(&rcu_lock);
+	rcu_taskq_ready = true;
+	start = !list_empty(&rcu_wait_list);
+	if (start)
+		rcu_task_starts++;
+	spin_unlock_irqrestore(&rcu_lock, flags);
+	if (start)
+		schedule_task(&rcu_task);
+}
+
+/*
+ * From rcu_check_stall() in wait_for_rcu() (note 3), so never from the
+ * tick: no lock is needed, the data are the waiter's own and the
+ * daemons' answers.
+ */
+bool rcu_variant_stall_info(struct rcu_stall_info *si)
+{
+	unsigned int cpu;
+
+	si->gpnum = READ_ONCE(rcu_gpnum);
+	cpumask_clear(&si->owing);
+	if (READ_ONCE(rcu_gp_waiter_cpu) < 0)
+		return false;
+	for_each_cpu(cpu, &rcu_gp_woken)
+		if (READ_ONCE(per_cpu(krcud_data, cpu).gp) != si->gpnum)
+			cpumask_set(cpu, &si->owing);
+	return !cpumask_empty(&si->owing);
+}
+
+void rcu_variant_show_state(void)
+{
+	unsigned int cpu;
+
+	printk("rcu-taskq: gpnum %lu waiter cpu %d woken %#lx wait_list %lu current %lu "
+	       "task runs %lu starts %lu skipped %lu rcu_sema %u\n",
+	       rcu_gpnum, rcu_gp_waiter_cpu, rcu_gp_woken.bits[0], rcu_wait_len, rcu_current_len,
+	       rcu_task_runs, rcu_task_starts, rcu_krcud_skipped, rcu_sema.count);
+	for_each_cpu(cpu, &rcu_krcud_mask) {
+		struct krcud_data *kd = per_cpu_ptr(&krcud_data, cpu);
+
+		printk("rcu-taskq: cpu%u: krcud answered gp %lu runs %lu sema %u%s\n",
+		       cpu, kd->gp, kd->runs, kd->sema.count,
+		       (rcu_gp_waiter_cpu >= 0 && cpumask_test(cpu, &rcu_gp_woken) &&
+			kd->gp != rcu_gpnum) ? " (owes a quiescent state)" : "");
+	}
+}
