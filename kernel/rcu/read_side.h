@@ -31,6 +31,16 @@ static __always_inline void rcu_read_depth_inc(void) { barrier(); }
 static __always_inline void rcu_read_depth_dec(void) { barrier(); }
 #endif
 
+/* Can might_sleep() see a read-side section in this build? (Tests ask.) */
+static __always_inline bool rcu_read_side_visible(void)
+{
+#if defined(CONFIG_PREEMPT) || defined(CONFIG_RCU_DEBUG_READ)
+	return true;
+#else
+	return false;
+#endif
+}
+
 static __always_inline int rcu_read_depth(void)
 {
 	int d;

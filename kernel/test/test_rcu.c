@@ -130,10 +130,10 @@ KTEST(rcu_read_side_might_sleep)
 {
 	unsigned long w0 = might_sleep_warnings();
 
-#if !defined(CONFIG_PREEMPT) && !defined(CONFIG_RCU_DEBUG_READ)
-	ktest_skip(t, "rcu_read_lock() is empty here (no CONFIG_RCU_DEBUG_READ)");
-	return;
-#endif
+	if (!rcu_read_side_visible()) {
+		ktest_skip(t, "rcu_read_lock() is empty here (no CONFIG_RCU_DEBUG_READ)");
+		return;
+	}
 	rcu_read_lock();
 	might_sleep();
 	rcu_read_unlock();
