@@ -4,8 +4,8 @@
  *
  * This file holds the parameters, the run itself and the KTESTs:
  *
- *   ktest=rcu_torture                  passes if torture reports SUCCESS
- *   ktest=rcu_torture_expect_failure   passes if torture reports FAILURE
+ *   ktest=torture_rcu                  passes if torture reports SUCCESS
+ *   ktest=torture_rcu_expect_failure   passes if torture reports FAILURE
  *                                      caught by its readers (the busted
  *                                      variant's test; manual only)
  *
@@ -393,7 +393,7 @@ static bool rcu_torture_run(char *why, size_t len)
 
 /* ---------------------------------------------------------------- KTESTs */
 
-KTEST(rcu_torture)
+KTEST(torture_rcu)
 {
 	char why[200];
 
@@ -405,7 +405,7 @@ KTEST(rcu_torture)
  * when torture fails, and only if its readers caught the failure (an
  * element aged or freed under a reader), not by a time-out or stall.
  */
-KTEST_MANUAL(rcu_torture_expect_failure)
+KTEST_MANUAL(torture_rcu_expect_failure)
 {
 	char why[200];
 	bool ok = rcu_torture_run(why, sizeof(why));
