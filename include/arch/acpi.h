@@ -18,6 +18,8 @@ void cpus_add(u32 apic_id, bool bsp);
 void cpus_set_lapic(u64 phys);
 extern unsigned int cpus_found;		/* before the NR_CPUS cap */
 
+bool acpi_checksum_ok(const void *p, size_t n);
+
 /* kernel/arch/x86/mptable.c */
 bool mptable_parse(void);
 

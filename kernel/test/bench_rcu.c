@@ -11,6 +11,7 @@
  *   bench_rcu_call_rcu: call_rcu() throughput until every callback ran.
  */
 #include <ktest.h>
+#include <sort.h>
 #include <rcupdate.h>
 #include <spinlock.h>
 #include <rwlock.h>
@@ -147,15 +148,6 @@ static int hog(void *arg)
 	return 0;
 }
 
-static void sort_u64(u64 *a, int n)
-{
-	for (int i = 1; i < n; i++)
-		for (int j = i; j > 0 && a[j - 1] > a[j]; j--) {
-			u64 x = a[j];
-			a[j] = a[j - 1];
-			a[j - 1] = x;
-		}
-}
 
 /*
  * The measuring thread runs SCHED_FIFO: woken when its grace period ends, it

@@ -13,6 +13,7 @@
  *                           in the same boot, and their ratio.
  */
 #include <ktest.h>
+#include <sort.h>
 #include <sched.h>
 #include <semaphore.h>
 #include <smp.h>
@@ -63,7 +64,6 @@ static int bench_pong(void *arg)
 	return 0;
 }
 
-static void sort_u64(u64 *a, int n);
 
 /* Round-trip time in ns between threads on cpu_a and cpu_b (mean; *median
  * too); 0 on failure. */
@@ -155,18 +155,6 @@ static int lat_hog(void *arg)
 	return 0;
 }
 
-static void sort_u64(u64 *a, int n)
-{
-	for (int i = 1; i < n; i++) {
-		u64 v = a[i];
-		int j = i;
-		while (j > 0 && a[j - 1] > v) {
-			a[j] = a[j - 1];
-			j--;
-		}
-		a[j] = v;
-	}
-}
 
 struct lat_result {
 	u64 mean, p99, max;

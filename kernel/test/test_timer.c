@@ -4,6 +4,7 @@
  * benchmark.
  */
 #include <ktest.h>
+#include <sort.h>
 #include <timer.h>
 #include <sched.h>
 #include <smp.h>
@@ -173,15 +174,6 @@ static void late_fn(unsigned long data)
 		mod_timer(&late_timer, jiffies + 1 + (late_n % 3));
 }
 
-static void sort_u64(u64 *a, int n)
-{
-	for (int i = 1; i < n; i++)
-		for (int j = i; j > 0 && a[j - 1] > a[j]; j--) {
-			u64 x = a[j];
-			a[j] = a[j - 1];
-			a[j - 1] = x;
-		}
-}
 
 KTEST(timer_lateness_bench)
 {

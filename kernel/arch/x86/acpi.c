@@ -74,7 +74,8 @@ void cpus_set_lapic(u64 phys)
 	lapic_phys = phys;
 }
 
-static bool checksum_ok(const void *p, size_t n)
+/* ACPI and MP-table structures: all bytes sum to zero. */
+bool acpi_checksum_ok(const void *p, size_t n)
 {
 	u8 sum = 0;
 	for (size_t i = 0; i < n; i++)
@@ -86,7 +87,7 @@ static struct rsdp *rsdp_scan(u64 start, u64 len)
 {
 	for (u64 a = start; a < start + len; a += 16) {
 		struct rsdp *r = phys_to_virt(a);
-		if (!memcmp(r->sig, "RSD PTR ", 8) && checksum_ok(r, 20))
+		if (!memcmp(r->sig, "RSD PTR ", 8) && acpi_checksum_ok(r, 20))
 			return r;
 	}
 	return NULL;
@@ -149,7 +150,7 @@ void acpi_init(void)
 		for (int i = 0; i < n; i++) {
 			u64 a = x ? ((u64 *)(root + 1))[i] : ((u32 *)(root + 1))[i];
 			struct sdt_header *h = phys_to_virt(a);
-			if (!checksum_ok(h, h->length))
+			if (!acpi_checksum_ok(h, h->length))
 				continue;
 			if (!memcmp(h->sig, "APIC", 4))
 				madt = (struct madt *)h;

@@ -28,19 +28,11 @@ struct mpc {
 	u8 ext_checksum, reserved;
 } __packed;
 
-static bool sum_ok(const void *p, size_t n)
-{
-	u8 s = 0;
-	for (size_t i = 0; i < n; i++)
-		s += ((const u8 *)p)[i];
-	return !s;
-}
-
 static struct mpf *scan(u64 start, u64 len)
 {
 	for (u64 a = start; a + 16 <= start + len; a += 16) {
 		struct mpf *f = phys_to_virt(a);
-		if (!memcmp(f->sig, "_MP_", 4) && f->length == 1 && sum_ok(f, 16))
+		if (!memcmp(f->sig, "_MP_", 4) && f->length == 1 && acpi_checksum_ok(f, 16))
 			return f;
 	}
 	return NULL;
@@ -61,7 +53,7 @@ bool mptable_parse(void)
 		return false;
 
 	struct mpc *c = phys_to_virt(f->config);
-	if (memcmp(c->sig, "PCMP", 4) || !sum_ok(c, c->length))
+	if (memcmp(c->sig, "PCMP", 4) || !acpi_checksum_ok(c, c->length))
 		return false;
 	cpus_set_lapic(c->lapic);
 
