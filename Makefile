@@ -190,8 +190,9 @@ test-quick: deps
 		"tests/test_scenarios.py::test_scenario[boot-kernel-smp4]" $(PYTEST)
 
 # The RCU variants side by side: one table and a latency plot (build/compare/).
+COMPARE_CPUS	?= 2
 compare: deps
-	$(Q)$(PYTHON) tools/compare.py --cpus $(if $(filter 4,$(CPUS)),2,$(CPUS)) --kvm $(KVM)
+	$(Q)$(PYTHON) tools/compare.py --cpus $(COMPARE_CPUS) --kvm $(KVM)
 
 # Every scenario (or SCN='glob'), REPEAT times, one summary line per run.
 soak: deps

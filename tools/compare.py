@@ -16,7 +16,7 @@ It also draws build/compare/sync-latency.png: synchronize_kernel latency by
 variant against load, in the manner of seed 000 Figures 9-10.
 
   tools/compare.py [--cpus 2] [--variants ltimer,poll,...] [--kvm 0]
-  make compare CPUS=2
+  make compare COMPARE_CPUS=2
 """
 import argparse
 import json
