@@ -130,6 +130,8 @@ static inline void set_need_resched(void)
 {
 	WRITE_ONCE(cpu_local()->need_resched, 1);
 }
+/* Make another CPU (or this one) pass through the scheduler soon. */
+void resched_cpu(unsigned int cpu);
 static inline bool need_resched(void)
 {
 	return READ_ONCE(cpu_local()->need_resched);

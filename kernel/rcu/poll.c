@@ -49,7 +49,7 @@
  *    it. We splice curlist to a local list under the lock and invoke it
  *    after dropping the lock.
  * 3. The forced reschedule (force_cpu_reschedule() in the -aa patch) is
- *    need_resched plus the reschedule IPI (force_cpu_reschedule() below).
+ *    need_resched plus the reschedule IPI (resched_cpu() in kernel/sched/core.c).
  *    Our reschedule IPI does nothing itself (scheduler_ipi()); whoever is
  *    interrupted acts on need_resched: the idle loop calls __schedule()
  *    even when it picks the idle task again, a CONFIG_PREEMPT kernel
@@ -158,30 +158,6 @@ void call_rcu(struct rcu_head *head, void (*func)(void *arg), void *arg)
 	tasklet_hi_schedule(&rcu_tasklet);
 }
 
-/*
- * Make cpu pass through the scheduler soon (the -aa patch's
- * force_cpu_reschedule()): set its need_resched, then the IPI, as
- * kernel/sched/core.c's resched_curr() does. If need_resched is already
- * set, an IPI is on its way or that CPU set it itself and will act on it.
- * A race with that CPU's __schedule() clearing need_resched is harmless:
- * a clear that wins comes after our snapshot, and __schedule() calls
- * rcu_hook_context_switch() after the clear, so the counter moves anyway.
- */
-static void force_cpu_reschedule(unsigned int cpu)
-{
-	struct cpu_local *cl;
-
-	if (cpu == smp_processor_id()) {
-		set_need_resched();
-		return;
-	}
-	cl = per_cpu_ptr(&cpu_local_template, cpu);
-	if (READ_ONCE(cl->need_resched))
-		return;
-	WRITE_ONCE(cl->need_resched, 1);
-	smp_mb();			/* need_resched visible before the IPI lands */
-	smp_send_reschedule(cpu);
-}
 
 /*
  * Figure 40: if callbacks wait on rcu_nxtlist, start a grace period for
@@ -280,7 +256,7 @@ static void rcu_process_callbacks(unsigned long data)
 	spin_unlock(&rcu_lock);
 
 	for_each_cpu(cpu, &force)
-		force_cpu_reschedule(cpu);
+		resched_cpu(cpu);	/* the -aa patch's force_cpu_reschedule() */
 	if (!list_empty(&done))
 		rcu_invoke_callbacks(&done);
 	if (!stop)

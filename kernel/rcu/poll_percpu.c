@@ -208,27 +208,6 @@ void call_rcu(struct rcu_head *head, void (*func)(void *arg), void *arg)
 	preempt_enable();
 }
 
-/*
- * Make cpu pass through the scheduler soon (the -aa patch's
- * force_cpu_reschedule(), as in poll.c): set its need_resched, then the
- * IPI. A race with that CPU's __schedule() clearing need_resched is
- * harmless: __schedule() calls rcu_hook_context_switch() after the clear.
- */
-static void force_cpu_reschedule(unsigned int cpu)
-{
-	struct cpu_local *cl;
-
-	if (cpu == smp_processor_id()) {
-		set_need_resched();
-		return;
-	}
-	cl = per_cpu_ptr(&cpu_local_template, cpu);
-	if (READ_ONCE(cl->need_resched))
-		return;
-	WRITE_ONCE(cl->need_resched, 1);
-	smp_mb();			/* need_resched visible before the IPI lands */
-	smp_send_reschedule(cpu);
-}
 
 /*
  * Figure 40: if some CPU wants a grace period that has not started, start
@@ -339,7 +318,7 @@ static void rcu_process_callbacks(unsigned long data)
 	}
 
 	for_each_cpu(cpu, &force)
-		force_cpu_reschedule(cpu);
+		resched_cpu(cpu);	/* the -aa patch's force_cpu_reschedule() */
 	if (!list_empty(&done))
 		rcu_invoke_callbacks(&done);	/* here: the CPU that queued them */
 	if (!list_empty(&rd->curlist) || !list_empty(&rd->nxtlist) || READ_ONCE(rd->irqlen))

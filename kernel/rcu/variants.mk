@@ -4,7 +4,7 @@
 # in kernel/rcu/Kconfig, and as one file in kernel/rcu/.
 RCU_VARIANT_FILES := kernel/rcu/ltimer.c kernel/rcu/tiny.c kernel/rcu/busted.c kernel/rcu/xrcu.c \
 		     kernel/rcu/poll.c kernel/rcu/poll_percpu.c kernel/rcu/taskq.c \
-		     kernel/rcu/krcud.c
+		     kernel/rcu/krcud.c kernel/rcu/sched.c
 
 rcu-variant-$(CONFIG_RCU_LTIMER)	+= kernel/rcu/ltimer.c
 rcu-variant-$(CONFIG_RCU_TINY)		+= kernel/rcu/tiny.c
@@ -14,3 +14,4 @@ rcu-variant-$(CONFIG_RCU_POLL)		+= kernel/rcu/poll.c
 rcu-variant-$(CONFIG_RCU_POLL_PERCPU)	+= kernel/rcu/poll_percpu.c
 rcu-variant-$(CONFIG_RCU_TASKQ)		+= kernel/rcu/taskq.c
 rcu-variant-$(CONFIG_RCU_KRCUD)		+= kernel/rcu/krcud.c
+rcu-variant-$(CONFIG_RCU_SCHED)		+= kernel/rcu/sched.c

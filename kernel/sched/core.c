@@ -184,6 +184,30 @@ void flush_resched_ipis(void)
 	}
 }
 
+/*
+ * Make cpu pass through the scheduler soon, from any context (RCU's forced
+ * quiescent states: seed 000 5.3's force_cpu_reschedule()): set its
+ * need_resched, then send the reschedule IPI at once. An idle CPU leaves
+ * hlt, finds need_resched in idle_should_exit() and goes round its loop
+ * again; setting the flag first is what makes an IPI that lands between
+ * the idle loop's check and its hlt harmless. If need_resched is already
+ * set, an IPI is on its way or that CPU will act on it itself.
+ */
+void resched_cpu(unsigned int cpu)
+{
+	struct cpu_local *cl = per_cpu_ptr(&cpu_local_template, cpu);
+
+	if (cpu == smp_processor_id()) {
+		WRITE_ONCE(cl->need_resched, 1);
+		return;
+	}
+	if (READ_ONCE(cl->need_resched))
+		return;
+	WRITE_ONCE(cl->need_resched, 1);
+	smp_mb();			/* need_resched visible before the IPI lands */
+	smp_send_reschedule(cpu);
+}
+
 /* p was just queued on rq: should it take the CPU from rq->curr? */
 void check_preempt(struct rq *rq, struct task *p)
 {

@@ -1,0 +1,503 @@
+/*
+ * rcu-sched: Rusty Russell's read-copy update [Russell01d], as seed 000
+ * describes it in section 5.6 (Figures 28-32): a ring of per-CPU counters
+ * advanced by the scheduler, and per-CPU, per-context callback queues in
+ * two halves, "the only known read-copy-update implementation that uses
+ * absolutely no locks, interrupt masking, or atomic instructions" on its
+ * call_rcu() path but for the one pending count.
+ *
+ * Data (the paper's names):
+ *   rcu_batch[cpu]         head[2][3]: this CPU's callback queues, one
+ *                          half (head[queueing][]) accumulating new
+ *                          callbacks, the other (head[!queueing][])
+ *                          waiting for the grace period in progress; in
+ *                          each half one singly linked queue per context
+ *                          (0 process, 1 softirq/BH-disabled, 2 hard IRQ),
+ *                          chained through rcu_head.list.next; queueing,
+ *                          the bit that says which half accumulates;
+ *                          ring_count and finished_count, the ring counter
+ *                          and when this CPU's next rcu_batch_done() is due;
+ *   rcu_pending            the count of callbacks queued and not yet run,
+ *                          the one atomic (Figure 28 line 20): non-zero
+ *                          tells the scheduler to advance the ring.
+ *
+ * The ring (Figure 30): on each pass through the scheduler while callbacks
+ * are pending, a CPU sets its counter to one more than the previous CPU's
+ * (ring_prev_cpu: the previous online CPU, the first wrapping to the last).
+ * A CPU can only advance after the previous one has, so the counters climb like a token
+ * passed once around the ring per round, and when a CPU's counter has
+ * climbed by the number of CPUs since its last rcu_batch_done(), every CPU
+ * has passed through the scheduler since then: the half that was waiting
+ * is done. rcu_batch_done() (Figure 32) invokes it and swaps the halves.
+ *
+ * Quiescent states: a pass through the scheduler (rcu_hook_context_switch(),
+ * also from cond_resched()) and a pass through the idle loop
+ * (rcu_hook_idle(), Figure 31). Seed 000 Table 1 row: rcu-sched | batch:
+ * yes | deduce: counter ring | poll: N/A | queuing: per-CPU-per-interrupt
+ * | QS: I, C | BH/IRQ safe: yes. Table 2: idle overhead 1 global read
+ * (rcu_pending) per context switch, no timer.
+ *
+ * Interrupt safety without masking. A CPU's queues are touched only by
+ * that CPU. call_rcu() picks the queue of the context it runs in
+ * (in_irq(), in_softirq(), else process), so code that can interrupt it
+ * (a hard IRQ over a softirq or a process, a softirq at irq_exit() over a
+ * process) always works on another list: no two call_rcu()s on one list
+ * ever interleave (our hard IRQs do not nest; BH-disabled process code and
+ * a softirq exclude each other on one CPU). Only rcu_batch_done() empties
+ * a half, and only the waiting half, which call_rcu() never writes; it
+ * swaps the halves afterwards, a plain store that an interrupt sees
+ * entirely before or entirely after. A call_rcu() interrupted between
+ * reading "queueing" and linking its callback, by a softirq that swaps the
+ * halves, links into the half that is now waiting: that is still safe, its
+ * removal came before the swap and the waiting half needs a full round of
+ * the ring after the swap. Two swaps cannot happen while it is interrupted:
+ * a swap needs this CPU to pass through the scheduler (preemption is off in
+ * call_rcu()).
+ *
+ * Why the paper saw grace periods of up to a minute (14.5 s with 8 dbench
+ * clients, 57 s with 4, "which we are investigating"), and what we do:
+ *   1. The ring only moves in the scheduler, and in order: CPU i waits for
+ *      CPU i-1 to pass through the scheduler *after* CPU i-2 did, and so on
+ *      around. One CPU that does not schedule holds the token, and with it
+ *      every grace period on every CPU. A grace period needs up to two
+ *      full rounds (one to finish the batch in progress, one for the new
+ *      half), each N scheduler passes in sequence, not in parallel.
+ *   2. Figure 31 instruments only the polling idle loop (poll_idle: spin
+ *      while !need_resched && !rcu_pending, then schedule()). A CPU in the
+ *      default, halting idle loop never calls schedule() until a task wakes
+ *      on it; fewer dbench clients than CPUs means idle CPUs, so grace
+ *      periods waited for a wake-up that happened to land on the idle CPU
+ *      holding the token: worse with 4 clients (57 s) than with 8 (14.5 s).
+ *   3. A CPU running a task that does not schedule (a 2.5 kernel was not
+ *      preemptive) holds the token for its whole time slice.
+ *   Ours is bounded: (a) the idle loop calls rcu_hook_idle() on every pass,
+ *   as Figure 31 intends; a CPU that advances its counter wakes the next
+ *   CPU in the ring if that CPU is idle, and a CPU that waits for the
+ *   previous CPU wakes it if it is idle (resched_cpu(): need_resched and
+ *   the reschedule IPI end its hlt, its idle loop makes one more pass and
+ *   advances at once: the token goes round idle CPUs at IPI speed, where
+ *   the paper's polling idle loop spun); (b) a tick that finds this CPU
+ *   holding the token while busy sets need_resched, so a preemptive kernel
+ *   passes through __schedule() at the interrupt return (outside read-side
+ *   sections, which disable preemption) and a non-preemptive one at its
+ *   next cond_resched(): a hop costs at most about a tick on a busy CPU.
+ *   Nothing runs when no callback is pending.
+ *
+ * Where we differ from the figures, and why (docs/rcu/sched.md):
+ *   - Our context-switch hook runs inside __schedule() with the run-queue
+ *     lock held and interrupts off (the paper's rcu_process: label is after
+ *     the unlock): callbacks cannot run there. The hook only advances the
+ *     counter; when rcu_batch_done() is due it keeps the token (does not
+ *     publish the new count), marks the batch due and raises RCU_SOFTIRQ
+ *     with a self-IPI so that it runs as soon as interrupts are on again.
+ *     The softirq runs rcu_batch_done(): takes the waiting half, swaps,
+ *     sets finished_count, then publishes ring_count, then invokes. From
+ *     the idle loop and cond_resched() (interrupts on) rcu_batch_done()
+ *     runs at once with BH disabled. Either way it runs in softirq context,
+ *     so finished_count's re-entry trick (INT_MAX, Figure 30 lines 19-23)
+ *     is not needed: a softirq never nests in itself.
+ *   - rcu_batch_done() is skipped, and the step taken in the hook, when
+ *     both halves are empty: a swap of empty halves does nothing.
+ *   - Counters are longs compared by signed difference; the ring is the
+ *     online CPUs at rcu_variant_late_init() (all CPUs are up then and never
+ *     go down); callbacks queued before it wait.
+ *   - The ring and the hook run with preemption disabled (not interrupts):
+ *     in a preemptive kernel cond_resched()'s hook or the idle hook could
+ *     be preempted into __schedule()'s hook and then store a stale count.
+ *   - smp_mb() orders the previous CPU's counter read, the swap and the
+ *     publication (the paper relied on the i386 memory model).
+ *   - Callbacks run oldest first (the paper's lists are LIFO).
+ *   - Grace periods for kernel/rcu/stats.c (and so the polled API) are the
+ *     leader CPU's rounds. A CPU's own round can end before the leader's
+ *     round that began after a cookie, so a waiting half also waits for
+ *     rcu_gp_completed() to reach rcu_gp_started() + 1 as read at its swap
+ *     (need_gp); without this torture reported poll errors.
+ *
+ * rcu_break=1 breaks the ring on purpose: every tick advances this CPU's
+ * counter as if it had passed through the scheduler, even a tick that
+ * interrupted a read-side critical section, so a grace period can end
+ * under a reader.
+ */
+#include "rcu_internal.h"
+#include <rcu_hooks.h>
+#include <softirq.h>
+#include <preempt.h>
+#include <atomic.h>
+#include <percpu.h>
+#include <sched.h>
+#include <smp.h>
+#include <printk.h>
+#include <string.h>
+#include <arch/cpu.h>
+
+#define RCU_NR_CONTEXTS	3	/* 0 process, 1 softirq, 2 hard IRQ */
+
+struct rcu_batch {
+	struct rcu_head *head[2][RCU_NR_CONTEXTS];	/* singly linked, via list.next */
+	unsigned long len[2][RCU_NR_CONTEXTS];		/* statistics, gdb */
+	int queueing;			/* the half accumulating new callbacks */
+	long ring_count;		/* ring_count(cpu), Figure 30 */
+	long finished_count;		/* finished_count(cpu): next rcu_batch_done() */
+	long due_count;			/* the count to publish after rcu_batch_done() */
+	int batch_due;			/* rcu_batch_done() owed (softirq raised) */
+	unsigned int ring_prev_cpu;	/* whose count we read (Figure 30: the previous CPU's) */
+	unsigned int ring_next_cpu;	/* who reads ours */
+	unsigned long need_gp;		/* the leader's round the waiting half also needs */
+	unsigned long batches;		/* rcu_batch_done() calls */
+	long poked_at;			/* our count when we last woke an idle ring_prev_cpu */
+	unsigned long kicks;		/* resched_cpu() kicks of an idle ring neighbour */
+	unsigned long token_ticks;	/* ticks that found this CPU busy holding the token */
+};
+
+DEFINE_PER_CPU(struct rcu_batch, rcu_batch);
+#define RCU_batch(cpu)		(per_cpu(rcu_batch, cpu))
+#define ring_count(cpu)		(RCU_batch(cpu).ring_count)
+#define finished_count(cpu)	(RCU_batch(cpu).finished_count)
+
+atomic_long_t rcu_pending = { 0 };	/* Figure 28 line 20 */
+int rcu_ring_ready;			/* the ring is set up (late init) */
+unsigned int rcu_ring_cpus;		/* smp_num_cpus of Figure 30 */
+unsigned int rcu_ring_leader;		/* the CPU that times grace periods */
+unsigned long rcu_sched_gpnum;		/* rounds of the ring, as grace periods */
+long rcu_sched_gp_start;		/* leader's count when the round began */
+int rcu_sched_gp_open;
+
+const char rcu_variant_id[] = "rcu-sched";
+
+const char *rcu_variant_name(void)
+{
+	return rcu_variant_id;
+}
+
+/* Figure 28. No lock, no interrupt masking: the context picks the queue. */
+void call_rcu(struct rcu_head *head, void (*func)(void *arg), void *arg)
+{
+	struct rcu_batch *rb;
+	struct rcu_head **headp;
+	unsigned int state, q;
+
+	head->func = func;
+	head->arg = arg;
+	preempt_disable();		/* stay on this CPU, no swap meanwhile */
+	if (in_irq())
+		state = 2;
+	else if (in_softirq())
+		state = 1;
+	else
+		state = 0;
+	rb = this_cpu_ptr(&rcu_batch);
+	q = READ_ONCE(rb->queueing);
+	headp = &rb->head[q][state];
+	atomic_long_inc(&rcu_pending);
+	rcu_note_queued();
+	head->list.prev = NULL;
+	head->list.next = (struct list_head *)*headp;
+	barrier();
+	WRITE_ONCE(*headp, head);	/* one store publishes it to this CPU's interrupts */
+	rb->len[q][state]++;
+	preempt_enable();
+}
+
+static bool rcu_batch_empty(struct rcu_batch *rb)
+{
+	for (int h = 0; h < 2; h++)
+		for (int q = 0; q < RCU_NR_CONTEXTS; q++)
+			if (READ_ONCE(rb->head[h][q]))
+				return false;
+	return true;
+}
+
+static bool rcu_waiting_empty(struct rcu_batch *rb)
+{
+	int w = !rb->queueing;
+
+	return !rb->head[w][0] && !rb->head[w][1] && !rb->head[w][2];
+}
+
+/*
+ * The leader times rounds of the ring as grace periods for
+ * kernel/rcu/stats.c (the polled API, the statistics, stall warnings).
+ * A round opens as soon as the leader sees callbacks pending, at its
+ * current count L, whether or not it holds the token (a round that waited
+ * for the leader's next publication could not be seen stalling while
+ * another CPU holds the token). It ends when the leader publishes L+N+1:
+ * the leader's L+1 was published after the round opened, the next CPU in
+ * the ring read that to publish L+2, and so on round: each CPU's step
+ * came after the opening. (L+N alone is not enough: the CPU before the
+ * leader may have read L and published L+1 before the round opened.)
+ */
+static void rcu_gp_open_round(struct rcu_batch *rb)
+{
+	if (rcu_sched_gp_open || !atomic_long_read(&rcu_pending))
+		return;
+	rcu_sched_gp_start = rb->ring_count;
+	WRITE_ONCE(rcu_sched_gp_open, 1);
+	rcu_gp_begin(++rcu_sched_gpnum);
+}
+
+/*
+ * Publish this CPU's new ring count (Figure 30 line 25); the leader also
+ * times the rounds as grace periods for kernel/rcu/stats.c. Preemption off,
+ * and never concurrently with itself on one CPU (see the callers).
+ */
+static void rcu_ring_publish(struct rcu_batch *rb, unsigned int cpu, long c)
+{
+	smp_mb();		/* the swap and the previous CPU's count before ours */
+	WRITE_ONCE(rb->ring_count, c);
+	if (cpu == rcu_ring_leader &&
+	    rcu_sched_gp_open && c - rcu_sched_gp_start > (long)rcu_ring_cpus) {
+		WRITE_ONCE(rcu_sched_gp_open, 0);
+		rcu_gp_end(rcu_sched_gpnum);
+		rcu_gp_open_round(rb);
+	}
+	rcu_note_qs();
+	/* Wake the next CPU's idle loop if it sleeps: it can advance now. */
+	if (rb->ring_next_cpu != cpu && idle_cpu(rb->ring_next_cpu)) {
+		rb->kicks++;
+		resched_cpu(rb->ring_next_cpu);
+	}
+}
+
+/*
+ * Figure 32, run in softirq context (RCU_SOFTIRQ, or BH disabled): the
+ * waiting half is done; take it, swap the halves, set finished_count,
+ * publish the count the hook kept back, then invoke.
+ */
+static void rcu_batch_done(void)
+{
+	struct rcu_batch *rb = this_cpu_ptr(&rcu_batch);
+	unsigned int cpu = smp_processor_id();
+	struct rcu_head *chain[RCU_NR_CONTEXTS];
+	unsigned long n = 0;
+	LIST_HEAD(done);
+	int w;
+	long c;
+
+	if (!READ_ONCE(rb->batch_due))
+		return;
+	c = rb->due_count;
+	w = !rb->queueing;
+	for (int q = 0; q < RCU_NR_CONTEXTS; q++) {
+		chain[q] = rb->head[w][q];
+		WRITE_ONCE(rb->head[w][q], NULL);
+		n += rb->len[w][q];
+		rb->len[w][q] = 0;
+	}
+	barrier();		/* emptied before call_rcu() can pick this half */
+	WRITE_ONCE(rb->queueing, w);	/* Figure 32 line 25 */
+	rb->need_gp = rcu_gp_started() + 1;	/* the polled API's cookie, now */
+	barrier();
+	rb->finished_count = c + rcu_ring_cpus;
+	rb->batches++;
+	WRITE_ONCE(rb->batch_due, 0);
+	rcu_ring_publish(rb, cpu, c);
+	if (!n)
+		return;
+	smp_mb();		/* the ring counts read before the callbacks run */
+	for (int q = 0; q < RCU_NR_CONTEXTS; q++) {
+		struct rcu_head *i, *next;
+
+		for (i = chain[q]; i; i = next) {
+			next = (struct rcu_head *)i->list.next;
+			list_add(&i->list, &done);	/* LIFO chain -> oldest first */
+		}
+	}
+	rcu_note_list_len(n);
+	rcu_invoke_callbacks(&done);
+	atomic_long_sub(n, &rcu_pending);
+}
+
+static void rcu_sched_softirq(void)
+{
+	rcu_batch_done();
+}
+
+/*
+ * Figure 30: one step of the ring, at a quiescent state of this CPU.
+ * Returns true if rcu_batch_done() is owed (the count is kept back).
+ * Preemption disabled by the caller.
+ */
+static bool rcu_ring_step(void)
+{
+	struct rcu_batch *rb;
+	unsigned int cpu;
+	long c;
+
+	/* The ring moves while callbacks are pending, and until the round
+	 * the leader times as a grace period is over (the polled API counts
+	 * rounds: one that ended early would not be a grace period). */
+	if (!READ_ONCE(rcu_ring_ready) ||
+	    (!atomic_long_read(&rcu_pending) && !READ_ONCE(rcu_sched_gp_open)))
+		return false;
+	cpu = smp_processor_id();
+	rb = this_cpu_ptr(&rcu_batch);
+	if (cpu == rcu_ring_leader)
+		rcu_gp_open_round(rb);
+	if (rb->batch_due)
+		return true;		/* keep the token until rcu_batch_done() */
+	smp_mb();		/* this CPU's past reads before the previous CPU's count */
+	c = READ_ONCE(ring_count(rb->ring_prev_cpu)) + 1;
+	if (c == rb->ring_count) {
+		/* The previous CPU has not moved. If it sleeps in hlt, nothing
+		 * would move it before its next tick: end its hlt once per
+		 * count we wait at. */
+		if (rb->ring_prev_cpu != cpu && rb->poked_at != c && idle_cpu(rb->ring_prev_cpu)) {
+			rb->poked_at = c;
+			rb->kicks++;
+			resched_cpu(rb->ring_prev_cpu);
+		}
+		return false;
+	}
+	if (c - rb->finished_count >= 0 && !rcu_batch_empty(rb) &&
+	    (rcu_waiting_empty(rb) || (long)(rcu_gp_completed() - rb->need_gp) >= 0)) {
+		rb->due_count = c;
+		barrier();
+		WRITE_ONCE(rb->batch_due, 1);
+		return true;
+	}
+	if (c - rb->finished_count >= 0 && rcu_batch_empty(rb))
+		rb->finished_count = c + rcu_ring_cpus;	/* an empty swap */
+	rcu_ring_publish(rb, cpu, c);
+	return false;
+}
+
+/* Run a due rcu_batch_done() now: interrupts on, not in __schedule(). */
+static void rcu_batch_done_now(void)
+{
+	local_bh_disable();
+	rcu_batch_done();
+	local_bh_enable();
+}
+
+/* Figures 29-30: every pass through the scheduler (and cond_resched()). */
+void rcu_hook_context_switch(bool voluntary)
+{
+	bool due;
+
+	if (likely(!atomic_long_read(&rcu_pending)) && !READ_ONCE(rcu_sched_gp_open))
+		return;			/* Table 2: one global read */
+	preempt_disable();
+	due = rcu_ring_step();
+	preempt_enable_no_resched();
+	if (!due)
+		return;
+	if (irqs_disabled()) {
+		/* In __schedule(), run-queue lock held: no wake-ups. The
+		 * self-IPI runs the softirq as soon as interrupts are on. */
+		__raise_softirq_irqoff(RCU_SOFTIRQ);
+		smp_send_reschedule(smp_processor_id());
+	} else if (!in_interrupt()) {
+		rcu_batch_done_now();
+	}
+}
+
+/* Figure 31: each pass of the idle loop is a quiescent state. */
+void rcu_hook_idle(void)
+{
+	bool due;
+
+	if (likely(!atomic_long_read(&rcu_pending)) && !READ_ONCE(rcu_sched_gp_open))
+		return;
+	preempt_disable();
+	due = rcu_ring_step();
+	preempt_enable_no_resched();
+	if (due)
+		rcu_batch_done_now();
+}
+
+/* Does this CPU hold the token: could it advance its count now? */
+static bool rcu_holds_token(struct rcu_batch *rb)
+{
+	return rb->batch_due || READ_ONCE(ring_count(rb->ring_prev_cpu)) + 1 != rb->ring_count;
+}
+
+void rcu_hook_tick(enum tick_context ctx)
+{
+	struct rcu_batch *rb = this_cpu_ptr(&rcu_batch);
+
+	if ((atomic_long_read(&rcu_pending) || READ_ONCE(rcu_sched_gp_open)) &&
+	    READ_ONCE(rcu_ring_ready)) {
+		if (rcu_break) {
+			/* Broken on purpose: a tick is no quiescent state, yet
+			 * it advances the ring, even over a reader. */
+			rcu_ring_step();
+		} else if (ctx != TICK_IDLE && rcu_holds_token(rb)) {
+			/* Busy and holding everyone up: go through __schedule()
+			 * at the first chance (a hop costs about a tick). */
+			rb->token_ticks++;
+			set_need_resched();
+		}
+		if (rb->batch_due)
+			__raise_softirq_irqoff(RCU_SOFTIRQ);
+	}
+	rcu_check_stall();
+}
+
+void rcu_hook_cpu_online(unsigned int cpu)
+{
+}
+
+void rcu_variant_init(void)
+{
+	open_softirq(RCU_SOFTIRQ, rcu_sched_softirq);
+}
+
+/* Every CPU is up: build the ring over the online CPUs. */
+void rcu_variant_late_init(void)
+{
+	unsigned int cpu, first = ~0U, prev = ~0U;
+
+	/* Each CPU reads the previous online CPU's count (Figure 30 line 8,
+	 * "cpu - 1"); the first reads the last's. */
+	for_each_online_cpu(cpu) {
+		if (first == ~0U)
+			first = cpu;
+		if (prev != ~0U) {
+			RCU_batch(cpu).ring_prev_cpu = prev;
+			RCU_batch(prev).ring_next_cpu = cpu;
+		}
+		prev = cpu;
+		rcu_ring_cpus++;
+	}
+	RCU_batch(first).ring_prev_cpu = prev;
+	RCU_batch(prev).ring_next_cpu = first;
+	rcu_ring_leader = first;
+	smp_mb();
+	WRITE_ONCE(rcu_ring_ready, 1);
+	printk("rcu-sched: ring of %u CPUs, leader cpu%u\n", rcu_ring_cpus, first);
+}
+
+bool rcu_variant_stall_info(struct rcu_stall_info *si)
+{
+	unsigned int cpu;
+
+	si->gpnum = READ_ONCE(rcu_sched_gpnum);
+	cpumask_clear(&si->owing);
+	if (!READ_ONCE(rcu_ring_ready) ||
+	    (!atomic_long_read(&rcu_pending) && !READ_ONCE(rcu_sched_gp_open)))
+		return false;
+	for_each_online_cpu(cpu)
+		if (rcu_holds_token(&RCU_batch(cpu)))
+			cpumask_set(cpu, &si->owing);
+	return !cpumask_empty(&si->owing);
+}
+
+void rcu_variant_show_state(void)
+{
+	unsigned int cpu;
+
+	printk("rcu-sched: pending %ld ring_cpus %u gpnum %lu gp_open %d (round began at %ld)\n",
+	       atomic_long_read(&rcu_pending), rcu_ring_cpus, rcu_sched_gpnum,
+	       rcu_sched_gp_open, rcu_sched_gp_start);
+	for_each_online_cpu(cpu) {
+		struct rcu_batch *rb = &RCU_batch(cpu);
+		int qh = rb->queueing;
+
+		printk("rcu-sched: cpu%u: ring_count %ld (prev cpu%u: %ld) finished_count %ld%s "
+		       "queueing %d [%lu %lu %lu] waiting [%lu %lu %lu] batches %lu kicks %lu\n",
+		       cpu, rb->ring_count, rb->ring_prev_cpu, ring_count(rb->ring_prev_cpu), rb->finished_count,
+		       rb->batch_due ? " (batch due)" : "", qh,
+		       rb->len[qh][0], rb->len[qh][1], rb->len[qh][2],
+		       rb->len[!qh][0], rb->len[!qh][1], rb->len[!qh][2], rb->batches, rb->kicks);
+	}
+}
