@@ -1,6 +1,8 @@
 # Quiescent: top-level build.
 #
 #   make run            build and boot in QEMU (CPUS=N, KVM=0|1, ARGS="...", BOOT=iso|kernel)
+#   make run RCU=poll CPUS=4 [PREEMPT=1]
+#                       the same with configs/rcu_poll[_preempt]_defconfig, in build/rcu-poll[-preempt]
 #   make test           build the test configurations and run the pytest suites
 #   make iso            the GRUB rescue ISO
 #   make gdb            boot stopped at the first instruction, gdb attached
@@ -11,6 +13,20 @@
 # Every build lives in O= (default build/), with its own .config, so several
 # configurations can be built side by side (the test runner does).
 
+# The short form for labs: RCU=<variant> [PREEMPT=1] picks
+# configs/rcu_<variant>[_preempt]_defconfig and its own build directory.
+RCU		?=
+PREEMPT		?=
+ifneq ($(RCU),)
+RCU_NAMES	:= $(patsubst configs/rcu_%_defconfig,%,$(filter-out %_preempt_defconfig,\
+		   $(wildcard configs/rcu_*_defconfig)))
+RCU_DEFCONFIG	:= rcu_$(subst -,_,$(RCU))$(if $(filter 1 y yes,$(PREEMPT)),_preempt)_defconfig
+ifeq ($(wildcard configs/$(RCU_DEFCONFIG)),)
+$(error RCU=$(RCU)$(if $(PREEMPT), PREEMPT=$(PREEMPT)): there is no configs/$(RCU_DEFCONFIG). \
+	RCU= takes one of: $(sort $(RCU_NAMES)) (PREEMPT=1 where a _preempt_defconfig exists))
+endif
+O		?= build/$(RCU_DEFCONFIG:_defconfig=)
+endif
 O		?= build
 CPUS		?= 4
 KVM		?= auto
@@ -84,17 +100,31 @@ deps:
 # ---------------------------------------------------------------- configuration
 KCONFIG_FILES	:= $(shell find . -name Kconfig -not -path './$(O)/*' -not -path './build/*')
 
+ifneq ($(RCU),)
+$(KCONFIG_CONFIG): configs/$(RCU_DEFCONFIG)
+	$(Q)mkdir -p $(O)
+	$(Q)echo "  CONFIG  $(O)/.config (from configs/$(RCU_DEFCONFIG))"
+	$(Q)$(PYTHON) tools/kconfig.py defconfig configs/$(RCU_DEFCONFIG)
+else
 $(KCONFIG_CONFIG):
 	$(Q)mkdir -p $(O)
 	$(Q)echo "  CONFIG  $(O)/.config (from configs/defconfig; 'make menuconfig' to change it)"
 	$(Q)$(PYTHON) tools/kconfig.py defconfig configs/defconfig
+endif
 
 defconfig: FORCE
 	$(Q)mkdir -p $(O)
 	$(Q)$(PYTHON) tools/kconfig.py defconfig configs/defconfig
 
-%_defconfig: FORCE
+# (A static pattern over configs/, so that configs/<name>_defconfig the file
+# is not also taken for this target.)
+DEFCONFIGS	:= $(notdir $(wildcard configs/*_defconfig))
+$(DEFCONFIGS): %_defconfig: FORCE
 	$(Q)mkdir -p $(O)
+	$(Q)$(PYTHON) tools/kconfig.py defconfig configs/$@
+# Any other <name>_defconfig: kconfig.py says which exist. (No FORCE: an
+# existing configs/ file has no prerequisites, so it is never remade.)
+%_defconfig:
 	$(Q)$(PYTHON) tools/kconfig.py defconfig configs/$@
 
 olddefconfig menuconfig savedefconfig: FORCE

@@ -64,3 +64,21 @@ def test_good_defconfig_round_trips(tmp_path):
     for l in orig:
         assert l in cfg, f"{l} from configs/defconfig missing in .config"
     assert saved <= orig | {l for l in cfg.split("\n") if l.startswith("CONFIG_")}
+
+
+def test_short_form_unknown_variant_lists_the_choices(tmp_path):
+    """`make run RCU=<name>`: an unknown name stops make and lists the names."""
+    p = subprocess.run(["make", "--no-print-directory", "RCU=nosuch", f"O={tmp_path}", "kernel"],
+                       cwd=REPO, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True)
+    assert p.returncode != 0, p.stdout
+    assert "RCU=nosuch" in p.stdout and "ltimer" in p.stdout and "poll" in p.stdout, p.stdout
+
+
+def test_short_form_builds_the_variant(tmp_path):
+    """`RCU=poll PREEMPT=1` configures from configs/rcu_poll_preempt_defconfig."""
+    p = subprocess.run(["make", "--no-print-directory", "RCU=poll", "PREEMPT=1", f"O={tmp_path}",
+                        f"{tmp_path}/.config"], cwd=REPO, stdout=subprocess.PIPE,
+                       stderr=subprocess.STDOUT, text=True)
+    assert p.returncode == 0, p.stdout
+    cfg = (tmp_path / ".config").read_text()
+    assert "CONFIG_RCU_POLL=y" in cfg and "CONFIG_PREEMPT=y" in cfg, cfg
