@@ -132,22 +132,65 @@ static void enqueue(struct timer_base *b, struct timer_list *t)
 	WRITE_ONCE(t->base, b);
 }
 
+/*
+ * Lock two wheels, in address order (one if they are the same), interrupts
+ * already off.
+ */
+static void lock_two_bases(struct timer_base *a, struct timer_base *b)
+{
+	if (a == b) {
+		spin_lock(&a->lock);
+	} else if (a < b) {
+		spin_lock(&a->lock);
+		spin_lock(&b->lock);
+	} else {
+		spin_lock(&b->lock);
+		spin_lock(&a->lock);
+	}
+}
+
+static void unlock_two_bases(struct timer_base *a, struct timer_base *b)
+{
+	spin_unlock(&a->lock);
+	if (a != b)
+		spin_unlock(&b->lock);
+}
+
+/*
+ * (Re)arm t on wheel nb, wherever it was. Both wheels are held while t
+ * moves, so that a mod_timer() or del_timer() on another CPU, which locks
+ * the wheel t->base names, never sees t between two wheels. A timer never
+ * armed (t->base NULL) is claimed for nb with one compare-and-swap: two
+ * CPUs arming it for the first time at once (rcu's global rcu_timer, from
+ * two CPUs' tasklets) would otherwise both add it, each to its own wheel,
+ * and corrupt both lists; rcu-preempt's torture found that.
+ */
 static void add_timer_base(struct timer_list *t, struct timer_base *nb)
 {
 	unsigned long flags;
-	struct timer_base *ob = lock_timer_base(t, &flags);
+	struct timer_base *ob;
 
-	if (ob) {
-		detach_timer(ob, t);
-		if (ob != nb) {
-			spin_unlock_irqrestore(&ob->lock, flags);
-			flags = spin_lock_irqsave(&nb->lock);
+	for (;;) {
+		ob = READ_ONCE(t->base);
+		if (!ob) {
+			struct timer_base *none = NULL;
+
+			if (!__atomic_compare_exchange_n(&t->base, &none, nb, false,
+							 __ATOMIC_SEQ_CST, __ATOMIC_SEQ_CST))
+				continue;	/* another CPU claimed it first */
+			ob = nb;
 		}
-	} else {
-		flags = spin_lock_irqsave(&nb->lock);
+		flags = local_irq_save();
+		lock_two_bases(ob, nb);
+		if (READ_ONCE(t->base) == ob)
+			break;
+		unlock_two_bases(ob, nb);
+		local_irq_restore(flags);
 	}
+	detach_timer(ob, t);
 	enqueue(nb, t);
-	spin_unlock_irqrestore(&nb->lock, flags);
+	unlock_two_bases(ob, nb);
+	local_irq_restore(flags);
 }
 
 void add_timer(struct timer_list *t)
