@@ -95,6 +95,22 @@
 #include <string.h>
 #include <arch/cpu.h>
 
+/*
+ * rcu-preempt (seed 000 5.7) is this algorithm plus Figure 33's counters:
+ * variants.mk builds this file with kernel/rcu/preempt.c, which provides
+ * these three (and the variant's name). For rcu they are nothing.
+ */
+#ifdef CONFIG_RCU_PREEMPT
+#include "preempt.h"
+#define rcu_break_base()	false	/* rcu_break breaks preempt.c's counters */
+#else
+#define rcu_break_base()	rcu_break
+static inline bool rcu_preempt_switch_is_qs(bool voluntary) { return true; }
+static inline void rcu_preempt_swap(void) { }
+static inline bool rcu_preempt_cpu_quiet(void) { return true; }
+static inline void rcu_preempt_show_cpu(unsigned int cpu) { }
+#endif
+
 typedef long rcu_batch_t;
 
 /* Batch numbers wrap: compare them as a signed difference. */
@@ -139,6 +155,7 @@ DEFINE_PER_CPU(struct rcu_data, rcu_data);
 
 unsigned long rcu_timeouts;		/* rcu_timeout() runs (statistics, gdb) */
 
+#ifndef CONFIG_RCU_PREEMPT
 /* The name, as a string gdb can read without calling anything. */
 const char rcu_variant_id[] = "rcu";
 
@@ -146,6 +163,7 @@ const char *rcu_variant_name(void)
 {
 	return rcu_variant_id;
 }
+#endif
 
 /*
  * Figure 15: queue on this CPU's nxtlist, interrupts off (the tasklet and
@@ -255,14 +273,17 @@ static void rcu_check_quiescent_state(void)
 	 * it with bottom halves off: no race with the counter but a switch
 	 * we miss, which only delays the batch (the paper's comment).
 	 */
-	if (rcu_break)
+	if (rcu_break_base())
 		goto report;
 	if (rd->last_qsctr == RCU_QSCTR_INVALID) {
+		rcu_preempt_swap();	/* rcu-preempt: next and curr trade places */
 		rd->last_qsctr = READ_ONCE(rd->qsctr);
 		return;
 	}
 	if (READ_ONCE(rd->qsctr) == rd->last_qsctr)
 		return;
+	if (!rcu_preempt_cpu_quiet())
+		return;			/* rcu-preempt: preempted readers remain */
 report:
 
 	spin_lock(&rcu_lock);
@@ -270,7 +291,7 @@ report:
 		spin_unlock(&rcu_lock);
 		return;
 	}
-	if (rcu_break)
+	if (rcu_break_base())
 		cpumask_clear(&rcu_cpumask);
 	else
 		cpumask_clear_cpu(cpu, &rcu_cpumask);
@@ -372,11 +393,13 @@ static int krcud(void *arg)
 }
 
 /* Figure 16: every context switch is a quiescent state (see read_side.h:
- * in a preemptive kernel no switch can happen inside a reader). */
+ * in a preemptive kernel no switch can happen inside a reader), except in
+ * rcu-preempt, whose readers can be preempted. */
 void rcu_hook_context_switch(bool voluntary)
 {
-	this_cpu(rcu_data).qsctr++;
-	(void)voluntary;
+	/* rcu-preempt: only a voluntary switch is a quiescent state. */
+	if (rcu_preempt_switch_is_qs(voluntary))
+		this_cpu(rcu_data).qsctr++;
 }
 
 /* The daemons do rcu's work; the tick only watches for stalls. */
@@ -477,5 +500,6 @@ void rcu_variant_show_state(void)
 		       "krcud runs %lu wakeups %lu\n",
 		       cpu, rd->qsctr, rd->last_qsctr, rd->batch, rd->nxtlen, rd->curlen,
 		       rd->krcud_runs, rd->krcud_wakeups);
+		rcu_preempt_show_cpu(cpu);
 	}
 }

@@ -9,7 +9,10 @@
  *   CONFIG_PREEMPT: preemption disabled, so no involuntary switch can
  *       happen inside the section (seed 001: "In preemptive kernels, they
  *       disable preemption").
- *   rcu-preempt (a later issue) overrides both with preemptible readers.
+ *   rcu-preempt (CONFIG_RCU_PREEMPT, kernel/rcu/preempt.c, seed 000 5.7):
+ *       preemptible readers. rcu_read_lock() only counts the task's
+ *       nesting (might_sleep() reads it); a reader may be preempted and
+ *       migrated, and the variant tracks preempted tasks instead.
  */
 #ifndef _RCU_READ_SIDE_H
 #define _RCU_READ_SIDE_H
@@ -41,14 +44,48 @@ static __always_inline bool rcu_read_side_visible(void)
 #endif
 }
 
+/* Can a reader be preempted (and migrated) in this build? (Torture asks.) */
+static __always_inline bool rcu_read_side_preemptible(void)
+{
+#ifdef CONFIG_RCU_PREEMPT
+	return true;
+#else
+	return false;
+#endif
+}
+
+#ifdef CONFIG_RCU_PREEMPT
+/* kernel/rcu/preempt.c: the nesting lives in the task, which may move. */
+void rcu_preempt_read_lock(void);
+void rcu_preempt_read_unlock(void);
+int rcu_preempt_read_depth(void);
+
+static __always_inline int rcu_read_depth(void)
+{
+	return rcu_preempt_read_depth();
+}
+
+static __always_inline void rcu_read_lock(void)
+{
+	rcu_preempt_read_lock();
+}
+
+static __always_inline void rcu_read_unlock(void)
+{
+	rcu_preempt_read_unlock();
+}
+#else
 static __always_inline int rcu_read_depth(void)
 {
 	int d;
 	__asm__ __volatile__("movl %%gs:64, %0" : "=r"(d));
 	return d;
 }
+#endif
 
-#ifdef CONFIG_PREEMPT
+#if defined(CONFIG_RCU_PREEMPT)
+/* above */
+#elif defined(CONFIG_PREEMPT)
 static __always_inline void rcu_read_lock(void)
 {
 	preempt_disable();

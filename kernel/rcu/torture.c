@@ -74,8 +74,8 @@ TORTURE_PARAM("flood_bound", flood_bound, 16, 10000000,
 	      "torture.flood_bound=N: most flood callbacks pending (default 10000, 16..10000000)");
 TORTURE_PARAM("barrier", barrier_cbs, 0, 64,
 	      "torture.barrier=N: callbacks per CPU per rcu_barrier() round, 0 = off (default 16, 0..64)");
-TORTURE_PARAM("long_delay", long_delay_us, 0, 100000,
-	      "torture.long_delay=US: longest reader delay, 1 read in 64 (default 500, 0..100000)");
+TORTURE_PARAM("long_delay", long_delay_us, 0, 1000000,
+	      "torture.long_delay=US: longest reader delay, 1 read in 64 (default 500, 0..1000000)");
 
 /* ---------------------------------------------------------------- helpers */
 
@@ -264,12 +264,20 @@ static void torture_reset(void)
 	torture_stopping = false;
 }
 
-/* Liveness, at each stats pass: the writer and grace periods moved on. */
+/*
+ * Liveness: the writer and grace periods moved on since the last check.
+ * Checked at stats passes at least a second apart, longer when readers may
+ * hold sections for long (torture.long_delay): a grace period must wait
+ * for them, and so may the writer, without being stalled.
+ */
 static void torture_check_progress(struct torture_snapshot *last)
 {
 	struct torture_snapshot now;
+	u64 window_ns = 1000000000ULL + 4000ULL * torture_params.long_delay_us;
 
 	take_snapshot(&now);
+	if (now.ns - last->ns < window_ns)
+		return;
 	if (now.version == last->version) {
 		atomic_long_inc(&torture_errors.stall);
 		torture_report("writer stalled: version %lu for %lu ms", now.version,
@@ -373,6 +381,13 @@ static bool rcu_torture_run(char *why, size_t len)
 	       end.cbq - start.cbq, end.cbi - start.cbi, reads, treads, end.version,
 	       atomic_long_read(&torture_fstats.invoked), torture_params.flood,
 	       torture_error_total());
+	if (rcu_read_side_preemptible()) {
+		unsigned long np, nm;
+
+		torture_reader_preemptions(&np, &nm);
+		printk("rcu-torture: preemptible readers: %lu preempted inside a section, "
+		       "%lu of them migrated\n", np, nm);
+	}
 	if (torture_params.flood && torture_fstats.end_ns > torture_fstats.start_ns) {
 		u64 fns = torture_fstats.end_ns - torture_fstats.start_ns;
 

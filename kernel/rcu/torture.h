@@ -106,6 +106,7 @@ struct torture_reader_stats {
 	atomic_long_t pipe[RCU_TORTURE_PIPE_LEN + 1];	/* Reader Pipe */
 	atomic_long_t batch[RCU_TORTURE_PIPE_LEN + 1];	/* Reader Batch */
 	atomic_long_t reads, timer_reads, null_reads;
+	atomic_long_t preempted, migrated;	/* preemptible readers (rcu-preempt) */
 };
 DECLARE_PER_CPU(struct torture_reader_stats, torture_rstats);
 
@@ -113,6 +114,7 @@ int torture_readers_start(void);
 void torture_readers_stop(void);
 void torture_reader_hist(unsigned long pipe[], unsigned long batch[],
 			 unsigned long *reads, unsigned long *timer_reads);
+void torture_reader_preemptions(unsigned long *preempted, unsigned long *migrated);
 
 /* ---- Callback flood (torture_flood.c). */
 struct torture_flood_stats {

@@ -110,6 +110,43 @@ static void rcu_torture_check(struct rcu_torture *p, const struct read_snap *a,
 	}
 }
 
+/*
+ * Preemptible readers (rcu-preempt, kernel/rcu/read_side.h): now and then
+ * get preempted inside the section, and often migrated to another CPU as
+ * well: an involuntary switch (preempt_enable() with need_resched set),
+ * which the variant must not take for a quiescent state of the reader.
+ * Affinity changed with preemption disabled takes effect at that switch
+ * (kernel/sched/migrate.c). Returns true if *saved must be restored.
+ */
+static bool rcu_torture_preempt_reader(struct torture_rand *r, cpumask_t *saved)
+{
+	struct torture_reader_stats *rs;
+	unsigned long x = torture_random(r);
+	unsigned int ncpus = num_online_cpus(), cpu, target, from;
+	bool moved = false;
+
+	preempt_disable();
+	from = smp_processor_id();
+	if (ncpus > 1 && x % 2) {
+		target = (x >> 8) % ncpus;
+		for_each_online_cpu(cpu)
+			if (!target--)
+				break;
+		if (cpu != from && cpu < nr_cpu_ids) {
+			cpumask_copy(saved, &current->cpus_allowed);
+			set_cpus_allowed_one(current, cpu);
+			moved = true;
+		}
+	}
+	set_need_resched();
+	preempt_enable();		/* preempted here (and moved) */
+	rs = this_cpu_ptr(&torture_rstats);
+	atomic_long_inc(&rs->preempted);
+	if (moved && smp_processor_id() != from)
+		atomic_long_inc(&rs->migrated);
+	return moved;
+}
+
 static void rcu_torture_one_read(struct torture_rand *r, bool in_timer)
 {
 	unsigned long x = torture_random(r);
@@ -118,6 +155,8 @@ static void rcu_torture_one_read(struct torture_rand *r, bool in_timer)
 	struct read_snap a, b;
 	struct rcu_torture *p;
 	unsigned long gp0, gp1;
+	cpumask_t saved;
+	bool restore = false;
 
 	for (int i = 0; i < nest; i++)
 		rcu_read_lock();
@@ -142,10 +181,14 @@ static void rcu_torture_one_read(struct torture_rand *r, bool in_timer)
 		rcu_read_unlock();
 	if (!in_timer && !((x >> 8) % 8))
 		udelay(1 + (x >> 12) % 10);
+	if (!in_timer && rcu_read_side_preemptible() && !((x >> 16) % 4))
+		restore = rcu_torture_preempt_reader(r, &saved);
 	snap(p, &b);
 	gp1 = rcu_gp_completed();
 	rcu_read_unlock();
 	rcu_torture_check(p, &a, &b, gp1 - gp0, in_timer);
+	if (restore)
+		set_cpus_allowed(current, &saved);
 }
 
 /* ---------------------------------------------------------------- threads */
@@ -269,5 +312,16 @@ void torture_reader_hist(unsigned long pipe[], unsigned long batch[],
 		}
 		*reads += atomic_long_read(&rs->reads);
 		*timer_reads += atomic_long_read(&rs->timer_reads);
+	}
+}
+
+void torture_reader_preemptions(unsigned long *preempted, unsigned long *migrated)
+{
+	unsigned int cpu;
+
+	*preempted = *migrated = 0;
+	for_each_possible_cpu(cpu) {
+		*preempted += atomic_long_read(&per_cpu(torture_rstats, cpu).preempted);
+		*migrated += atomic_long_read(&per_cpu(torture_rstats, cpu).migrated);
 	}
 }

@@ -113,8 +113,10 @@ int set_cpus_allowed(struct task *p, const cpumask_t *mask)
 	if (!running && queued)
 		move_queued_task(p, cpu, target);
 	local_irq_restore(flags);
-	if (running && p == current)
+	if (running && p == current && !preempt_count())
 		__schedule(SM_YIELD);	/* go now; we return on an allowed CPU */
+	/* With preemption disabled, current moves at preempt_enable(): an
+	 * involuntary switch (rcutorture migrates preempted readers so). */
 	/* A sleeping task moves when it wakes (select_task_cpu). A task
 	 * running on another CPU moves at its next switch: at once with
 	 * CONFIG_PREEMPT (the IPI preempts it), at its next preemption point

@@ -1,0 +1,56 @@
+"""qs-rcu for rcu-preempt (kernel/rcu/preempt.c + krcud.c, seed 000 section
+5.7 and Figure 33): first rcu's view (batches, rcu_cpumask, the daemons and
+each CPU's lists, where qsctr counts voluntary switches only), then each
+CPU's pair of preempted-task counters with which one is curr (this batch
+waits for it to reach zero) and which is next, and the tasks that hold a
+counter now: preempted since their last voluntary switch, with the CPU they
+are affiliated with."""
+from quiescent import nr_cpus, per_cpu
+import gdb
+import rcu_rcu
+
+
+def _tasks():
+    """(name, pid, affiliated cpu, counter address) of every task holding a counter."""
+    head = gdb.parse_and_eval("all_tasks")
+    task_t = gdb.lookup_type("struct task")
+    off = next(f.bitpos // 8 for f in task_t.fields() if f.name == "tasks")
+    start = int(head.address)
+    node = head["next"]
+    out, n = [], 0
+    while int(node) != start and n < 10000:
+        t = gdb.Value(int(node) - off).cast(task_t.pointer()).dereference()
+        c = int(t["rcu_preempt_cntr"])
+        if c:
+            out.append((t["name"].string(), int(t["pid"]), int(t["last_voluntary_cpu"]), c))
+        node = node["next"]
+        n += 1
+    return out
+
+
+def show():
+    rcu_rcu.show()
+    holders = _tasks()
+    where = {}
+    for cpu in range(nr_cpus()):
+        d = per_cpu("rcu_preempt_data", cpu)
+        base = int(d["rcu_preempt_cntr"].address)
+        size = int(d["rcu_preempt_cntr"][0].type.sizeof)
+        curr = int(d["curr_preempt_cntr"])
+        ci = (curr - base) // size if curr else 1
+        vals = [int(d["rcu_preempt_cntr"][i]["counter"]) for i in (0, 1)]
+        for i in (0, 1):
+            where[base + i * size] = (cpu, "curr" if i == ci else "next")
+        hold = int(d["holdover"])
+        print(f"cpu{cpu}: rcu_preempt_cntr[{ci}] (curr) {vals[ci]}, [{1 - ci}] (next) {vals[1 - ci]}"
+              f"{' <- this batch waits for curr to reach 0' if vals[ci] else ''}; "
+              f"gets {int(d['gets'])} (holdover {int(d['holdover_gets'])}) puts {int(d['puts'])} "
+              f"swaps {int(d['swaps'])}"
+              f"{'; holdover ' + gdb.Value(hold).cast(gdb.lookup_type('struct task').pointer())['name'].string() if hold else ''}")
+    if holders:
+        print("preempted tasks holding a counter (cpu_preempt_cntr):")
+        for name, pid, aff, c in holders:
+            cpu, which = where.get(c, (None, "?"))
+            print(f"  {name} (pid {pid}), affiliated with cpu{aff}: cpu{cpu}'s {which} counter")
+    else:
+        print("no preempted task holds a counter")
