@@ -14,3 +14,11 @@ rcu-variant-$(CONFIG_RCU_POLL)		+= kernel/rcu/poll.c
 rcu-variant-$(CONFIG_RCU_POLL_PERCPU)	+= kernel/rcu/poll_percpu.c
 rcu-variant-$(CONFIG_RCU_TASKQ)		+= kernel/rcu/taskq.c
 rcu-variant-$(CONFIG_RCU_KRCUD)		+= kernel/rcu/krcud.c
+
+# The realtime options of seed 003 (kernel/rcu/rt.h): one file each, built
+# only when configured. kernel/rcu/rt_mode.c (their run-time switches) is
+# always built.
+RCU_VARIANT_FILES += kernel/rcu/rt_offload.c kernel/rcu/rt_throttle.c kernel/rcu/rt_direct.c
+rcu-variant-$(CONFIG_RCU_KRCUD_OFFLOAD)	+= kernel/rcu/rt_offload.c
+rcu-variant-$(CONFIG_RCU_THROTTLE)	+= kernel/rcu/rt_throttle.c
+rcu-variant-$(CONFIG_RCU_CALL_RT_DIRECT)	+= kernel/rcu/rt_direct.c
