@@ -184,8 +184,12 @@ static void rcu_check_quiescent_state(void)
  *   - at bhlimit callbacks, if a real-time task is runnable here: the rest
  *     go to krcud (Figure 4 lines 14-17; rcu_bh_callback_limit() is
  *     Figure 5, "no limit" unless the option is on and krcud runs);
- *   - at rcumaxbatch callbacks: the rest stay on donelist, plugged for
- *     rcuplugticks ticks (Figure 14 lines 13-17).
+ *   - at rcumaxbatch callbacks, if a real-time task is runnable here: the
+ *     rest stay on donelist, plugged for rcuplugticks ticks (Figure 14
+ *     lines 13-17; section 4 says throttling, like krcud, needs to know
+ *     whether a real-time task is runnable, though Figure 14 does not
+ *     test it: without one, nobody is waiting, and an unconditional plug
+ *     only slows every synchronize_kernel() behind a backlog).
  * While krcud still has callbacks of this CPU, the whole donelist goes to
  * it, so that callbacks run in the order they were queued (rt_offload.c).
  */
@@ -197,7 +201,7 @@ static void rcu_do_batch(struct rcu_data *rd)
 	unsigned long count = 0;
 
 	if (rcu_offload_pending(cpu)) {
-		rcu_offload(cpu, &rd->donelist);
+		rcu_offload(cpu, &rd->donelist, rd->donelen);
 		rd->donelen = 0;
 		return;
 	}
@@ -208,11 +212,11 @@ static void rcu_do_batch(struct rcu_data *rd)
 		if (list_empty(&rd->donelist))
 			break;
 		if (count >= limit && rq_has_rt_task(cpu)) {
-			rcu_offload(cpu, &rd->donelist);
+			rcu_offload(cpu, &rd->donelist, rd->donelen);
 			rd->donelen = 0;
 			break;
 		}
-		if (count >= maxbatch) {
+		if (count >= maxbatch && rq_has_rt_task(cpu)) {
 			rcu_throttle_plug(cpu, &rd->tasklet);
 			break;
 		}
@@ -328,7 +332,7 @@ void rcu_variant_init(void)
 
 void rcu_variant_late_init(void)
 {
-	rcu_offload_late_init();	/* seed 003 Figure 6: start krcud */
+	rcu_rt_late_init();	/* seed 003 Figure 6: start krcud */
 }
 
 /*

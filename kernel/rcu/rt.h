@@ -57,8 +57,8 @@ extern bool rcu_offload_on;
 unsigned long rcu_bh_callback_limit(unsigned int cpu);
 /* Callbacks already waiting for krcud on this CPU (order: see rt_offload.c). */
 bool rcu_offload_pending(unsigned int cpu);
-/* Figure 4 lines 15-16: list's callbacks go to krcud, which is woken. */
-void rcu_offload(unsigned int cpu, struct list_head *list);
+/* Figure 4 lines 15-16: list's n callbacks go to krcud, which is woken. */
+void rcu_offload(unsigned int cpu, struct list_head *list, unsigned long n);
 void rcu_offload_cpu_online(unsigned int cpu);	/* threads can run */
 void rcu_offload_late_init(void);
 void rcu_offload_get_stats(struct rcu_rt_stats *s);
@@ -66,7 +66,7 @@ bool rcu_offload_available(void);	/* bhlimit != 0 and krcud started */
 #else
 static inline unsigned long rcu_bh_callback_limit(unsigned int cpu) { return RCU_RT_NO_LIMIT; }
 static inline bool rcu_offload_pending(unsigned int cpu) { return false; }
-static inline void rcu_offload(unsigned int cpu, struct list_head *list) { }
+static inline void rcu_offload(unsigned int cpu, struct list_head *list, unsigned long n) { }
 static inline void rcu_offload_cpu_online(unsigned int cpu) { }
 static inline void rcu_offload_late_init(void) { }
 static inline void rcu_offload_get_stats(struct rcu_rt_stats *s) { }
@@ -86,7 +86,9 @@ bool rcu_throttle_plugged(unsigned int cpu);
 bool rcu_throttle_tick(unsigned int cpu);
 void rcu_throttle_get_stats(struct rcu_rt_stats *s);
 bool rcu_throttle_available(void);	/* rcumaxbatch != 0 */
+void rcu_throttle_show(void);
 #else
+static inline void rcu_throttle_show(void) { }
 static inline unsigned long rcu_throttle_maxbatch(void) { return RCU_RT_NO_LIMIT; }
 static inline void rcu_throttle_plug(unsigned int cpu, struct tasklet_struct *t) { }
 static inline bool rcu_throttle_plugged(unsigned int cpu) { return false; }
@@ -102,13 +104,18 @@ void rcu_direct_get_stats(struct rcu_rt_stats *s);
 static inline void rcu_direct_get_stats(struct rcu_rt_stats *s) { }
 #endif
 
-/* ---- For the benchmark and tests (rt_mode.c, always built). */
+/* ---- For the variant, the benchmark and tests (rt_mode.c, always built). */
+/* From the variant's late init: start krcud, say which options are on. */
+void rcu_rt_late_init(void);
 /* Is this configuration built in? (RCU_RT_BASE always is.) */
 bool rcu_rt_mode_available(enum rcu_rt_mode m);
 /* Switch every option off, then m's on; -1 if m is not built in. */
 int rcu_rt_set_mode(enum rcu_rt_mode m);
 /* The options on now, as a short string ("krcud+throttle", "base"). */
 const char *rcu_rt_mode_desc(char *buf, int len);
+/* The switches as they are (a bit per mode), to put back afterwards. */
+unsigned int rcu_rt_save(void);
+void rcu_rt_restore(unsigned int saved);
 void rcu_rt_get_stats(struct rcu_rt_stats *s);
 /*
  * An option's command-line value in [lo, hi]; otherwise say so, with the

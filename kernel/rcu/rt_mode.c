@@ -35,6 +35,15 @@ int rcu_rt_param(const char *name, const char *val, unsigned long lo, unsigned l
 	return 0;
 }
 
+void rcu_rt_late_init(void)
+{
+	rcu_offload_late_init();
+	rcu_throttle_show();
+#ifdef CONFIG_RCU_CALL_RT_DIRECT
+	printk("rcu: direct invocation: call_rcu_rt() runs callbacks at once (1 CPU)\n");
+#endif
+}
+
 bool rcu_rt_mode_available(enum rcu_rt_mode m)
 {
 	switch (m) {
@@ -101,4 +110,34 @@ void rcu_rt_get_stats(struct rcu_rt_stats *s)
 	rcu_offload_get_stats(s);
 	rcu_throttle_get_stats(s);
 	rcu_direct_get_stats(s);
+}
+
+unsigned int rcu_rt_save(void)
+{
+	unsigned int s = 0;
+
+#ifdef CONFIG_RCU_KRCUD_OFFLOAD
+	s |= READ_ONCE(rcu_offload_on) << RCU_RT_KRCUD;
+#endif
+#ifdef CONFIG_RCU_CALL_RT_DIRECT
+	s |= READ_ONCE(rcu_direct_on) << RCU_RT_DIRECT;
+#endif
+#ifdef CONFIG_RCU_THROTTLE
+	s |= READ_ONCE(rcu_throttle_on) << RCU_RT_THROTTLE;
+#endif
+	return s;
+}
+
+void rcu_rt_restore(unsigned int s)
+{
+#ifdef CONFIG_RCU_KRCUD_OFFLOAD
+	WRITE_ONCE(rcu_offload_on, !!(s & (1U << RCU_RT_KRCUD)));
+#endif
+#ifdef CONFIG_RCU_CALL_RT_DIRECT
+	WRITE_ONCE(rcu_direct_on, !!(s & (1U << RCU_RT_DIRECT)));
+#endif
+#ifdef CONFIG_RCU_THROTTLE
+	WRITE_ONCE(rcu_throttle_on, !!(s & (1U << RCU_RT_THROTTLE)));
+#endif
+	(void)s;
 }

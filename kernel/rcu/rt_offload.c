@@ -84,14 +84,13 @@ bool rcu_offload_pending(unsigned int cpu)
 }
 
 /*
- * Figure 4 lines 15-16, from softirq on cpu: list's callbacks go to the
+ * Figure 4 lines 15-16, from softirq on cpu: list's n callbacks go to the
  * tail of rcudlist (departure 1) and krcud is woken. krcud takes them off
  * with bottom halves disabled, so the two never edit rcudlist at once.
  */
-void rcu_offload(unsigned int cpu, struct list_head *list)
+void rcu_offload(unsigned int cpu, struct list_head *list, unsigned long n)
 {
 	struct rcu_offload_data *o = per_cpu_ptr(&rcu_offload_data, cpu);
-	unsigned long n = list_count(list);
 
 	list_splice_tail_init(list, &o->rcudlist);
 	o->rcudlen += n;

@@ -3,7 +3,9 @@
  * (CONFIG_RCU_THROTTLE; docs/rcu/realtime.md).
  *
  * rcu_do_batch() invokes at most rcumaxbatch callbacks from one softirq
- * run; when it stops there, it plugs this CPU's RCU_donelist for
+ * run while a real-time task is runnable on the CPU (Figure 2; section 4
+ * names throttling among the solutions that need that test, though
+ * Figure 14 leaves it out); when it stops there, it plugs this CPU's RCU_donelist for
  * rcuplugticks ticks (RCU_plugticks, counted down by every tick of this
  * CPU; the paper did it in scheduler_tick(), we in the RCU tick hook that
  * scheduler_tick's caller already calls). With rcuplugticks=0 the tasklet
@@ -15,8 +17,8 @@
  * Done callbacks wait on RCU_donelist (the variant's, Figure 15) in the
  * order their batches ended, so rcu_barrier() keeps its meaning.
  *
- * The price: while plugged, a CPU invokes nothing, so its callback
- * throughput is at most rcumaxbatch per rcuplugticks ticks (256 per tick,
+ * The price: while plugged, a CPU invokes nothing, so with a real-time
+ * task present its callback throughput is at most rcumaxbatch per rcuplugticks ticks (256 per tick,
  * 64,000 a second at HZ=250, with the defaults). A flood faster than that
  * builds a backlog that drains when the flood ends; grace periods go on
  * at their own rate meanwhile (the batch lists do not wait for donelist).
@@ -100,6 +102,14 @@ void rcu_throttle_get_stats(struct rcu_rt_stats *s)
 
 	for_each_online_cpu(cpu)
 		s->plugs += READ_ONCE(per_cpu(rcu_plugs, cpu));
+}
+
+void rcu_throttle_show(void)
+{
+	if (rcumaxbatch)
+		printk("rcu: throttle: rcumaxbatch=%lu rcuplugticks=%lu\n", rcumaxbatch, rcuplugticks);
+	else
+		printk("rcu: throttle: off (rcumaxbatch=0)\n");
 }
 
 bool rcu_throttle_available(void)
