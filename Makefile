@@ -88,7 +88,7 @@ LDFLAGS		:= -nostdlib -z max-page-size=0x1000 -z noexecstack --no-warn-rwx-segme
 		   -T boot/linker.ld
 
 # ---------------------------------------------------------------- top targets
-.PHONY: all kernel iso run gdb test test-quick soak compare clean distclean deps \
+.PHONY: all kernel iso run gdb test test-quick soak compare amlat clean distclean deps \
 	menuconfig defconfig olddefconfig savedefconfig FORCE
 
 all: kernel
@@ -223,6 +223,12 @@ test-quick: deps
 COMPARE_CPUS	?= 2
 compare: deps
 	$(Q)$(PYTHON) tools/compare.py --cpus $(COMPARE_CPUS) --kvm $(KVM)
+
+# Seed 003 Table 1 for Quiescent: realtime latency under an RCU callback
+# load, Base/krcud/direct/throttle, and a histogram (build/amlat/).
+AMLAT_ARGS	?=
+amlat: deps
+	$(Q)$(PYTHON) tools/amlat.py --kvm $(if $(filter auto,$(KVM)),0,$(KVM)) $(AMLAT_ARGS)
 
 # Every scenario (or SCN='glob'), REPEAT times, one summary line per run.
 soak: deps

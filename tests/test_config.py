@@ -24,7 +24,10 @@ def kconfig_defconfig(tmp_path, text):
     ("CONFIG_NR_CPUS=999", ["NR_CPUS", "999"]),
     ("CONFIG_NR_CPUS=many", ["NR_CPUS", "many"]),
     ("CONFIG_NO_SUCH_OPTION=y", ["NO_SUCH_OPTION"]),
-], ids=["bool-maybe", "nr-cpus-out-of-range", "int-not-a-number", "undefined-symbol"])
+    ("CONFIG_RCU_CALL_RT_DIRECT=y", ["RCU_CALL_RT_DIRECT", "NR_CPUS = 1"]),
+    ("CONFIG_RCU_XRCU=y\nCONFIG_RCU_THROTTLE=y", ["RCU_THROTTLE", "RCU_LTIMER"]),
+], ids=["bool-maybe", "nr-cpus-out-of-range", "int-not-a-number", "undefined-symbol",
+        "rcu-rt-direct-needs-one-cpu", "rcu-throttle-needs-ltimer"])
 def test_bad_defconfig_is_refused(tmp_path, line, words):
     p = kconfig_defconfig(tmp_path, (REPO / "configs/defconfig").read_text() + line + "\n")
     assert p.returncode != 0, f"'{line}' was accepted:\n{p.stdout}"

@@ -34,6 +34,15 @@ def fail_on_warnings(kconf, what):
            if any(s in w for s in ("undefined symbol", "was assigned the value",
                                    "is not a valid", "is invalid for",
                                    "outside the active range", "malformed"))]
+    # A bool asked for as y that its dependencies turn off (an option that
+    # needs one CPU, a variant's option on another variant) is an error too,
+    # not a silent n.
+    for sym in kconf.unique_defined_syms:
+        if sym.orig_type in (kconfiglib.BOOL, kconfiglib.TRISTATE) and \
+                sym.user_value == 2 and sym.tri_value != 2 and \
+                (sym.choice is None or sym.choice.user_selection is sym):
+            bad.append(f"CONFIG_{sym.name}=y cannot be set: it depends on "
+                       f"{kconfiglib.expr_str(sym.direct_dep)}, which does not hold here")
     if bad:
         sys.stderr.write(f"kconfig: {what} has errors:\n")
         for w in bad:

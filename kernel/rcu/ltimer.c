@@ -27,6 +27,14 @@
  * states C (context switch), I (idle), U (user); 1 tasklet per CPU; safe
  * to call_rcu() from BH and IRQ context (call_rcu() masks interrupts).
  *
+ * The realtime options of seed 003 (kernel/rcu/rt.h, docs/rcu/realtime.md)
+ * change only how a done batch is invoked, in rcu_do_batch(): done
+ * callbacks wait on RCU_donelist (seed 003 Figure 15) and rcu_do_batch()
+ * may stop early, handing the rest to krcud (CONFIG_RCU_KRCUD_OFFLOAD,
+ * Figure 4) or leaving it plugged for rcuplugticks ticks (CONFIG_RCU_THROTTLE,
+ * Figure 14). Without them it invokes the whole donelist, as the stock
+ * kernel invoked its local list.
+ *
  * A note the paper leaves implicit: a callback that joins curlist when no
  * batch is running is given batch curbatch + 1 (Figure 45 line 25), and
  * the batch that then starts is curbatch itself, so from idle a callback
@@ -34,7 +42,9 @@
  * waits for the rest of that one and one more. We keep the paper's rule.
  */
 #include "rcu_internal.h"
+#include "rt.h"
 #include <rcu_hooks.h>
+#include <sched.h>
 #include <interrupt.h>
 #include <spinlock.h>
 #include <percpu.h>
@@ -63,7 +73,8 @@ struct rcu_data {
 	rcu_batch_t batch;		/* RCU_batch: the batch curlist waits for */
 	struct list_head nxtlist;	/* RCU_nxtlist */
 	struct list_head curlist;	/* RCU_curlist */
-	unsigned long nxtlen, curlen;	/* list lengths (statistics, gdb) */
+	struct list_head donelist;	/* RCU_donelist: batch done, not yet invoked */
+	unsigned long nxtlen, curlen, donelen;	/* list lengths (statistics, gdb) */
 	struct tasklet_struct tasklet;	/* RCU_tasklet */
 	bool ready;
 };
@@ -80,6 +91,7 @@ DEFINE_PER_CPU(struct rcu_data, rcu_data);
 #define RCU_batch(cpu)		(per_cpu(rcu_data, cpu).batch)
 #define RCU_nxtlist(cpu)	(per_cpu(rcu_data, cpu).nxtlist)
 #define RCU_curlist(cpu)	(per_cpu(rcu_data, cpu).curlist)
+#define RCU_donelist(cpu)	(per_cpu(rcu_data, cpu).donelist)
 #define RCU_tasklet(cpu)	(per_cpu(rcu_data, cpu).tasklet)
 
 /* The name, as a string gdb can read without calling anything. */
@@ -167,6 +179,52 @@ static void rcu_check_quiescent_state(void)
 }
 
 /*
+ * Seed 003 Figures 4 and 14: invoke this CPU's donelist, from the tasklet
+ * (softirq). Stop early
+ *   - at bhlimit callbacks, if a real-time task is runnable here: the rest
+ *     go to krcud (Figure 4 lines 14-17; rcu_bh_callback_limit() is
+ *     Figure 5, "no limit" unless the option is on and krcud runs);
+ *   - at rcumaxbatch callbacks, if a real-time task is runnable here: the
+ *     rest stay on donelist, plugged for rcuplugticks ticks (Figure 14
+ *     lines 13-17; section 4 says throttling, like krcud, needs to know
+ *     whether a real-time task is runnable, though Figure 14 does not
+ *     test it: without one, nobody is waiting, and an unconditional plug
+ *     only slows every synchronize_kernel() behind a backlog).
+ * While krcud still has callbacks of this CPU, the whole donelist goes to
+ * it, so that callbacks run in the order they were queued (rt_offload.c).
+ */
+static void rcu_do_batch(struct rcu_data *rd)
+{
+	unsigned int cpu = smp_processor_id();
+	unsigned long limit = rcu_bh_callback_limit(cpu);
+	unsigned long maxbatch = rcu_throttle_maxbatch();
+	unsigned long count = 0;
+
+	if (rcu_offload_pending(cpu)) {
+		rcu_offload(cpu, &rd->donelist, rd->donelen);
+		rd->donelen = 0;
+		return;
+	}
+	while (!list_empty(&rd->donelist)) {
+		rcu_invoke_one(&rd->donelist);
+		rd->donelen--;
+		count++;
+		if (list_empty(&rd->donelist))
+			break;
+		if (count >= limit && rq_has_rt_task(cpu)) {
+			rcu_offload(cpu, &rd->donelist, rd->donelen);
+			rd->donelen = 0;
+			break;
+		}
+		if (count >= maxbatch && rq_has_rt_task(cpu)) {
+			rcu_throttle_plug(cpu, &rd->tasklet);
+			break;
+		}
+	}
+	rcu_note_batch(count);
+}
+
+/*
  * Figure 45: move this CPU's callbacks along. curlist's batch done ->
  * invoke it; curlist empty and nxtlist not -> nxtlist becomes curlist,
  * waiting for batch curbatch + 1, which is registered; then report a
@@ -176,10 +234,11 @@ static void rcu_check_callbacks(void)
 {
 	int cpu = smp_processor_id();
 	struct rcu_data *rd = this_cpu_ptr(&rcu_data);
-	LIST_HEAD(list);
 
+	/* Seed 003 Figure 15: a done batch joins the tail of donelist. */
 	if (!list_empty(&rd->curlist) && RCU_BATCH_GT(rcu_ctrlblk.curbatch, rd->batch)) {
-		list_splice_init(&rd->curlist, &list);
+		list_splice_tail_init(&rd->curlist, &rd->donelist);
+		rd->donelen += rd->curlen;
 		rd->curlen = 0;
 	}
 
@@ -200,9 +259,8 @@ static void rcu_check_callbacks(void)
 		local_irq_enable();
 	}
 	rcu_check_quiescent_state();
-	if (!list_empty(&list))
-		rcu_invoke_callbacks(&list);
-	(void)cpu;
+	if (!list_empty(&rd->donelist) && !rcu_throttle_plugged(cpu))
+		rcu_do_batch(rd);
 }
 
 /* Figure 44: the tasklet. Anything to do on this CPU? */
@@ -213,6 +271,7 @@ static void rcu_process_callbacks(unsigned long data)
 
 	if ((!list_empty(&rd->curlist) && RCU_BATCH_GT(rcu_ctrlblk.curbatch, rd->batch)) ||
 	    (list_empty(&rd->curlist) && !list_empty(&rd->nxtlist)) ||
+	    (!list_empty(&rd->donelist) && !rcu_throttle_plugged(cpu)) ||
 	    cpumask_test(cpu, &rcu_ctrlblk.rcu_cpu_mask))
 		rcu_check_callbacks();
 }
@@ -235,6 +294,7 @@ void rcu_hook_tick(enum tick_context ctx)
 	/* rcu_break: every tick counts, even one that interrupted a reader. */
 	if (ctx == TICK_USER || ctx == TICK_IDLE || rcu_break)
 		rd->qsctr++;
+	rcu_throttle_tick(smp_processor_id());	/* seed 003: RCU_plugticks-- */
 	if (!(READ_ONCE(rd->tasklet.state) &
 	      ((1UL << TASKLET_STATE_SCHED) | (1UL << TASKLET_STATE_RUN))))
 		tasklet_schedule(&rd->tasklet);
@@ -253,6 +313,8 @@ static void rcu_init_cpu(unsigned int cpu)
 	rd->last_qsctr = RCU_QSCTR_INVALID;
 	INIT_LIST_HEAD(&rd->nxtlist);
 	INIT_LIST_HEAD(&rd->curlist);
+	INIT_LIST_HEAD(&rd->donelist);
+	rcu_offload_cpu_online(cpu);
 	tasklet_init(&rd->tasklet, rcu_process_callbacks, 0);
 	smp_wmb();
 	rd->ready = true;
@@ -270,6 +332,7 @@ void rcu_variant_init(void)
 
 void rcu_variant_late_init(void)
 {
+	rcu_rt_late_init();	/* seed 003 Figure 6: start krcud */
 }
 
 /*
@@ -300,7 +363,8 @@ void rcu_variant_show_state(void)
 	       rcu_ctrlblk.curbatch, rcu_ctrlblk.maxbatch, rcu_ctrlblk.rcu_cpu_mask.bits[0]);
 	for_each_online_cpu(cpu) {
 		struct rcu_data *rd = per_cpu_ptr(&rcu_data, cpu);
-		printk("rcu-ltimer: cpu%u: qsctr %ld last_qsctr %ld batch %ld nxtlist %lu curlist %lu\n",
-		       cpu, rd->qsctr, rd->last_qsctr, rd->batch, rd->nxtlen, rd->curlen);
+		printk("rcu-ltimer: cpu%u: qsctr %ld last_qsctr %ld batch %ld nxtlist %lu curlist %lu "
+		       "donelist %lu\n", cpu, rd->qsctr, rd->last_qsctr, rd->batch, rd->nxtlen,
+		       rd->curlen, rd->donelen);
 	}
 }

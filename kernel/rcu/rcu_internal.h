@@ -66,6 +66,10 @@ static inline void rcu_note_qs(void)
 void rcu_note_list_len(unsigned long len);
 /* Run and unlink every rcu_head on list (seed 000: rcu_invoke_callbacks). */
 void rcu_invoke_callbacks(struct list_head *list);
+/* Unlink and run list's first rcu_head, counted (the realtime options'
+ * rcu_do_batch(), kernel/rcu/rt.h); rcu_note_batch(n) after n of them. */
+void rcu_invoke_one(struct list_head *list);
+void rcu_note_batch(unsigned long n);
 unsigned long rcu_pending_callbacks(void);	/* queued - invoked, all CPUs */
 
 /* Stall detection (kernel/rcu/stall.c), from the variant's tick hook. */

@@ -126,3 +126,25 @@ void rcu_show_stats(void)
 		       cpu, s->queued, s->invoked, s->qs, s->longest_list, s->max_batch);
 	}
 }
+
+/*
+ * One callback at a time, for a caller that decides after each one
+ * whether to go on (the realtime options: seed 003 Figures 4 and 14).
+ */
+void rcu_invoke_one(struct list_head *list)
+{
+	struct rcu_cpu_stats *s = this_cpu_ptr(&rcu_cpu_stats);
+	struct rcu_head *h = container_of(list->next, struct rcu_head, list);
+
+	list_del(&h->list);
+	h->func(h->arg);
+	WRITE_ONCE(s->invoked, s->invoked + 1);
+}
+
+void rcu_note_batch(unsigned long n)
+{
+	struct rcu_cpu_stats *s = this_cpu_ptr(&rcu_cpu_stats);
+
+	if (n > s->max_batch)
+		s->max_batch = n;
+}

@@ -17,3 +17,11 @@ rcu-variant-$(CONFIG_RCU_KRCUD)		+= kernel/rcu/krcud.c
 rcu-variant-$(CONFIG_RCU_SCHED)		+= kernel/rcu/sched.c
 # rcu-preempt is rcu's algorithm (krcud.c) plus Figure 33's counters (preempt.c).
 rcu-variant-$(CONFIG_RCU_PREEMPT)	+= kernel/rcu/krcud.c kernel/rcu/preempt.c
+
+# The realtime options of seed 003 (kernel/rcu/rt.h): one file each, built
+# only when configured. kernel/rcu/rt_mode.c (their run-time switches) is
+# always built.
+RCU_VARIANT_FILES += kernel/rcu/rt_offload.c kernel/rcu/rt_throttle.c kernel/rcu/rt_direct.c
+rcu-variant-$(CONFIG_RCU_KRCUD_OFFLOAD)	+= kernel/rcu/rt_offload.c
+rcu-variant-$(CONFIG_RCU_THROTTLE)	+= kernel/rcu/rt_throttle.c
+rcu-variant-$(CONFIG_RCU_CALL_RT_DIRECT)	+= kernel/rcu/rt_direct.c

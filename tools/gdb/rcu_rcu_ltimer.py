@@ -1,6 +1,8 @@
 """qs-rcu for rcu-ltimer (kernel/rcu/ltimer.c, seed 000 Figures 21-23, 44-47):
 rcu_ctrlblk's batch numbers and the CPUs that still owe the current batch a
-quiescent state, then each CPU's counters and callback lists."""
+quiescent state, then each CPU's counters and callback lists; with the
+realtime options of seed 003 (docs/rcu/realtime.md), each CPU's donelist,
+its krcud's rcudlist and its RCU_plugticks."""
 from quiescent import nr_cpus, per_cpu
 import gdb
 import rcu_common
@@ -22,3 +24,23 @@ def show():
               f" batch {int(rd['batch'])}")
         rcu_common.print_list("nxtlist", rd["nxtlist"])
         rcu_common.print_list(f"curlist (waits for batch {int(rd['batch'])})", rd["curlist"])
+        rcu_common.print_list("donelist (batch done, not yet invoked)", rd["donelist"])
+        show_rt(cpu)
+
+
+def show_rt(cpu):
+    """krcud's list and the throttle's plug, where those options are built."""
+    try:
+        o = per_cpu("rcu_offload_data", cpu)
+        task = int(o["krcud"])
+        print(f"  krcud: {'task %#x' % task if task else 'not started'}, "
+              f"offloaded {int(o['offloaded'])} in {int(o['offloads'])} hand-offs, "
+              f"invoked {int(o['invoked'])}")
+        rcu_common.print_list("rcudlist (waiting for krcud)", o["rcudlist"])
+    except gdb.error:
+        pass
+    try:
+        print(f"  RCU_plugticks {int(per_cpu('rcu_plugticks', cpu))}"
+              f" (plugged {int(per_cpu('rcu_plugs', cpu))} times)")
+    except gdb.error:
+        pass
