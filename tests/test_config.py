@@ -26,8 +26,9 @@ def kconfig_defconfig(tmp_path, text):
     ("CONFIG_NO_SUCH_OPTION=y", ["NO_SUCH_OPTION"]),
     ("CONFIG_RCU_CALL_RT_DIRECT=y", ["RCU_CALL_RT_DIRECT", "NR_CPUS = 1"]),
     ("CONFIG_RCU_XRCU=y\nCONFIG_RCU_THROTTLE=y", ["RCU_THROTTLE", "RCU_LTIMER"]),
+    ("CONFIG_PREEMPT_NONE=y\nCONFIG_RCU_PREEMPT=y", ["RCU_PREEMPT", "PREEMPT"]),
 ], ids=["bool-maybe", "nr-cpus-out-of-range", "int-not-a-number", "undefined-symbol",
-        "rcu-rt-direct-needs-one-cpu", "rcu-throttle-needs-ltimer"])
+        "rcu-rt-direct-needs-one-cpu", "rcu-throttle-needs-ltimer", "rcu-preempt-needs-preempt"])
 def test_bad_defconfig_is_refused(tmp_path, line, words):
     p = kconfig_defconfig(tmp_path, (REPO / "configs/defconfig").read_text() + line + "\n")
     assert p.returncode != 0, f"'{line}' was accepted:\n{p.stdout}"
