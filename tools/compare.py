@@ -12,6 +12,9 @@ kernel/rcu/, build it, boot it once with the RCU benchmarks
   Table 2 (cycles the variant's hooks add to a context switch and a tick
   with no callback in flight).
 
+The timer-paced variants (X-rcu, rcu, rcu-preempt) get a second row with a
+much shorter period than the papers' (TUNED below), to show what paces them.
+
 It also draws build/compare/sync-latency.png: synchronize_kernel latency by
 variant against load, in the manner of seed 000 Figures 9-10.
 
@@ -36,6 +39,15 @@ VARIANT_FILES = {
 }
 
 
+# The timer-paced variants again with shorter periods than the papers'
+# (label, config stem, options): what paces their grace periods.
+TUNED = [
+    ("x-rcu, period 1 jiffy", "xrcu", ["CONFIG_RCU_XRCU_PERIOD=1"]),
+    ("rcu, period 4 ms", "krcud", ["CONFIG_RCU_KRCUD_PERIOD_MS=4"]),
+    ("rcu-preempt, period 4 ms", "preempt", ["CONFIG_RCU_KRCUD_PERIOD_MS=4"]),
+]
+
+
 def available(cpus):
     out = []
     for stem, src in VARIANT_FILES.items():
@@ -50,11 +62,11 @@ def available(cpus):
     return out
 
 
-def bench(stem, cfg, cpus, kvm):
+def bench(stem, cfg, cpus, kvm, extra=(), name=None):
     # The test configurations count read-side nesting (CONFIG_RCU_DEBUG_READ);
     # the comparison measures the read side as a production build has it.
-    r = qrun.boot(name=f"compare-{stem}", defconfig=cfg, boot="kernel", cpus=cpus,
-                  options=["# CONFIG_RCU_DEBUG_READ is not set"],
+    r = qrun.boot(name=name or f"compare-{stem}", defconfig=cfg, boot="kernel", cpus=cpus,
+                  options=["# CONFIG_RCU_DEBUG_READ is not set", *extra],
                   cmdline="ktest=bench_rcu_*", timeout=600, kvm=kvm, label=f"compare-smp{cpus}")
     rows = [b for b in r.console.bench]
     if r.status != "pass":
@@ -145,6 +157,8 @@ def main():
     ap.add_argument("--cpus", type=int, default=2)
     ap.add_argument("--variants", default="", help="comma-separated config stems (default: all)")
     ap.add_argument("--kvm", default="0")
+    ap.add_argument("--no-tuned", action="store_true",
+                    help="skip the timer-paced variants' extra rows with shorter periods")
     a = ap.parse_args()
     todo = available(a.cpus)
     if a.variants:
@@ -154,6 +168,16 @@ def main():
     for stem, cfg in todo:
         print(f"compare: {stem} at -smp {a.cpus} ...", file=sys.stderr)
         results.append((stem, summarise(bench(stem, cfg, a.cpus, a.kvm))))
+    if not a.no_tuned:
+        have = {stem: cfg for stem, cfg in todo}
+        for label, stem, extra in TUNED:
+            if stem not in have:
+                continue
+            print(f"compare: {label} at -smp {a.cpus} ...", file=sys.stderr)
+            s = summarise(bench(stem, have[stem], a.cpus, a.kvm, extra,
+                               name=f"compare-{stem}-tuned"))
+            s["variant"] = label
+            results.append((stem, s))
     out = REPO / "build" / "compare"
     out.mkdir(parents=True, exist_ok=True)
     text = table(results, a.cpus)

@@ -43,7 +43,7 @@
  *   and arm rcu_timer if it is not armed), reports this CPU's quiescent
  *   state (Figure 37), invokes donelist, and clears this CPU's active bit
  *   when the CPU holds no callbacks any more.
- *   rcu_timer fires every RCU_KRCUD_PERIOD (50 ms) while some CPU is
+ *   rcu_timer fires every RCU_KRCUD_PERIOD (50 ms by default) while some CPU is
  *   active. rcu_timeout() (Figure 17's SMP path) up()s krcud_sema of each
  *   CPU that holds callbacks or owes the batch a quiescent state, and
  *   re-arms itself only while rcu_active_cpumask is not empty: with no
@@ -118,8 +118,8 @@ typedef long rcu_batch_t;
 #define RCU_BATCH_GT(a, b)	((long)((a) - (b)) > 0)
 #define RCU_QSCTR_INVALID	0
 
-/* Table 2: "50ms global" timer. */
-#define RCU_KRCUD_PERIOD	msecs_to_jiffies(50)
+/* Table 2: "50ms global" timer (CONFIG_RCU_KRCUD_PERIOD_MS, default 50). */
+#define RCU_KRCUD_PERIOD	msecs_to_jiffies(CONFIG_RCU_KRCUD_PERIOD_MS)
 
 spinlock_t rcu_lock = SPINLOCK_INIT("rcu_lock");
 rcu_batch_t rcu_currbatch = 1;		/* rcu_lock */

@@ -10,9 +10,10 @@
  *       happen inside the section (seed 001: "In preemptive kernels, they
  *       disable preemption").
  *   rcu-preempt (CONFIG_RCU_PREEMPT, kernel/rcu/preempt.c, seed 000 5.7):
- *       preemptible readers. rcu_read_lock() only counts the task's
- *       nesting (might_sleep() reads it); a reader may be preempted and
- *       migrated, and the variant tracks preempted tasks instead.
+ *       preemptible readers. rcu_read_lock() is a compiler barrier (with
+ *       CONFIG_RCU_DEBUG_READ it counts the task's nesting, which
+ *       might_sleep() reads); a reader may be preempted and migrated, and
+ *       the variant tracks preempted tasks instead.
  */
 #ifndef _RCU_READ_SIDE_H
 #define _RCU_READ_SIDE_H
@@ -37,8 +38,8 @@ static __always_inline void rcu_read_depth_dec(void) { barrier(); }
 /* Can might_sleep() see a read-side section in this build? (Tests ask.) */
 static __always_inline bool rcu_read_side_visible(void)
 {
-#if defined(CONFIG_PREEMPT) || defined(CONFIG_RCU_DEBUG_READ)
-	return true;
+#if defined(CONFIG_RCU_DEBUG_READ) || (defined(CONFIG_PREEMPT) && !defined(CONFIG_RCU_PREEMPT))
+	return true;		/* rcu-preempt's readers keep no count without debug */
 #else
 	return false;
 #endif
@@ -65,14 +66,27 @@ static __always_inline int rcu_read_depth(void)
 	return rcu_preempt_read_depth();
 }
 
+/*
+ * "No additional work is done ... until that task is preempted" (seed 000
+ * 5.7): without CONFIG_RCU_DEBUG_READ the read side is only a compiler
+ * barrier; with it, the task's nesting depth is kept for might_sleep().
+ */
 static __always_inline void rcu_read_lock(void)
 {
+#ifdef CONFIG_RCU_DEBUG_READ
 	rcu_preempt_read_lock();
+#else
+	barrier();
+#endif
 }
 
 static __always_inline void rcu_read_unlock(void)
 {
+#ifdef CONFIG_RCU_DEBUG_READ
 	rcu_preempt_read_unlock();
+#else
+	barrier();
+#endif
 }
 #else
 static __always_inline int rcu_read_depth(void)
