@@ -5,6 +5,7 @@
 #                       the same with configs/rcu_poll[_preempt]_defconfig, in build/rcu-poll[-preempt]
 #   make test           build the test configurations and run the pytest suites
 #   make iso            the GRUB rescue ISO
+#   make initrd         the user programs (user/) packed as the initrd
 #   make gdb            boot stopped at the first instruction, gdb attached
 #   make defconfig, make <name>_defconfig, make menuconfig, make olddefconfig,
 #   make savedefconfig  configuration (Kconfig, read by kconfiglib)
@@ -87,12 +88,58 @@ ASFLAGS		:= -f elf64 -g -F dwarf -Iboot/ -I$(O)/ -w+all -w+error
 LDFLAGS		:= -nostdlib -z max-page-size=0x1000 -z noexecstack --no-warn-rwx-segments \
 		   -T boot/linker.ld
 
+.DEFAULT_GOAL := all
+
+# ---------------------------------------------------------------- user programs
+# user/: a small libc (user/lib), POSIX-shaped headers (user/include) and
+# the programs (user/bin/*.c, one program per file), built freestanding
+# with the same compiler and packed into the initrd, a cpio archive the
+# boot loader hands the kernel as a module (docs/user-mode.md).
+# -mgeneral-regs-only: the kernel does not save SSE/x87 state yet.
+USER_CFLAGS	:= -std=gnu11 -O2 -g -pipe -ffreestanding -nostdinc -isystem $(GCC_INCLUDE) \
+		   -Iuser/include -fno-pic -fno-pie -mgeneral-regs-only -fno-stack-protector \
+		   -fno-asynchronous-unwind-tables -fno-omit-frame-pointer \
+		   -Wall -Wextra -Werror -Wno-unused-parameter -Wno-sign-compare
+USER_LDFLAGS	:= -nostdlib -static -z max-page-size=0x1000 -z noexecstack -T user/user.ld
+USER_LIB_OBJS	:= $(patsubst %.c,$(O)/%.o,$(sort $(wildcard user/lib/*.c))) $(O)/user/lib/crt0.o
+USER_LIBC	:= $(O)/user/libc.a
+USER_PROGS	:= $(patsubst user/bin/%.c,$(O)/user/bin/%,$(sort $(wildcard user/bin/*.c)))
+INITRD		:= $(O)/initrd.cpio
+
+$(O)/user/%.o: user/%.c
+	@mkdir -p $(dir $@)
+	@echo "  CC      $<"
+	$(Q)$(CC) $(USER_CFLAGS) -MMD -MP -c $< -o $@
+
+$(O)/user/lib/crt0.o: user/lib/crt0.asm
+	@mkdir -p $(dir $@)
+	@echo "  AS      $<"
+	$(Q)$(NASM) -f elf64 -g -F dwarf $< -o $@
+
+$(USER_LIBC): $(USER_LIB_OBJS)
+	$(Q)rm -f $@
+	$(Q)$(CROSS_COMPILE)ar rcs $@ $^
+
+$(O)/user/bin/%: $(O)/user/bin/%.o $(USER_LIBC) user/user.ld
+	@echo "  LD      $@"
+	$(Q)$(LD) $(USER_LDFLAGS) -o $@ $(O)/user/lib/crt0.o $< $(USER_LIBC)
+
+# The initrd holds the programs without their debug information (gdb
+# reads build/user/bin/<name> for that).
+$(INITRD): $(USER_PROGS) tools/mkinitrd.py
+	@echo "  INITRD  $@"
+	@mkdir -p $(O)/user/stripped
+	$(Q)for p in $(USER_PROGS); do $(OBJCOPY) --strip-debug $$p $(O)/user/stripped/$$(basename $$p); done
+	$(Q)$(PYTHON) tools/mkinitrd.py -o $@ $(addprefix $(O)/user/stripped/,$(notdir $(USER_PROGS)))
+
+initrd: $(INITRD)
+
 # ---------------------------------------------------------------- top targets
-.PHONY: all kernel iso run gdb test test-quick soak compare amlat clean distclean deps \
+.PHONY: all kernel initrd iso run gdb test test-quick soak compare amlat clean distclean deps \
 	menuconfig defconfig olddefconfig savedefconfig FORCE
 
 all: kernel
-kernel: $(ELF)
+kernel: $(ELF) $(INITRD)
 
 deps:
 	$(Q)tools/setup-deps.sh
@@ -186,21 +233,22 @@ GRUB_CFG	:= $(O)/isodir/boot/grub/grub.cfg
 
 $(GRUB_CFG): FORCE
 	@mkdir -p $(dir $@)
-	$(Q)$(PYTHON) tools/mkgrubcfg.py --args "$(ARGS)" --out $@
+	$(Q)$(PYTHON) tools/mkgrubcfg.py --args "$(ARGS)" --module initrd.cpio --out $@
 
-$(ISO): $(ELF) $(GRUB_CFG)
+$(ISO): $(ELF) $(INITRD) $(GRUB_CFG)
 	@echo "  ISO     $@"
 	$(Q)cp $(ELF) $(O)/isodir/boot/quiescent.elf
+	$(Q)cp $(INITRD) $(O)/isodir/boot/initrd.cpio
 	$(Q)grub-mkrescue -o $@ $(O)/isodir >$(O)/grub-mkrescue.log 2>&1 || \
 		{ cat $(O)/grub-mkrescue.log; exit 1; }
 
 iso: deps $(ISO)
 
-run: deps $(ELF) $(if $(filter iso,$(BOOT)),$(ISO))
+run: deps $(ELF) $(INITRD) $(if $(filter iso,$(BOOT)),$(ISO))
 	$(Q)$(PYTHON) tools/qrun.py run --build-dir $(O) --cpus $(CPUS) --kvm $(KVM) \
 		--boot $(BOOT) --args "$(ARGS)"
 
-gdb: deps $(ELF)
+gdb: deps $(ELF) $(INITRD)
 	$(Q)$(PYTHON) tools/qrun.py gdb --build-dir $(O) --cpus $(CPUS) --boot kernel --args "$(ARGS)"
 
 # The test suites build their own configurations under build/test-*; KVM=0
@@ -242,4 +290,4 @@ distclean:
 
 FORCE:
 
--include $(OBJS:.o=.d)
+-include $(OBJS:.o=.d) $(USER_LIB_OBJS:.o=.d) $(USER_PROGS:=.d)

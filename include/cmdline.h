@@ -1,5 +1,6 @@
 /*
- * Kernel command-line options.
+ * Kernel command-line options. A lone "--" ends them: the rest of the
+ * line is handed to the first user process (cmdline_init_args()).
  *
  *   static int set_foo(const char *val) { ... return 0 or -EINVAL; }
  *   CMDLINE_PARAM("foo", set_foo, "foo=N: what it does (default 3, 1..10)");
@@ -25,6 +26,8 @@ struct cmdline_param {
 
 void cmdline_parse(const char *cmdline);
 const char *cmdline_get(void);
+/* Everything after " -- " on the command line (for init), or "". */
+const char *cmdline_init_args(void);
 
 /* Parse an unsigned integer option in [lo, hi]; on error print why. */
 int cmdline_parse_ulong(const char *name, const char *val, unsigned long lo,

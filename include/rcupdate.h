@@ -109,5 +109,7 @@ const char *rcu_variant_name(void);
 unsigned long rcu_gp_started(void);
 unsigned long rcu_gp_completed(void);
 void rcu_show_stats(void);
+/* call_rcu() callbacks queued and invoked on one CPU since boot. */
+void rcu_cpu_callback_counts(unsigned int cpu, unsigned long *queued, unsigned long *invoked);
 
 #endif

@@ -29,6 +29,8 @@
 #include <errno.h>
 #include <arch/cpu.h>
 
+struct process;
+
 /* Task states (a sleeping task is in one of the TASK_NORMAL states). */
 #define TASK_RUNNING		0x00	/* on a run queue, or running */
 #define TASK_INTERRUPTIBLE	0x01	/* asleep; task_interrupt() also wakes it */
@@ -99,6 +101,10 @@ struct task {
 	volatile bool should_stop;	/* kthread_stop() asked */
 	volatile bool interrupted;	/* task_interrupt(): wake interruptible sleeps */
 	struct completion exited;
+
+	/* User mode (kernel/user): NULL and 0 for kernel threads. */
+	struct process *proc;		/* the process this task runs */
+	unsigned long cr3;		/* its page tables; 0: the kernel's */
 };
 
 /* The task running on this CPU. */

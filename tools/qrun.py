@@ -168,7 +168,7 @@ def build(name, defconfig="defconfig", options=(), iso_args=None, jobs=None):
     bdir = configure(name, defconfig, options)
     rel = bdir.relative_to(REPO)
     jobs = jobs or os.cpu_count() or 2
-    target = [f"{rel}/quiescent.elf"]
+    target = [f"{rel}/quiescent.elf", f"{rel}/initrd.cpio"]
     extra = []
     if iso_args is not None:
         target = [f"{rel}/quiescent.iso"]
@@ -200,6 +200,10 @@ def qemu_command(image, boot="kernel", cpus=4, cmdline="", accel="tcg", serial="
         cmd += ["-cdrom", str(image)]
     else:
         cmd += ["-kernel", str(image)]
+        # The user programs, as a Multiboot module (the ISO carries its own).
+        initrd = Path(image).with_name("initrd.cpio")
+        if initrd.exists():
+            cmd += ["-initrd", str(initrd)]
         if cmdline:
             cmd += ["-append", cmdline]
     if gdb_port:

@@ -7,10 +7,16 @@
 extern const struct cmdline_param __cmdline_params_start[], __cmdline_params_end[];
 
 static char cmdline_copy[1024];
+static char init_args[1024];
 
 const char *cmdline_get(void)
 {
 	return cmdline_copy;
+}
+
+const char *cmdline_init_args(void)
+{
+	return init_args;
 }
 
 static void list_allowed(void)
@@ -58,6 +64,10 @@ void cmdline_parse(const char *cmdline)
 			p++;
 		if (*p)
 			*p++ = 0;
+		if (!strcmp(tok, "--")) {	/* the rest belongs to init */
+			strlcpy(init_args, p, sizeof(init_args));
+			break;
+		}
 		handle(tok);
 	}
 }

@@ -33,6 +33,7 @@
 #include <arch/apic.h>
 
 void kmain(u32 magic, u32 info);
+void start_user_init(void);
 
 static bool poweroff_after_boot;
 
@@ -82,6 +83,12 @@ static void report_ticks(void)
 	printk("%s\n", line);
 }
 
+/* User mode (kernel/user) replaces this: start the first process. */
+__attribute__((weak)) void start_user_init(void)
+{
+	printk("boot complete; idling (no user mode built in)\n");
+}
+
 /* The first kernel thread (bound to CPU 0, where the tests used to run). */
 static int kernel_init(void *arg)
 {
@@ -93,7 +100,7 @@ static int kernel_init(void *arg)
 		printk("poweroff: as asked on the command line\n");
 		machine_poweroff();
 	}
-	printk("boot complete; idling (the shell arrives with user mode)\n");
+	start_user_init();
 	return 0;
 }
 

@@ -103,6 +103,13 @@ unsigned long rcu_pending_callbacks(void)
 	return queued > invoked ? queued - invoked : 0;
 }
 
+/* For user space (kernel/user): one CPU's callback counts. */
+void rcu_cpu_callback_counts(unsigned int cpu, unsigned long *queued, unsigned long *invoked)
+{
+	*queued = READ_ONCE(per_cpu(rcu_cpu_stats, cpu).queued);
+	*invoked = READ_ONCE(per_cpu(rcu_cpu_stats, cpu).invoked);
+}
+
 void rcu_show_stats(void)
 {
 	char line[300];

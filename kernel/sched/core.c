@@ -28,6 +28,7 @@
 #include <arch/gdt.h>
 #include <arch/irq.h>
 #include <kmalloc.h>
+#include <mm.h>
 
 DEFINE_PER_CPU(struct rq, runqueues);
 
@@ -340,6 +341,19 @@ static void check_stack(struct task *p)
 		      p->name, p->pid, p->stack);
 }
 
+/*
+ * A user task runs on its own page tables; every other task on the
+ * kernel's, so that no CPU keeps a dead process's tables loaded. (The
+ * kernel half is the same in all of them; see kernel/mm/uvm.c.)
+ */
+static void switch_address_space(struct task *next)
+{
+	unsigned long want = next->cr3 ? next->cr3 : kernel_cr3();
+
+	if (read_cr3() != want)
+		write_cr3(want);
+}
+
 static struct task *context_switch(struct rq *rq, struct task *prev, struct task *next)
 {
 	struct cpu_local *cl = cpu_local();
@@ -350,7 +364,8 @@ static struct task *context_switch(struct rq *rq, struct task *prev, struct task
 	rq->curr = next;
 	set_current(next);
 	cl->kernel_stack = top;
-	tss_set_kernel_stack(top);	/* for interrupts from user mode, later */
+	tss_set_kernel_stack(top);	/* for interrupts and syscalls from user mode */
+	switch_address_space(next);
 	/*
 	 * preempt_count is per CPU but belongs to the task: it holds one count
 	 * for rq->lock here, and more if someone scheduled while atomic (a

@@ -12,6 +12,7 @@
  */
 #include <arch/gdt.h>
 #include <arch/irq.h>
+#include <arch/user.h>
 #include <percpu.h>
 #include <string.h>
 
@@ -75,6 +76,7 @@ void gdt_init_cpu(void)
 		"movw $0x28, %%ax\n\t"
 		"ltr %%ax"
 		:: "m"(p) : "rax", "memory");
+	syscall_init_cpu();		/* the way into the kernel from user mode */
 }
 
 /* The stack the CPU switches to on an interrupt from user mode. */

@@ -47,6 +47,11 @@ void serial_putc(char c)
 	outb(COM1 + UART_THR, c);
 }
 
+/* Readers waiting for input (kernel/user/tty.c) replace this. */
+__attribute__((weak)) void console_input_notify(void)
+{
+}
+
 static void serial_irq(struct pt_regs *regs, void *arg)
 {
 	unsigned long flags = spin_lock_irqsave(&rx_lock);
@@ -64,6 +69,7 @@ static void serial_irq(struct pt_regs *regs, void *arg)
 		}
 	}
 	spin_unlock_irqrestore(&rx_lock, flags);
+	console_input_notify();
 }
 
 int console_getc(void)

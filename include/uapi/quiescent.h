@@ -1,0 +1,125 @@
+/*
+ * The system-call interface between the kernel and user programs: call
+ * numbers and the structures the calls fill in. The one definition both
+ * sides compile against (kernel/user/ and user/lib/ include this file),
+ * so it uses only fixed-width types and nothing from either side.
+ *
+ * Calling convention (docs/user-mode.md): the `syscall` instruction with
+ * the number in rax and up to six arguments in rdi, rsi, rdx, r10, r8, r9;
+ * the result comes back in rax, a negative errno on failure (errno values
+ * are Linux's, include/errno.h). rcx and r11 are clobbered.
+ */
+#ifndef _UAPI_QUIESCENT_H
+#define _UAPI_QUIESCENT_H
+
+#include <stdint.h>
+
+#define SYS_read		0	/* (fd, buf, n): fd 0, the console, a line at a time */
+#define SYS_write		1	/* (fd, buf, n): fd 1 and 2, the console */
+#define SYS_exit		2	/* (status) */
+#define SYS_fork		3	/* () -> child pid, 0 in the child */
+#define SYS_execve		4	/* (path, argv, envp): a program from the initrd */
+#define SYS_waitpid		5	/* (pid or -1, &status, options) */
+#define SYS_getpid		6
+#define SYS_getppid		7
+#define SYS_nanosleep		8	/* (const struct timespec *, struct timespec *) */
+#define SYS_sched_yield		9
+#define SYS_sched_setscheduler	10	/* (pid, policy, const struct sched_param *) */
+#define SYS_sched_setaffinity	11	/* (pid, size in bytes, const uint64_t *mask) */
+#define SYS_getuid		12
+#define SYS_setuid		13	/* (uid): root may set any, others only their own */
+#define SYS_uname		14	/* (struct utsname *) */
+#define SYS_qs_stats		15	/* (struct qs_stats *, size, flags) */
+#define SYS_brk			16	/* (addr) -> the new break (or the old one) */
+#define SYS_clock_gettime	17	/* (clock id, struct timespec *) */
+#define SYS_qs_ps		18	/* (struct qs_procinfo *, max) -> count */
+#define SYS_poweroff		19	/* (code): root only; 0 = pass, else fail */
+#define SYS_getcpu		20	/* () -> the CPU the caller runs on */
+#define NR_SYSCALLS		21
+
+/* waitpid() options and status encoding (POSIX macros in sys/wait.h). */
+#define QS_WNOHANG		1
+#define QS_W_EXITED(code)	(((code) & 0xff) << 8)
+#define QS_W_SIGNALED(sig)	((sig) & 0x7f)
+
+/* The signal numbers a fault reports (there is no signal delivery yet). */
+#define QS_SIGILL		4
+#define QS_SIGTRAP		5
+#define QS_SIGBUS		7
+#define QS_SIGFPE		8
+#define QS_SIGSEGV		11
+
+#define QS_SCHED_NORMAL		0
+#define QS_SCHED_FIFO		1
+#define QS_SCHED_RR		2
+
+#define QS_CLOCK_REALTIME	0	/* there is no wall clock: since boot */
+#define QS_CLOCK_MONOTONIC	1
+
+struct qs_timespec {
+	int64_t tv_sec;
+	int64_t tv_nsec;
+};
+
+#define QS_UTSLEN		65
+
+/* uname(): POSIX's five strings, then what a lab needs to know it ran. */
+struct qs_utsname {
+	char sysname[QS_UTSLEN];	/* "Quiescent" */
+	char nodename[QS_UTSLEN];
+	char release[QS_UTSLEN];
+	char version[QS_UTSLEN];	/* "rcu=<variant> preempt=<model> HZ=<hz>" */
+	char machine[QS_UTSLEN];	/* "x86_64" */
+	char rcu_variant[QS_UTSLEN];
+	char preempt[QS_UTSLEN];
+	int32_t hz;
+	int32_t ncpus;			/* online */
+	int32_t max_cpus;
+	uint64_t tsc_khz;		/* for programs that time with rdtsc */
+};
+
+#define QS_STATS_MAX_CPUS	16
+#define QS_STATS_SYNC		1	/* rcu_barrier() first: deferred frees done */
+
+struct qs_cpu_stats {
+	uint64_t nr_switches, nvcsw, nivcsw;
+	uint64_t idle_ns;
+	uint64_t nr_running;
+	uint64_t rcu_queued, rcu_invoked;
+};
+
+/* The RCU and scheduler statistics, and the allocator's (the fuzzer's baseline). */
+struct qs_stats {
+	uint64_t uptime_ns;
+	uint32_t ncpus, hz;
+	char rcu_variant[32];
+	uint64_t rcu_gp_started, rcu_gp_completed;
+	uint64_t rcu_cb_queued, rcu_cb_invoked;
+	uint64_t nr_switches, nvcsw, nivcsw;
+	uint64_t kmalloc_objects, kmalloc_bytes, slab_pages;
+	uint64_t free_pages, total_pages;
+	uint64_t tasks_alive;		/* struct task allocated, kernel threads too */
+	uint64_t processes;		/* user processes, zombies too */
+	uint64_t user_pages;		/* pages of user memory and user page tables */
+	uint64_t syscalls;		/* since boot, all CPUs */
+	struct qs_cpu_stats cpu[QS_STATS_MAX_CPUS];
+};
+
+#define QS_COMM_LEN		16
+
+struct qs_procinfo {
+	int32_t pid, ppid, uid;
+	int32_t cpu;
+	char state;			/* R running/runnable, S sleeping, Z zombie */
+	char name[QS_COMM_LEN];
+	uint64_t run_ns;		/* time on a CPU */
+};
+
+/* The address-space layout (kernel/mm/uvm.c). */
+#define QS_USER_BASE		0x0000000000400000UL	/* programs are linked here */
+#define QS_USER_TOP		0x00007fff00000000UL	/* nothing user at or above */
+#define QS_USER_STACK_TOP	QS_USER_TOP
+#define QS_USER_STACK_PAGES	16			/* 64 KiB */
+#define QS_USER_HEAP_MAX	(16UL << 20)		/* brk() limit per process */
+
+#endif

@@ -1,0 +1,351 @@
+/*
+ * Processes: creation (the first one, fork), exit, wait, and the process
+ * list that `ps` reads under RCU.
+ *
+ * A process runs as one task (include/sched.h) that was made by
+ * kthread_create() and entered user mode through user_enter(); its
+ * kernel stack is where its system calls and interrupts run. The task's
+ * `proc` field points back here, its `cr3` at the address space
+ * (kernel/mm/uvm.c), which the context switch loads.
+ *
+ * Lifetime: the process holds the creator's reference to its task
+ * (kthread_create). exit frees the address space at once, becomes a
+ * zombie and wakes the parent; the parent's waitpid() unlinks it and
+ * hands it to call_rcu(); after a grace period proc_free_rcu() drops the
+ * task reference and frees the struct. Orphans go to init (the first
+ * process), which reaps them.
+ */
+#include "user.h"
+#include <kmalloc.h>
+#include <rculist.h>
+#include <spinlock.h>
+#include <string.h>
+#include <printk.h>
+#include <panic.h>
+#include <mm.h>
+#include <atomic.h>
+#include <arch/gdt.h>
+#include <arch/cpu.h>
+#include <arch/user.h>
+
+static LIST_HEAD(all_processes);
+static DEFINE_SPINLOCK(proc_lock);	/* the tree, zombie states, writers of the list */
+static atomic_t processes = ATOMIC_INIT(0);
+static struct process *init_proc;
+
+long nr_processes(void)
+{
+	return atomic_read(&processes);
+}
+
+static struct process *proc_alloc(const char *name, int uid)
+{
+	struct process *p;
+
+	if (atomic_fetch_add(1, &processes) >= MAX_PROCESSES) {
+		atomic_dec(&processes);
+		return NULL;
+	}
+	p = kzalloc(sizeof(*p));
+	if (!p) {
+		atomic_dec(&processes);
+		return NULL;
+	}
+	INIT_LIST_HEAD(&p->children);
+	INIT_LIST_HEAD(&p->sibling);
+	INIT_LIST_HEAD(&p->list);
+	init_waitqueue_head(&p->child_wait);
+	strlcpy(p->name, name, sizeof(p->name));
+	p->uid = uid;
+	return p;
+}
+
+/* After a grace period: no `ps` reader can still stand on p. */
+static void proc_free_rcu(void *arg)
+{
+	struct process *p = arg;
+
+	put_task(p->task);
+	kfree(p);
+	atomic_dec(&processes);
+}
+
+/* Not yet visible to anyone: undo proc_alloc() and what followed. */
+static void proc_discard(struct process *p)
+{
+	uvm_destroy(p->vm);
+	kfree(p);
+	atomic_dec(&processes);
+}
+
+/* First C code of every process's task: off to user mode. */
+static int proc_task_entry(void *arg)
+{
+	struct process *p = arg;
+
+	user_enter(&p->entry_regs);
+}
+
+static struct task *proc_make_task(struct process *p)
+{
+	struct task *t = kthread_create(proc_task_entry, p, "%s", p->name);
+
+	if (!t)
+		return NULL;
+	t->proc = p;
+	t->cr3 = p->vm->cr3;
+	p->task = t;
+	p->pid = t->pid;
+	return t;
+}
+
+static void proc_link(struct process *p, struct process *parent)
+{
+	unsigned long flags = spin_lock_irqsave(&proc_lock);
+
+	p->parent = parent;
+	p->ppid = parent ? parent->pid : 0;
+	if (parent)
+		list_add_tail(&p->sibling, &parent->children);
+	list_add_tail_rcu(&p->list, &all_processes);
+	spin_unlock_irqrestore(&proc_lock, flags);
+}
+
+int proc_start_init(const char *const argv[], int argc)
+{
+	struct process *p = proc_alloc("init", 0);
+	struct task *t;
+	int err;
+
+	if (!p)
+		return -ENOMEM;
+	err = exec_load("bin/init", argv, argc, &p->vm, &p->entry_regs);
+	if (err) {
+		proc_discard(p);
+		return err;
+	}
+	t = proc_make_task(p);
+	if (!t) {
+		proc_discard(p);
+		return -ENOMEM;
+	}
+	init_proc = p;
+	proc_link(p, NULL);
+	wake_up_process(t);
+	return 0;
+}
+
+long proc_fork(struct pt_regs *regs)
+{
+	struct process *parent = current_proc(), *child;
+	struct task *t;
+
+	child = proc_alloc(parent->name, parent->uid);
+	if (!child)
+		return -EAGAIN;
+	child->vm = uvm_clone(parent->vm);
+	if (!child->vm) {
+		proc_discard(child);
+		return -ENOMEM;
+	}
+	child->entry_regs = *regs;
+	child->entry_regs.rax = 0;		/* fork() returns 0 in the child */
+	t = proc_make_task(child);
+	if (!t) {
+		proc_discard(child);
+		return -ENOMEM;
+	}
+	/* The child inherits where it may run and how it is scheduled. */
+	cpumask_copy(&t->cpus_allowed, &current->cpus_allowed);
+	t->cpu = smp_processor_id();
+	if (current->policy != SCHED_NORMAL)
+		sched_setscheduler(t, current->policy, current->rt_priority);
+	proc_link(child, parent);
+	wake_up_process(t);
+	return child->pid;
+}
+
+__noreturn void proc_exit(int wstatus)
+{
+	struct process *p = current_proc(), *c, *tmp;
+	struct uvm *vm = p->vm;
+	unsigned long flags;
+	bool wake_init = false;
+
+	/* Off our own tables before freeing them (the switch would do the same). */
+	preempt_disable();
+	current->cr3 = 0;
+	write_cr3(kernel_cr3());
+	p->vm = NULL;
+	preempt_enable();
+	uvm_destroy(vm);
+
+	flags = spin_lock_irqsave(&proc_lock);
+	if (p == init_proc)
+		panic("init exited (status %#x)", wstatus);
+	list_for_each_entry_safe(c, tmp, &p->children, sibling) {
+		list_move_tail(&c->sibling, &init_proc->children);
+		c->parent = init_proc;
+		WRITE_ONCE(c->ppid, init_proc->pid);
+		wake_init |= c->zombie;
+	}
+	if (wake_init) {
+		init_proc->child_events++;
+		wake_up_all(&init_proc->child_wait);
+	}
+	p->exit_status = wstatus;
+	WRITE_ONCE(p->zombie, true);
+	p->parent->child_events++;
+	wake_up_all(&p->parent->child_wait);
+	spin_unlock_irqrestore(&proc_lock, flags);
+	task_exit(wstatus);
+}
+
+/* A child of me that matches pid (-1: any); *any_child says if one exists. */
+static struct process *find_zombie(struct process *me, int pid, bool *any_child)
+{
+	struct process *c;
+
+	*any_child = false;
+	list_for_each_entry(c, &me->children, sibling) {
+		if (pid > 0 && c->pid != pid)
+			continue;
+		*any_child = true;
+		if (c->zombie)
+			return c;
+	}
+	return NULL;
+}
+
+long proc_wait(int pid, int __user *status, int options)
+{
+	struct process *me = current_proc(), *z;
+	unsigned long flags, seen;
+	bool any;
+
+	if (options & ~QS_WNOHANG)
+		return -EINVAL;
+	for (;;) {
+		flags = spin_lock_irqsave(&proc_lock);
+		z = find_zombie(me, pid, &any);
+		seen = me->child_events;
+		spin_unlock_irqrestore(&proc_lock, flags);
+		if (z)
+			break;
+		if (!any)
+			return -ECHILD;
+		if (options & QS_WNOHANG)
+			return 0;
+		if (wait_event_interruptible(me->child_wait, READ_ONCE(me->child_events) != seen))
+			return -EINTR;
+	}
+	/* Only this process reaps its children: z stays ours meanwhile. */
+	if (status && copy_to_user(status, &z->exit_status, sizeof(int)))
+		return -EFAULT;
+	pid = z->pid;
+	flags = spin_lock_irqsave(&proc_lock);
+	list_del(&z->sibling);
+	list_del_rcu(&z->list);
+	spin_unlock_irqrestore(&proc_lock, flags);
+	call_rcu(&z->rcu, proc_free_rcu, z);
+	return pid;
+}
+
+static char state_letter(struct process *p)
+{
+	if (READ_ONCE(p->zombie))
+		return 'Z';
+	return READ_ONCE(p->task->state) == TASK_RUNNING ? 'R' : 'S';
+}
+
+/* `ps`: the process list, walked under rcu_read_lock() only. */
+long proc_list(struct qs_procinfo __user *buf, int max)
+{
+	struct qs_procinfo *info;
+	struct process *p;
+	int n = 0;
+	long err;
+
+	if (max <= 0 || max > MAX_PROCESSES)
+		return -EINVAL;
+	info = kzalloc(sizeof(*info) * max);
+	if (!info)
+		return -ENOMEM;
+	rcu_read_lock();
+	list_for_each_entry_rcu(p, &all_processes, list) {
+		struct qs_procinfo *i = &info[n];
+
+		if (n == max)
+			break;
+		i->pid = p->pid;
+		i->ppid = READ_ONCE(p->ppid);
+		i->uid = READ_ONCE(p->uid);
+		i->cpu = READ_ONCE(p->task->cpu);
+		i->state = state_letter(p);
+		i->run_ns = p->task->sum_exec_ns;
+		strlcpy(i->name, p->task->name, sizeof(i->name));
+		n++;
+	}
+	rcu_read_unlock();
+	err = copy_to_user(buf, info, sizeof(*info) * n);
+	kfree(info);
+	return err ? err : n;
+}
+
+struct task *proc_find_task(int pid)
+{
+	struct process *p;
+	struct task *t = NULL;
+
+	rcu_read_lock();
+	list_for_each_entry_rcu(p, &all_processes, list) {
+		if (p->pid == pid && !READ_ONCE(p->zombie)) {
+			t = p->task;
+			get_task(t);
+			break;
+		}
+	}
+	rcu_read_unlock();
+	return t;
+}
+
+static int fault_signal(unsigned int vector)
+{
+	switch (vector) {
+	case 0:  return QS_SIGFPE;	/* divide error */
+	case 1:
+	case 3:  return QS_SIGTRAP;	/* debug, breakpoint */
+	case 6:  return QS_SIGILL;	/* invalid opcode */
+	case 13:
+	case 14: return QS_SIGSEGV;	/* general protection, page fault */
+	case 16:
+	case 19: return QS_SIGFPE;
+	}
+	return QS_SIGBUS;
+}
+
+/*
+ * An exception in user mode (replaces kernel/arch/x86/traps.c's weak
+ * version): the process dies with a message, as if by the signal a Unix
+ * would send; the kernel and every other process go on.
+ */
+void user_exception(struct pt_regs *regs, const char *what)
+{
+	struct process *p = current_proc();
+	int sig = fault_signal(regs->vector);
+
+	if (!p)
+		panic_regs(regs, "%s in user mode outside any process", what);
+	if (regs->vector == 14) {
+		u64 e = regs->error_code;
+		printk("killed: pid %d (%s): page fault at %#lx (%s %s) at rip %#lx, signal %d\n",
+		       p->pid, current->name, read_cr2(),
+		       e & 1 ? "protection violation," : "no page,",
+		       e & 16 ? "exec" : e & 2 ? "write" : "read", regs->rip, sig);
+	} else {
+		printk("killed: pid %d (%s): %s at rip %#lx, signal %d\n",
+		       p->pid, current->name, what, regs->rip, sig);
+	}
+	local_irq_enable();
+	proc_exit(QS_W_SIGNALED(sig));
+}

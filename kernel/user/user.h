@@ -1,0 +1,79 @@
+/*
+ * kernel/user internals: processes, the system-call table, the initrd.
+ * (Layer 6 of DESIGN.md: it uses the scheduler, memory and the RCU API,
+ * and nothing uses it but user programs.)
+ */
+#ifndef _KERNEL_USER_USER_H
+#define _KERNEL_USER_USER_H
+
+#include <types.h>
+#include <list.h>
+#include <wait.h>
+#include <rcupdate.h>
+#include <sched.h>
+#include <uvm.h>
+#include <uaccess.h>
+#include <arch/irq.h>
+#include <uapi/quiescent.h>
+
+/*
+ * A process: one user task, its address space, its place in the process
+ * tree. The task list walk of `ps` reads all_processes under
+ * rcu_read_lock() (seed 001's get_pid_list example): writers hold
+ * proc_lock and use list_add_tail_rcu()/list_del_rcu(); a reaped process
+ * is freed (with its task reference) by call_rcu(), after every reader
+ * that might still stand on it has finished.
+ */
+struct process {
+	struct list_head list;		/* all_processes (RCU readers) */
+	struct rcu_head rcu;
+	struct task *task;		/* holds a reference until freed */
+	int pid, ppid, uid;
+	struct process *parent;		/* proc_lock, as are the three below */
+	struct list_head children;
+	struct list_head sibling;
+	bool zombie;
+	int exit_status;		/* waitpid() encoding (QS_W_*) */
+	unsigned long child_events;	/* a child became a zombie */
+	struct wait_queue_head child_wait;
+	struct uvm *vm;			/* NULL once it has exited */
+	struct pt_regs entry_regs;	/* first user registers (fork, init) */
+	char name[QS_COMM_LEN];
+};
+
+#define MAX_PROCESSES	128
+
+static inline struct process *current_proc(void)
+{
+	return current->proc;
+}
+
+/* process.c */
+long proc_fork(struct pt_regs *regs);
+__noreturn void proc_exit(int wstatus);
+long proc_wait(int pid, int __user *status, int options);
+long proc_list(struct qs_procinfo __user *buf, int max);
+struct task *proc_find_task(int pid);	/* a reference, or NULL */
+long nr_processes(void);
+/* The first process: a kernel thread that becomes /bin/init. */
+int proc_start_init(const char *const argv[], int argc);
+
+/* exec.c */
+long proc_execve(struct pt_regs *regs, const char __user *path,
+		 const char __user *const __user *argv);
+/* Load path into a fresh address space: the registers to start it with. */
+int exec_load(const char *path, const char *const argv[], int argc,
+	      struct uvm **vmp, struct pt_regs *regs);
+
+/* initrd.c */
+void initrd_init(void);
+int initrd_find(const char *name, const void **data, size_t *size);
+
+/* tty.c */
+long tty_read(char __user *buf, size_t n);
+long tty_write(const char __user *buf, size_t n);
+
+/* syscall.c */
+long syscall_count(void);
+
+#endif

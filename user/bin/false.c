@@ -1,0 +1,5 @@
+/* false: fail. */
+int main(void)
+{
+	return 1;
+}

@@ -1,0 +1,194 @@
+/*
+ * fuzz [procs] [calls] [seed]: the system-call fuzzer.
+ *
+ * Forks `procs` children, spread over every CPU, each an unprivileged
+ * user (uid 1000), each making `calls` system calls with random numbers
+ * (some far outside the table) and random, mostly bad, arguments: NULL,
+ * small integers, -1, kernel addresses, non-canonical and unmapped
+ * addresses, the end of the heap, huge sizes, and pointers into a scratch
+ * buffer. The kernel must survive it all, and once the children are
+ * reaped its allocation statistics (kmalloc objects and bytes, tasks,
+ * processes, user pages) must be back at their baseline.
+ *
+ * Never chosen: exit, fork (the number of processes and calls would stop
+ * being bounded) and read (it would wait for the console). write to the
+ * console and nanosleep are tamed (short, a few dots; short sleeps) when
+ * their arguments happen to be valid, so the run stays bounded.
+ */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+#include <sched.h>
+#include <sys/wait.h>
+#include <sys/utsname.h>
+#include <sys/syscall.h>
+#include <quiescent.h>
+
+static char scratch[8192] __attribute__((aligned(4096)));
+static unsigned long long state;
+
+static unsigned long long rnd(void)
+{
+	state ^= state << 13;
+	state ^= state >> 7;
+	state ^= state << 17;
+	return state;
+}
+
+static bool in_scratch(long p)
+{
+	return p >= (long)scratch && p < (long)scratch + (long)sizeof(scratch);
+}
+
+static long rand_arg(void)
+{
+	unsigned long long r = rnd();
+
+	switch (r % 12) {
+	case 0:  return 0;
+	case 1:  return (r >> 8) % 16;
+	case 2:  return -1;
+	case 3:  return rnd();
+	case 4:  return 0xffff800000000000L + (long)((r >> 8) % (1UL << 32));
+	case 5:  return 0xffffffff80000000L + (long)((r >> 8) % (4UL << 20));
+	case 6:  return (long)scratch + (long)((r >> 8) % sizeof(scratch));
+	case 7:  return (long)scratch;
+	case 8:  return 0x1000 + (long)((r >> 8) % 0x100000);
+	case 9:  return (long)(0x8000000000000000UL | (r >> 4));
+	case 10: return (long)sbrk(0) - (long)((r >> 8) % 64);
+	default: return 1L << ((r >> 8) % 48);
+	}
+}
+
+static long pick_nr(void)
+{
+	for (;;) {
+		unsigned long long r = rnd();
+		long nr = r % 8 == 0 ? (long)rnd() : (long)((r >> 3) % (NR_SYSCALLS + 4));
+
+		if (nr == SYS_exit || nr == SYS_fork || nr == SYS_read)
+			continue;
+		return nr;
+	}
+}
+
+static void tame(long nr, long a[6])
+{
+	if (nr == SYS_write && (a[0] == 1 || a[0] == 2)) {
+		a[2] %= 4;
+		if (in_scratch(a[1]) && a[1] + 4 <= (long)scratch + (long)sizeof(scratch))
+			memcpy((void *)a[1], "....", 4);
+	}
+	/* Any pointer that may be mapped gets a short sleep to read. */
+	if (nr == SYS_nanosleep && (unsigned long)a[0] >= QS_USER_BASE &&
+	    (unsigned long)a[0] < QS_USER_TOP) {
+		long ts[2] = { 0, (long)(rnd() % 2000000) };
+		a[0] = (long)scratch + (long)(rnd() % (sizeof(scratch) - 16));
+		memcpy((void *)a[0], ts, sizeof(ts));
+	}
+}
+
+static int child(int id, int ncpus, long calls)
+{
+	cpu_set_t set;
+	long ok = 0, err = 0;
+
+	CPU_ZERO(&set);
+	CPU_SET(id % ncpus, &set);
+	sched_setaffinity(0, sizeof(set), &set);
+	if (setuid(1000)) {
+		perror("fuzz: setuid");
+		return 1;
+	}
+	for (long i = 0; i < calls; i++) {
+		long nr = pick_nr(), a[6];
+
+		for (int k = 0; k < 6; k++)
+			a[k] = rand_arg();
+		tame(nr, a);
+		if (__syscall6(nr, a[0], a[1], a[2], a[3], a[4], a[5]) < 0)
+			err++;
+		else
+			ok++;
+	}
+	printf("\nfuzz: child %d (pid %d, uid %d) on cpu %d: %ld calls, %ld failed as expected or not\n",
+	       id, getpid(), getuid(), sched_getcpu(), ok + err, err);
+	return 0;
+}
+
+/* procs children making `calls` calls each; the number that failed. */
+static int round(int procs, int ncpus, long calls, unsigned long seed)
+{
+	int bad = 0, st;
+
+	for (int i = 0; i < procs; i++) {
+		pid_t pid = fork();
+		if (pid == 0) {
+			state = seed * 0x9e3779b97f4a7c15ULL + i + 1;
+			_exit(child(i, ncpus, calls));
+		}
+		if (pid < 0) {
+			perror("fuzz: fork");
+			bad++;
+		}
+	}
+	while (wait(&st) > 0)
+		if (!WIFEXITED(st) || WEXITSTATUS(st)) {
+			printf("fuzz: a child ended with status %#x\n", st);
+			bad++;
+		}
+	return bad;
+}
+
+static bool same(const char *what, unsigned long before, unsigned long after)
+{
+	printf("fuzz: %-16s %10lu -> %10lu%s\n", what, before, after, before == after ? "" : "  CHANGED");
+	return before == after;
+}
+
+int main(int argc, char **argv)
+{
+	int procs = argc > 1 ? atoi(argv[1]) : 4;
+	long calls = argc > 2 ? atol(argv[2]) : 5000;
+	unsigned long seed = argc > 3 ? strtoul(argv[3], NULL, 0) : 42;
+	struct qs_stats before, after;
+	struct utsname u;
+	int bad = 0;
+	bool ok = true;
+
+	if (procs < 1 || procs > 64 || calls < 0) {
+		fprintf(stderr, "usage: fuzz [procs <= 64] [calls per process] [seed]\n");
+		return 2;
+	}
+	uname(&u);
+	/*
+	 * A short warm-up round first: what the kernel allocates once and
+	 * keeps (the first use of a path on a CPU) is not a leak. Then the
+	 * baseline, the real round, and the comparison.
+	 */
+	printf("fuzz: warm-up: %d processes x %ld calls\n", procs, calls / 20 + 1);
+	bad += round(procs, u.ncpus, calls / 20 + 1, seed + 1000);
+	qs_stats(&before, QS_STATS_SYNC);
+	printf("fuzz: %d processes x %ld calls on %d CPUs, seed %lu\n", procs, calls, u.ncpus, seed);
+	bad += round(procs, u.ncpus, calls, seed);
+	qs_stats(&after, QS_STATS_SYNC);
+	ok &= same("kmalloc objects", before.kmalloc_objects, after.kmalloc_objects);
+	ok &= same("kmalloc bytes", before.kmalloc_bytes, after.kmalloc_bytes);
+	ok &= same("tasks", before.tasks_alive, after.tasks_alive);
+	ok &= same("processes", before.processes, after.processes);
+	ok &= same("user pages", before.user_pages, after.user_pages);
+	/* Not compared: kmalloc's free pools take whole pages for their
+	 * pointer chunks as they grow and keep them, so free pages drift. */
+	printf("fuzz: %-16s %10lu -> %10lu (not compared: kmalloc's pools keep pages)\n",
+	       "free pages", before.free_pages, after.free_pages);
+	printf("fuzz: %lu system calls in all since the baseline\n", after.syscalls - before.syscalls);
+	if (bad || !ok) {
+		printf("fuzz: FAIL: %d children failed; allocations %s\n", bad,
+		       ok ? "back at the baseline" : "NOT back at the baseline");
+		return 1;
+	}
+	printf("fuzz: PASS: %ld calls from %d processes on %d CPUs; the kernel survived and its "
+	       "allocations are back at the baseline\n", calls * procs, procs, u.ncpus);
+	return 0;
+}

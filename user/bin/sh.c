@@ -1,0 +1,252 @@
+/*
+ * sh: the shell.
+ *
+ *   sh              interactive, on the console: a prompt, a line, run it
+ *   sh -c 'script'  run the script and exit: 0 if every command succeeded
+ *
+ * A line holds commands separated by ';'. A command is words separated by
+ * blanks ("double quotes" keep blanks in a word); the first word is a
+ * builtin or a program in /bin. A leading '!' expects the command to fail
+ * (a test that a program is killed, say). Builtins: help, ps, cpus, rcu,
+ * uptime, poweroff, exit.
+ */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+#include <errno.h>
+#include <sys/wait.h>
+#include <sys/utsname.h>
+#include <quiescent.h>
+
+#define MAX_WORDS	32
+
+static bool script_mode;
+static int failures;
+
+static int split_words(char *s, char *argv[])
+{
+	int n = 0;
+
+	while (*s && n < MAX_WORDS - 1) {
+		while (*s == ' ' || *s == '\t' || *s == '\n')
+			s++;
+		if (!*s)
+			break;
+		if (*s == '"') {
+			argv[n++] = ++s;
+			while (*s && *s != '"')
+				s++;
+		} else {
+			argv[n++] = s;
+			while (*s && *s != ' ' && *s != '\t' && *s != '\n')
+				s++;
+		}
+		if (*s)
+			*s++ = 0;
+	}
+	argv[n] = NULL;
+	return n;
+}
+
+static int b_help(int argc, char **argv)
+{
+	printf("Quiescent shell. Commands separated by ';', a leading '!' expects failure.\n"
+	       "builtins: help ps cpus rcu uptime poweroff [code] exit [code]\n"
+	       "programs: hello echo uname sleep true false oncpu forktree efault crash fuzz bench\n");
+	return 0;
+}
+
+static const char *fmt_ms(unsigned long ns, char *buf)
+{
+	snprintf(buf, 24, "%lu.%03lu", ns / 1000000000, ns / 1000000 % 1000);
+	return buf;
+}
+
+static int b_ps(int argc, char **argv)
+{
+	static struct qs_procinfo p[128];
+	char t[24];
+	int n = qs_ps(p, 128);
+
+	if (n < 0) {
+		perror("ps");
+		return 1;
+	}
+	printf("  PID  PPID   UID S CPU      TIME NAME\n");
+	for (int i = 0; i < n; i++)
+		printf("%5d %5d %5d %c %3d %9s %s\n", p[i].pid, p[i].ppid, p[i].uid, p[i].state,
+		       p[i].cpu, fmt_ms(p[i].run_ns, t), p[i].name);
+	return 0;
+}
+
+static int get_stats(struct qs_stats *s)
+{
+	if (qs_stats(s, 0)) {
+		perror("qs_stats");
+		return -1;
+	}
+	return 0;
+}
+
+static int b_rcu(int argc, char **argv)
+{
+	struct qs_stats s;
+
+	if (get_stats(&s))
+		return 1;
+	printf("rcu: variant %s, HZ %u, %u CPUs\n", s.rcu_variant, s.hz, s.ncpus);
+	printf("rcu: grace periods started %lu, completed %lu\n", s.rcu_gp_started,
+	       s.rcu_gp_completed);
+	printf("rcu: callbacks queued %lu, invoked %lu, pending %lu\n", s.rcu_cb_queued,
+	       s.rcu_cb_invoked, s.rcu_cb_queued - s.rcu_cb_invoked);
+	return 0;
+}
+
+static int b_cpus(int argc, char **argv)
+{
+	struct qs_stats s;
+	struct utsname u;
+
+	if (get_stats(&s) || uname(&u))
+		return 1;
+	printf("cpus: %u online (max %d), HZ %u, rcu %s, preemption %s\n", s.ncpus, u.max_cpus,
+	       s.hz, s.rcu_variant, u.preempt);
+	for (unsigned int c = 0; c < s.ncpus && c < QS_STATS_MAX_CPUS; c++) {
+		struct qs_cpu_stats *p = &s.cpu[c];
+		unsigned long idle = s.uptime_ns ? p->idle_ns * 100 / s.uptime_ns : 0;
+
+		printf("cpu%u: switches %lu (voluntary %lu, involuntary %lu), idle %lu%%, "
+		       "runnable %lu, rcu callbacks %lu/%lu\n", c, p->nr_switches, p->nvcsw,
+		       p->nivcsw, idle, p->nr_running, p->rcu_invoked, p->rcu_queued);
+	}
+	return 0;
+}
+
+static int b_uptime(int argc, char **argv)
+{
+	struct qs_stats s;
+
+	if (get_stats(&s))
+		return 1;
+	printf("up %lu.%02lu s, %lu processes, %lu tasks, %lu system calls\n",
+	       s.uptime_ns / 1000000000, s.uptime_ns / 10000000 % 100, s.processes,
+	       s.tasks_alive, s.syscalls);
+	return 0;
+}
+
+static int b_poweroff(int argc, char **argv)
+{
+	int code = argc > 1 ? atoi(argv[1]) : failures != 0;
+
+	printf("sh: power off (%s)\n", code ? "failure" : "success");
+	if (poweroff(code))
+		perror("poweroff");
+	return 1;
+}
+
+static int b_exit(int argc, char **argv)
+{
+	exit(argc > 1 ? atoi(argv[1]) : failures != 0);
+}
+
+static const struct builtin {
+	const char *name;
+	int (*fn)(int argc, char **argv);
+} builtins[] = {
+	{ "help", b_help }, { "ps", b_ps }, { "cpus", b_cpus }, { "rcu", b_rcu },
+	{ "uptime", b_uptime }, { "poweroff", b_poweroff }, { "exit", b_exit },
+};
+
+static int run_program(char **argv)
+{
+	char path[128];
+	int st;
+	pid_t pid;
+
+	if (strchr(argv[0], '/'))
+		snprintf(path, sizeof(path), "%s", argv[0]);
+	else
+		snprintf(path, sizeof(path), "/bin/%s", argv[0]);
+	pid = fork();
+	if (pid < 0) {
+		perror("sh: fork");
+		return 126;
+	}
+	if (pid == 0) {
+		execv(path, argv);
+		fprintf(stderr, "sh: %s: %s\n", argv[0], strerror(errno));
+		_exit(127);
+	}
+	if (waitpid(pid, &st, 0) != pid) {
+		perror("sh: waitpid");
+		return 126;
+	}
+	if (WIFSIGNALED(st)) {
+		printf("sh: %s (pid %d) was killed by signal %d\n", argv[0], pid, WTERMSIG(st));
+		return 128 + WTERMSIG(st);
+	}
+	return WEXITSTATUS(st);
+}
+
+static void run_command(char *cmd)
+{
+	char *argv[MAX_WORDS];
+	bool invert = false;
+	int argc, status = -1;
+
+	while (*cmd == ' ' || *cmd == '\t')
+		cmd++;
+	if (*cmd == '!') {
+		invert = true;
+		cmd++;
+	}
+	argc = split_words(cmd, argv);
+	if (!argc)
+		return;
+	for (unsigned int i = 0; i < sizeof(builtins) / sizeof(builtins[0]); i++)
+		if (!strcmp(argv[0], builtins[i].name))
+			status = builtins[i].fn(argc, argv);
+	if (status < 0)
+		status = run_program(argv);
+	if ((status != 0) != invert) {
+		failures++;
+		printf("sh: %s'%s' %s (status %d)\n", invert ? "!" : "", argv[0],
+		       invert ? "succeeded but was expected to fail" : "failed", status);
+	}
+}
+
+static void run_line(char *line)
+{
+	char *cmd = line;
+
+	while (cmd) {
+		char *semi = strchr(cmd, ';');
+
+		if (semi)
+			*semi = 0;
+		if (script_mode && strspn(cmd, " \t\n") != strlen(cmd))
+			printf("$ %s\n", cmd + strspn(cmd, " \t"));
+		run_command(cmd);
+		cmd = semi ? semi + 1 : NULL;
+	}
+}
+
+int main(int argc, char **argv)
+{
+	char line[256];
+
+	if (argc > 2 && !strcmp(argv[1], "-c")) {
+		script_mode = true;
+		run_line(argv[2]);
+		printf("sh: script done, %d failure%s\n", failures, failures == 1 ? "" : "s");
+		return failures != 0;
+	}
+	printf("Quiescent shell ready (pid %d); 'help' lists the commands\n", getpid());
+	for (;;) {
+		fputs("$ ", stdout);
+		if (!fgets(line, sizeof(line), stdin))
+			return 0;
+		run_line(line);
+	}
+}

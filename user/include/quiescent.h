@@ -1,0 +1,22 @@
+/*
+ * Quiescent's own calls, for the shell and the test programs: statistics,
+ * the process list, power-off, rdtsc. The ABI itself (numbers, structures)
+ * is the kernel's include/uapi/quiescent.h, on the include path.
+ */
+#ifndef _USER_QUIESCENT_H
+#define _USER_QUIESCENT_H
+
+#include "../../include/uapi/quiescent.h"	/* the ABI, shared with the kernel */
+
+int qs_stats(struct qs_stats *s, int flags);
+int qs_ps(struct qs_procinfo *buf, int max);
+int poweroff(int code);
+
+static inline uint64_t rdtsc(void)
+{
+	uint32_t lo, hi;
+	__asm__ __volatile__("lfence; rdtsc" : "=a"(lo), "=d"(hi) :: "memory");
+	return ((uint64_t)hi << 32) | lo;
+}
+
+#endif

@@ -1,0 +1,13 @@
+#ifndef _USER_SYS_TYPES_H
+#define _USER_SYS_TYPES_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+typedef int pid_t;
+typedef int uid_t;
+typedef long ssize_t;
+typedef long off_t;
+typedef long time_t;
+
+#endif
