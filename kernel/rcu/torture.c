@@ -43,6 +43,7 @@ struct torture_params torture_params = {
 	.flood_bound = 10000,
 	.barrier_cbs = 16,
 	.long_delay_us = 500,
+	.long_every = 64,
 };
 
 struct torture_errors torture_errors;
@@ -75,7 +76,10 @@ TORTURE_PARAM("flood_bound", flood_bound, 16, 10000000,
 TORTURE_PARAM("barrier", barrier_cbs, 0, 64,
 	      "torture.barrier=N: callbacks per CPU per rcu_barrier() round, 0 = off (default 16, 0..64)");
 TORTURE_PARAM("long_delay", long_delay_us, 0, 1000000,
-	      "torture.long_delay=US: longest reader delay, 1 read in 64 (default 500, 0..1000000)");
+	      "torture.long_delay=US: longest reader delay, 1 read in torture.long_every "
+	      "(default 500, 0..1000000)");
+TORTURE_PARAM("long_every", long_every, 1, 1000000,
+	      "torture.long_every=N: one thread read in N takes the long delay (default 64, 1..1000000)");
 
 /* ---------------------------------------------------------------- helpers */
 

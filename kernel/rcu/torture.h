@@ -52,6 +52,7 @@ struct torture_params {
 	unsigned long flood_bound;	/* torture.flood_bound: pending at most */
 	unsigned long barrier_cbs;	/* torture.barrier: callbacks per CPU per round */
 	unsigned long long_delay_us;	/* torture.long_delay: longest reader delay */
+	unsigned long long_every;	/* torture.long_every: 1 read in N is long */
 };
 extern struct torture_params torture_params;
 

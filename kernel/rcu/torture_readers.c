@@ -57,7 +57,7 @@ static void rcu_torture_read_delay(struct torture_rand *r, bool in_timer)
 			udelay(1 + (x >> 8) % 20);
 		return;
 	}
-	if (longd && !(x % 64))
+	if (longd && !(x % torture_params.long_every))
 		udelay(longd / 2 + (x >> 8) % (longd / 2 + 1));
 	else if (x % 2)
 		udelay(1 + (x >> 8) % 50);
