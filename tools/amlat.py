@@ -38,9 +38,9 @@ LOADS = {   # name -> (amlat.load, amlat.burst)
 }
 
 
-def run(label, cfg, cpus, load, burst, seconds, work, kvm):
+def run(label, cfg, cpus, load, burst, seconds, work, kvm, extra=""):
     cmd = (f"ktest=bench_amlat amlat.seconds={seconds} amlat.load={load} "
-           f"amlat.burst={burst} amlat.work={work}")
+           f"amlat.burst={burst} amlat.work={work} {extra}").strip()
     r = qrun.boot(name=f"amlat-{cfg.replace('_defconfig', '')}", defconfig=cfg, boot="kernel",
                   cpus=cpus, cmdline=cmd, timeout=120 + 40 * seconds, kvm=kvm,
                   label=f"amlat-{label}")
@@ -147,6 +147,8 @@ def main():
     ap.add_argument("--work", type=int, default=100, help="work units per callback (default 100)")
     ap.add_argument("--smp", type=int, default=0, help="also boot the SMP configuration at -smp N")
     ap.add_argument("--kvm", default="0", help="0 (TCG, default), 1 or auto")
+    ap.add_argument("--args", default="",
+                    help="more kernel command line, e.g. 'bhlimit=64 rcumaxbatch=128'")
     a = ap.parse_args()
 
     OUT.mkdir(parents=True, exist_ok=True)
@@ -154,10 +156,10 @@ def main():
     for ld in a.loads.split(","):
         load, burst = LOADS[ld]
         results.append(run(f"{ld}-smp1", "rcu_ltimer_rt_defconfig", 1, load, burst,
-                           a.seconds, a.work, a.kvm))
+                           a.seconds, a.work, a.kvm, a.args))
         if a.smp > 1:
             results.append(run(f"{ld}-smp{a.smp}", "rcu_ltimer_rt_smp_defconfig", a.smp, load,
-                               burst, a.seconds, a.work, a.kvm))
+                               burst, a.seconds, a.work, a.kvm, a.args))
     ok = True
     for res in results:
         print(table(res))
