@@ -120,6 +120,9 @@ $(USER_LIBC): $(USER_LIB_OBJS)
 	$(Q)rm -f $@
 	$(Q)$(CROSS_COMPILE)ar rcs $@ $^
 
+# The programs' objects are kept (not removed as intermediates), so that a
+# second make rebuilds nothing.
+.SECONDARY: $(USER_PROGS:=.o)
 $(O)/user/bin/%: $(O)/user/bin/%.o $(USER_LIBC) user/user.ld
 	@echo "  LD      $@"
 	$(Q)$(LD) $(USER_LDFLAGS) -o $@ $(O)/user/lib/crt0.o $< $(USER_LIBC)
@@ -131,6 +134,7 @@ $(INITRD): $(USER_PROGS) tools/mkinitrd.py
 	@mkdir -p $(O)/user/stripped
 	$(Q)for p in $(USER_PROGS); do $(OBJCOPY) --strip-debug $$p $(O)/user/stripped/$$(basename $$p); done
 	$(Q)$(PYTHON) tools/mkinitrd.py -o $@ $(addprefix $(O)/user/stripped/,$(notdir $(USER_PROGS)))
+	@touch $@	# mkinitrd.py leaves an unchanged archive alone: mark it up to date
 
 initrd: $(INITRD)
 
