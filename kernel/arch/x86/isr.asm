@@ -38,41 +38,7 @@ isr_%1:
 	jmp	isr_paranoid
 %endmacro
 
-%macro SAVE_REGS 0
-	push	rax
-	push	rbx
-	push	rcx
-	push	rdx
-	push	rsi
-	push	rdi
-	push	rbp
-	push	r8
-	push	r9
-	push	r10
-	push	r11
-	push	r12
-	push	r13
-	push	r14
-	push	r15
-%endmacro
-
-%macro RESTORE_REGS 0
-	pop	r15
-	pop	r14
-	pop	r13
-	pop	r12
-	pop	r11
-	pop	r10
-	pop	r9
-	pop	r8
-	pop	rbp
-	pop	rdi
-	pop	rsi
-	pop	rdx
-	pop	rcx
-	pop	rbx
-	pop	rax
-%endmacro
+%include "kernel/arch/x86/regs.inc"	; SAVE_REGS, RESTORE_REGS (struct pt_regs)
 
 PT_CS	equ	18 * 8		; offset of cs in struct pt_regs
 

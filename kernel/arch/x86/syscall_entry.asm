@@ -17,6 +17,7 @@
 ;                  copy a prepared frame to the top of the kernel stack and
 ;                  leave through isr.asm's interrupt return.
 
+%include "kernel/arch/x86/regs.inc"	; SAVE_REGS, RESTORE_REGS (struct pt_regs)
 section .text
 bits 64
 
@@ -44,21 +45,7 @@ syscall_entry:
 	push	rcx			; rip
 	push	0			; error code
 	push	SYSCALL_VECTOR
-	push	rax
-	push	rbx
-	push	rcx
-	push	rdx
-	push	rsi
-	push	rdi
-	push	rbp
-	push	r8
-	push	r9
-	push	r10
-	push	r11
-	push	r12
-	push	r13
-	push	r14
-	push	r15
+	SAVE_REGS
 	xor	ebp, ebp		; backtraces end here
 	cld
 	sti
@@ -69,21 +56,7 @@ syscall_entry:
 	mov	rax, 0x00007fffffffffff
 	cmp	rcx, rax
 	ja	.iret			; sysret would fault in ring 0 on this
-	pop	r15
-	pop	r14
-	pop	r13
-	pop	r12
-	pop	r11
-	pop	r10
-	pop	r9
-	pop	r8
-	pop	rbp
-	pop	rdi
-	pop	rsi
-	pop	rdx
-	pop	rcx
-	pop	rbx
-	pop	rax
+	RESTORE_REGS
 	add	rsp, 16			; vector, error code
 	pop	rcx			; rip
 	add	rsp, 8			; cs
