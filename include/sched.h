@@ -192,6 +192,7 @@ void task_interrupt(struct task *p);
  * preemptive kernel behave as the non-preemptive one, so one boot can
  * compare both (the latency benchmark). Always false without CONFIG_PREEMPT. */
 extern bool sched_preempt_active;
+const char *preempt_model_name(void);	/* "preempt" or "none": the model built in */
 void sched_set_preempt(bool on);
 
 /* ---- Timed sleeps (kernel/sched/sleep.c). */

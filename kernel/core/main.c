@@ -45,15 +45,6 @@ static int set_poweroff(const char *val)
 CMDLINE_PARAM("poweroff", set_poweroff,
 	      "poweroff: power off once every CPU is online and has ticked (for scripts)");
 
-static const char *preempt_model(void)
-{
-#ifdef CONFIG_PREEMPT
-	return "preempt";
-#else
-	return "none";
-#endif
-}
-
 /* Variant name: kernel/rcu provides rcu_variant_name() when it exists. */
 __attribute__((weak)) const char *rcu_variant_name(void)
 {
@@ -64,7 +55,7 @@ static void banner(void)
 {
 	printk("Quiescent: an x86-64 SMP teaching kernel about Read-Copy Update\n");
 	printk("config: HZ=%d CPUs=%u (max %d) preemption=%s rcu=%s spinlocks=%s\n",
-	       HZ, num_online_cpus(), CONFIG_NR_CPUS, preempt_model(), rcu_variant_name(),
+	       HZ, num_online_cpus(), CONFIG_NR_CPUS, preempt_model_name(), rcu_variant_name(),
 	       spinlock_mode_name());
 }
 

@@ -168,15 +168,6 @@ static long torture_reader_errors(void)
 	return n;
 }
 
-static const char *preempt_name(void)
-{
-#ifdef CONFIG_PREEMPT
-	return "preempt";
-#else
-	return "none";
-#endif
-}
-
 /* Callbacks queued and invoked, all CPUs, as the variant counts them. */
 static void rcu_cb_totals(unsigned long *queued, unsigned long *invoked)
 {
@@ -322,7 +313,7 @@ static bool rcu_torture_run(char *why, size_t len)
 	torture_reset();
 	printk("rcu-torture: start: variant=%s cpus=%u preempt=%s duration=%lus "
 	       "readers=%lu fakewriters=%lu irqreader=%lu flood=%lu bound=%lu barrier=%lu "
-	       "poison=%s\n", rcu_variant_name(), num_online_cpus(), preempt_name(),
+	       "poison=%s\n", rcu_variant_name(), num_online_cpus(), preempt_model_name(),
 	       torture_params.duration_s,
 	       torture_params.nreaders ? torture_params.nreaders : num_online_cpus(),
 	       torture_params.nfakewriters, torture_params.irqreader, torture_params.flood,
@@ -381,7 +372,7 @@ static bool rcu_torture_run(char *why, size_t len)
 	printk("rcu-torture: summary: variant=%s cpus=%u preempt=%s duration=%lums gps=%lu "
 	       "gps/s=%lu cbs-queued=%lu cbs-invoked=%lu reads=%lu timer-reads=%lu "
 	       "updates=%lu flood=%ld/%lu errors=%ld\n",
-	       rcu_variant_name(), num_online_cpus(), preempt_name(), ms, gps, gps_per_s,
+	       rcu_variant_name(), num_online_cpus(), preempt_model_name(), ms, gps, gps_per_s,
 	       end.cbq - start.cbq, end.cbi - start.cbi, reads, treads, end.version,
 	       atomic_long_read(&torture_fstats.invoked), torture_params.flood,
 	       torture_error_total());

@@ -32,6 +32,16 @@ bool sched_preempt_active = true;
 bool sched_preempt_active;
 #endif
 
+/* The preemption model built in, as the banner, uname and torture print it. */
+const char *preempt_model_name(void)
+{
+#ifdef CONFIG_PREEMPT
+	return "preempt";
+#else
+	return "none";
+#endif
+}
+
 void sched_set_preempt(bool on)
 {
 #ifdef CONFIG_PREEMPT

@@ -201,15 +201,6 @@ static long sys_setuid(struct pt_regs *r)
 	return 0;
 }
 
-static const char *preempt_model(void)
-{
-#ifdef CONFIG_PREEMPT
-	return "preempt";
-#else
-	return "none";
-#endif
-}
-
 static long sys_uname(struct pt_regs *r)
 {
 	struct qs_utsname *u = kzalloc(sizeof(*u));
@@ -221,10 +212,10 @@ static long sys_uname(struct pt_regs *r)
 	strlcpy(u->nodename, "quiescent", sizeof(u->nodename));
 	strlcpy(u->release, "0.8-user", sizeof(u->release));
 	snprintf(u->version, sizeof(u->version), "rcu=%s preempt=%s HZ=%d",
-		 rcu_variant_name(), preempt_model(), HZ);
+		 rcu_variant_name(), preempt_model_name(), HZ);
 	strlcpy(u->machine, "x86_64", sizeof(u->machine));
 	strlcpy(u->rcu_variant, rcu_variant_name(), sizeof(u->rcu_variant));
-	strlcpy(u->preempt, preempt_model(), sizeof(u->preempt));
+	strlcpy(u->preempt, preempt_model_name(), sizeof(u->preempt));
 	u->hz = HZ;
 	u->ncpus = num_online_cpus();
 	u->max_cpus = CONFIG_NR_CPUS;
