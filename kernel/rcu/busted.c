@@ -18,11 +18,6 @@ static unsigned long busted_gpnum;
 /* The name, as a string gdb can read without calling anything. */
 const char rcu_variant_id[] = "rcu-busted";
 
-const char *rcu_variant_name(void)
-{
-	return rcu_variant_id;
-}
-
 void call_rcu(struct rcu_head *head, void (*func)(void *arg), void *arg)
 {
 	unsigned long flags = local_irq_save();

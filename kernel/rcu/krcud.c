@@ -158,11 +158,6 @@ unsigned long rcu_timeouts;		/* rcu_timeout() runs (statistics, gdb) */
 #ifndef CONFIG_RCU_PREEMPT
 /* The name, as a string gdb can read without calling anything. */
 const char rcu_variant_id[] = "rcu";
-
-const char *rcu_variant_name(void)
-{
-	return rcu_variant_id;
-}
 #endif
 
 /*

@@ -97,11 +97,6 @@ DEFINE_PER_CPU(struct rcu_data, rcu_data);
 /* The name, as a string gdb can read without calling anything. */
 const char rcu_variant_id[] = "rcu-ltimer";
 
-const char *rcu_variant_name(void)
-{
-	return rcu_variant_id;
-}
-
 /* Figure 21. Interrupts off: the tasklet on this CPU also edits nxtlist. */
 void call_rcu(struct rcu_head *head, void (*func)(void *arg), void *arg)
 {

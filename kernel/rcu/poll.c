@@ -106,11 +106,6 @@ unsigned long rcu_irqlen;
 /* The name, as a string gdb can read without calling anything. */
 const char rcu_variant_id[] = "rcu-poll";
 
-const char *rcu_variant_name(void)
-{
-	return rcu_variant_id;
-}
-
 static void call_rcu_irq(struct rcu_head *head)
 {
 	static bool warned;

@@ -140,11 +140,6 @@ long rcu_quiescent_checkpoint[CONFIG_NR_CPUS];
 /* The name, as a string gdb can read without calling anything. */
 const char rcu_variant_id[] = "rcu-poll-percpu";
 
-const char *rcu_variant_name(void)
-{
-	return rcu_variant_id;
-}
-
 /* call_rcu() from hard IRQ or with interrupts off: note E above. */
 static void call_rcu_irq(struct rcu_head *head)
 {

@@ -96,11 +96,6 @@ static int warned_affinity, warned_swap;	/* each BUG line once */
 
 const char rcu_variant_id[] = "rcu-preempt";
 
-const char *rcu_variant_name(void)
-{
-	return rcu_variant_id;
-}
-
 static struct rcu_preempt_data *rpd(unsigned int cpu)
 {
 	struct rcu_preempt_data *d = per_cpu_ptr(&rcu_preempt_data, cpu);

@@ -164,11 +164,6 @@ int rcu_sched_gp_open;
 
 const char rcu_variant_id[] = "rcu-sched";
 
-const char *rcu_variant_name(void)
-{
-	return rcu_variant_id;
-}
-
 /* Figure 28. No lock, no interrupt masking: the context picks the queue. */
 void call_rcu(struct rcu_head *head, void (*func)(void *arg), void *arg)
 {

@@ -124,11 +124,6 @@ DEFINE_SEMAPHORE(rcu_sema, 0);
 /* The name, as a string gdb can read without calling anything. */
 const char rcu_variant_id[] = "rcu-taskq";
 
-const char *rcu_variant_name(void)
-{
-	return rcu_variant_id;
-}
-
 /* Figure 24. Interrupts off: call_rcu() is IRQ-safe (Table 1). */
 void call_rcu(struct rcu_head *head, void (*func)(void *arg), void *arg)
 {

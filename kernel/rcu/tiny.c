@@ -35,11 +35,6 @@ struct rcu_tiny_ctrlblk rcu_tiny_ctrlblk;
 /* The name, as a string gdb can read without calling anything. */
 const char rcu_variant_id[] = "rcu-tiny";
 
-const char *rcu_variant_name(void)
-{
-	return rcu_variant_id;
-}
-
 void call_rcu(struct rcu_head *head, void (*func)(void *arg), void *arg)
 {
 	unsigned long flags;

@@ -174,6 +174,13 @@ CMDLINE_PARAM("rcu_break", set_rcu_break,
 	      "rcu_break=0|1: break the RCU variant's quiescent-state detection on purpose "
 	      "(torture must then fail; default 0)");
 
+/* The built-in variant's name: each variant file defines rcu_variant_id,
+ * a plain string that gdb reads too (tools/gdb/quiescent.py). */
+const char *rcu_variant_name(void)
+{
+	return rcu_variant_id;
+}
+
 /* ---- Boot. */
 
 static bool rcu_read_side_check(const char **why)

@@ -118,11 +118,6 @@ DEFINE_PER_CPU(struct rcu_data, rcu_data);
 /* The name, as a string gdb can read without calling anything. */
 const char rcu_variant_id[] = "x-rcu";
 
-const char *rcu_variant_name(void)
-{
-	return rcu_variant_id;
-}
-
 /* Figure 12. Interrupts off: this CPU's timer also edits nextlist. */
 void call_rcu(struct rcu_head *head, void (*func)(void *arg), void *arg)
 {
