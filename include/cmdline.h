@@ -29,8 +29,26 @@ const char *cmdline_get(void);
 /* Everything after " -- " on the command line (for init), or "". */
 const char *cmdline_init_args(void);
 
-/* Parse an unsigned integer option in [lo, hi]; on error print why. */
+/*
+ * Parse an unsigned integer option in [lo, hi] into *out, which holds the
+ * default; a bad value prints the allowed range and the default kept.
+ */
 int cmdline_parse_ulong(const char *name, const char *val, unsigned long lo,
 			unsigned long hi, unsigned long *out);
+
+/*
+ * An option that sets an unsigned long variable within [lo, hi]:
+ *   static unsigned long foo = 3;
+ *   CMDLINE_ULONG("foo", foo, 1, 10, "foo=N: what it does (default 3, 1..10)");
+ * CMDLINE_ULONG_TAGGED names the handler after tag, for a var that is not
+ * a plain identifier (a struct member).
+ */
+#define CMDLINE_ULONG_TAGGED(n, tag, var, lo, hi, h)			\
+	static int set_ulong_##tag(const char *val)			\
+	{								\
+		return cmdline_parse_ulong(n, val, lo, hi, &(var));	\
+	}								\
+	CMDLINE_PARAM(n, set_ulong_##tag, h)
+#define CMDLINE_ULONG(n, var, lo, hi, h)	CMDLINE_ULONG_TAGGED(n, var, var, lo, hi, h)
 
 #endif

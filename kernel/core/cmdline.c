@@ -78,7 +78,9 @@ int cmdline_parse_ulong(const char *name, const char *val, unsigned long lo,
 	unsigned long v;
 
 	if (!val || kstrtoul(val, 0, &v) || v < lo || v > hi) {
-		printk("cmdline: %s must be a number from %lu to %lu\n", name, lo, hi);
+		/* *out still holds the default, and keeps it. */
+		printk("cmdline: %s=%s is out of range: allowed %lu..%lu; using the default %lu\n",
+		       name, val ? val : "", lo, hi, *out);
 		return -EINVAL;
 	}
 	*out = v;

@@ -117,12 +117,4 @@ const char *rcu_rt_mode_desc(char *buf, int len);
 unsigned int rcu_rt_save(void);
 void rcu_rt_restore(unsigned int saved);
 void rcu_rt_get_stats(struct rcu_rt_stats *s);
-/*
- * An option's command-line value in [lo, hi]; otherwise say so, with the
- * allowed range and the default that stays in force (def), and return
- * -EINVAL (kernel/core/cmdline.c then prints the option's usage).
- */
-int rcu_rt_param(const char *name, const char *val, unsigned long lo, unsigned long hi,
-		 unsigned long def, unsigned long *out);
-
 #endif

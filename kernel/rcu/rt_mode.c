@@ -20,21 +20,6 @@ const char *const rcu_rt_mode_names[NR_RCU_RT_MODES] = {
 	[RCU_RT_THROTTLE] = "throttle",
 };
 
-int rcu_rt_param(const char *name, const char *val, unsigned long lo, unsigned long hi,
-		 unsigned long def, unsigned long *out)
-{
-	unsigned long v;
-
-	if (!val || kstrtoul(val, 0, &v) || v < lo || v > hi) {
-		printk("rcu: %s=%s is out of range: allowed %lu..%lu; using the default %lu\n",
-		       name, val ? val : "", lo, hi, def);
-		*out = def;
-		return -EINVAL;
-	}
-	*out = v;
-	return 0;
-}
-
 void rcu_rt_late_init(void)
 {
 	rcu_offload_late_init();

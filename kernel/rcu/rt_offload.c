@@ -61,11 +61,7 @@ bool rcu_offload_on = true;		/* run-time switch (rcu_rt_set_mode()) */
 #define RCU_rcudlist(cpu)	(per_cpu(rcu_offload_data, cpu).rcudlist)
 #define RCU_krcud(cpu)		(per_cpu(rcu_offload_data, cpu).krcud)
 
-static int set_bhlimit(const char *val)
-{
-	return rcu_rt_param("bhlimit", val, 0, BHLIMIT_MAX, BHLIMIT_DEFAULT, &bhlimit);
-}
-CMDLINE_PARAM("bhlimit", set_bhlimit,
+CMDLINE_ULONG("bhlimit", bhlimit, 0, BHLIMIT_MAX,
 	      "bhlimit=N: most RCU callbacks run from softirq while a real-time task is "
 	      "runnable; the rest go to krcud; 0 = no krcud (default 256, 0..1000000)");
 

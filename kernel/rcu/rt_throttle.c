@@ -44,21 +44,11 @@ static DEFINE_PER_CPU(unsigned long, rcu_plugticks);	/* RCU_plugticks */
 static DEFINE_PER_CPU(unsigned long, rcu_plugs);
 #define RCU_plugticks(cpu)	(per_cpu(rcu_plugticks, cpu))
 
-static int set_rcumaxbatch(const char *val)
-{
-	return rcu_rt_param("rcumaxbatch", val, 0, RCUMAXBATCH_MAX, RCUMAXBATCH_DEFAULT,
-			    &rcumaxbatch);
-}
-CMDLINE_PARAM("rcumaxbatch", set_rcumaxbatch,
+CMDLINE_ULONG("rcumaxbatch", rcumaxbatch, 0, RCUMAXBATCH_MAX,
 	      "rcumaxbatch=N: most RCU callbacks run in one softirq; 0 = no throttling "
 	      "(default 256, 0..1000000)");
 
-static int set_rcuplugticks(const char *val)
-{
-	return rcu_rt_param("rcuplugticks", val, 0, RCUPLUGTICKS_MAX, RCUPLUGTICKS_DEFAULT,
-			    &rcuplugticks);
-}
-CMDLINE_PARAM("rcuplugticks", set_rcuplugticks,
+CMDLINE_ULONG("rcuplugticks", rcuplugticks, 0, RCUPLUGTICKS_MAX,
 	      "rcuplugticks=N: ticks to wait after rcumaxbatch callbacks before running "
 	      "more; 0 = reschedule at once (default 1, 0..1000)");
 

@@ -22,11 +22,7 @@ static unsigned long warned_gp = ~0UL;
 static int stall_warning_active;
 cpumask_t rcu_last_stall_mask;	/* CPUs named by the last warning (tests) */
 
-static int set_stall_timeout(const char *val)
-{
-	return cmdline_parse_ulong("rcu_stall_timeout", val, 100, 600000, &stall_timeout_ms);
-}
-CMDLINE_PARAM("rcu_stall_timeout", set_stall_timeout,
+CMDLINE_ULONG("rcu_stall_timeout", stall_timeout_ms, 100, 600000,
 	      "rcu_stall_timeout=<ms>: warn when a grace period lasts longer (100..600000, "
 	      "default CONFIG_RCU_STALL_TIMEOUT_MS)");
 

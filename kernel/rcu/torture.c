@@ -52,12 +52,7 @@ volatile bool torture_stopping;
 /* ---------------------------------------------------------------- parameters */
 
 #define TORTURE_PARAM(name, field, lo, hi, help)				\
-	static int set_torture_##field(const char *val)				\
-	{									\
-		return cmdline_parse_ulong("torture." name, val, lo, hi,	\
-					   &torture_params.field);		\
-	}									\
-	CMDLINE_PARAM("torture." name, set_torture_##field, help)
+	CMDLINE_ULONG_TAGGED("torture." name, torture_##field, torture_params.field, lo, hi, help)
 
 TORTURE_PARAM("duration", duration_s, 1, 86400,
 	      "torture.duration=S: rcu_torture runs S seconds (default 3, 1..86400)");

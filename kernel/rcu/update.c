@@ -163,7 +163,7 @@ bool rcu_break;
 
 static int set_rcu_break(const char *val)
 {
-	unsigned long v;
+	unsigned long v = rcu_break;	/* the default, printed if val is bad */
 
 	if (cmdline_parse_ulong("rcu_break", val, 0, 1, &v))
 		return -1;

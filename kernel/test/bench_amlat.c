@@ -59,12 +59,7 @@ static unsigned long amlat_burst = 1;
 static unsigned long amlat_work = 100;
 static unsigned long amlat_hist_us = 25;
 
-#define AMLAT_PARAM(name, var, lo, hi, help)					\
-	static int set_amlat_##var(const char *val)				\
-	{									\
-		return cmdline_parse_ulong("amlat." name, val, lo, hi, &var);	\
-	}									\
-	CMDLINE_PARAM("amlat." name, set_amlat_##var, help)
+#define AMLAT_PARAM(name, var, lo, hi, help)	CMDLINE_ULONG("amlat." name, var, lo, hi, help)
 
 AMLAT_PARAM("seconds", amlat_seconds, 1, 60,
 	    "amlat.seconds=S: bench_amlat measures each row S seconds (default 3, 1..60)");
