@@ -147,7 +147,7 @@ class QsRcu(gdb.Command):
 
     def invoke(self, arg, from_tty):
         try:                       # a string in the kernel, no function call needed
-            name = gdb.parse_and_eval("rcu_variant_id").string()
+            name = gdb.parse_and_eval("(const char *)&rcu_variant_id").string()
         except gdb.error:
             name = None
         if not name or name == "(none)":
