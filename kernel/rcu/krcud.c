@@ -105,6 +105,7 @@
 #define rcu_break_base()	false	/* rcu_break breaks preempt.c's counters */
 #else
 #define rcu_break_base()	rcu_break
+static inline void rcu_preempt_init_cpu(unsigned int cpu) { }
 static inline bool rcu_preempt_switch_is_qs(bool voluntary) { return true; }
 static inline void rcu_preempt_swap(void) { }
 static inline bool rcu_preempt_cpu_quiet(void) { return true; }
@@ -416,6 +417,7 @@ static void rcu_init_cpu(unsigned int cpu)
 
 	rd->qsctr = 1;
 	rd->last_qsctr = RCU_QSCTR_INVALID;
+	rcu_preempt_init_cpu(cpu);
 	INIT_LIST_HEAD(&rd->nxtlist);
 	INIT_LIST_HEAD(&rd->curlist);
 	INIT_LIST_HEAD(&rd->donelist);

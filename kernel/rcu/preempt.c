@@ -98,13 +98,17 @@ const char rcu_variant_id[] = "rcu-preempt";
 
 static struct rcu_preempt_data *rpd(unsigned int cpu)
 {
-	struct rcu_preempt_data *d = per_cpu_ptr(&rcu_preempt_data, cpu);
+	return per_cpu_ptr(&rcu_preempt_data, cpu);
+}
 
-	if (!d->curr_preempt_cntr) {	/* first use: set the pointers up */
-		d->next_preempt_cntr = &d->rcu_preempt_cntr[0];
-		d->curr_preempt_cntr = &d->rcu_preempt_cntr[1];
-	}
-	return d;
+/* From krcud.c's rcu_init_cpu(), before the CPU's first context switch
+ * (the pointers point into this CPU's own per-CPU area). */
+void rcu_preempt_init_cpu(unsigned int cpu)
+{
+	struct rcu_preempt_data *d = rpd(cpu);
+
+	d->next_preempt_cntr = &d->rcu_preempt_cntr[0];
+	d->curr_preempt_cntr = &d->rcu_preempt_cntr[1];
 }
 
 /* ---------------------------------------------------------------- read side */

@@ -2,7 +2,7 @@
  * rcu-preempt (kernel/rcu/preempt.c, seed 000 section 5.7 and Figure 33)
  * is the rcu algorithm of kernel/rcu/krcud.c plus per-CPU pairs of
  * preempted-task counters. krcud.c includes this header when
- * CONFIG_RCU_PREEMPT is set and calls these at three points; without it,
+ * CONFIG_RCU_PREEMPT is set and calls these at a few points; without it,
  * krcud.c's own inline stand-ins make them nothing.
  */
 #ifndef _KERNEL_RCU_PREEMPT_H
@@ -10,6 +10,8 @@
 
 #include <compiler.h>
 
+/* The CPU's counters, before its first context switch. */
+void rcu_preempt_init_cpu(unsigned int cpu);
 /* The context-switch hook: is this switch a quiescent state of this CPU?
  * (Only voluntary ones are; an involuntary one counts the task.) */
 bool rcu_preempt_switch_is_qs(bool voluntary);
