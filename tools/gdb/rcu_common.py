@@ -71,3 +71,23 @@ def cpumask_cpus(mask):
             if w >> b & 1:
                 cpus.append(i * 64 + b)
     return cpus
+
+
+def poll_snapshots(gpnum, polling):
+    """rcu-poll's and per-CPU rcu-poll's polling state (poll.c, poll_percpu.c
+    share the names): print rcu_qsmask, then return, per CPU, (RCU_quiescent,
+    its checkpoint, a note on whether it still owes the grace period)."""
+    owing = cpumask_cpus(gdb.parse_and_eval("rcu_qsmask"))
+    print(f"  rcu_qsmask (CPUs that still owe grace period {gpnum} a quiescent state): "
+          f"{' '.join(map(str, owing)) if (polling and owing) else 'none'}")
+    checkpoint = gdb.parse_and_eval("rcu_quiescent_checkpoint")
+    rows = []
+    for cpu in range(nr_cpus()):
+        q = int(per_cpu("rcu_quiescent", cpu))
+        c = int(checkpoint[cpu])
+        note = ""
+        if polling and cpu in owing:
+            note = " (owes: not moved since the snapshot)" if q == c else \
+                   " (moved: clears at the next poll)"
+        rows.append((q, c, note))
+    return rows

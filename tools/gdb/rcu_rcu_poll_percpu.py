@@ -4,7 +4,7 @@ polling state (grace period started, completed and wanted, the polling mask
 rcu_qsmask), each CPU's quiescent counter against its snapshot
 rcu_quiescent_checkpoint[], and each CPU's own nxtlist, curlist (with the
 grace period it waits for), irqlist and tasklet."""
-from quiescent import nr_cpus, per_cpu
+from quiescent import per_cpu
 import gdb
 import rcu_common
 
@@ -14,22 +14,12 @@ def show():
     completed = int(gdb.parse_and_eval("rcu_completed"))
     wanted = int(gdb.parse_and_eval("rcu_gp_wanted"))
     polling = int(gdb.parse_and_eval("rcu_polling_in_progress"))
-    owing = rcu_common.cpumask_cpus(gdb.parse_and_eval("rcu_qsmask"))
     state = "polling" if polling else "idle"
     print(f"rcu-poll-percpu: grace period {gpnum} ({state}), completed {completed}, "
           f"wanted {wanted}")
-    print(f"  rcu_qsmask (CPUs that still owe grace period {gpnum} a quiescent state): "
-          f"{' '.join(map(str, owing)) if (polling and owing) else 'none'}")
+    rows = rcu_common.poll_snapshots(gpnum, polling)
     rcu_common.show_generic()
-    checkpoint = gdb.parse_and_eval("rcu_quiescent_checkpoint")
-    for cpu in range(nr_cpus()):
-        q = int(per_cpu("rcu_quiescent", cpu))
-        c = int(checkpoint[cpu])
-        if polling and cpu in owing:
-            note = " (owes: not moved since the snapshot)" if q == c else \
-                   " (moved: clears at the next poll)"
-        else:
-            note = ""
+    for cpu, (q, c, note) in enumerate(rows):
         rd = per_cpu("rcu_poll_data", cpu)
         if not bool(rd["ready"]):
             print(f"cpu{cpu}: RCU_quiescent {q} (not online)")
