@@ -105,6 +105,8 @@ USER_LIB_OBJS	:= $(patsubst %.c,$(O)/%.o,$(sort $(wildcard user/lib/*.c))) $(O)/
 USER_LIBC	:= $(O)/user/libc.a
 USER_PROGS	:= $(patsubst user/bin/%.c,$(O)/user/bin/%,$(sort $(wildcard user/bin/*.c)))
 INITRD		:= $(O)/initrd.cpio
+# Data files of the initrd, as DEST=SRC (read with open(); `ls`, `cat`).
+INITRD_FILES	:= etc/motd=user/etc/motd
 
 $(O)/user/%.o: user/%.c
 	@mkdir -p $(dir $@)
@@ -129,11 +131,12 @@ $(O)/user/bin/%: $(O)/user/bin/%.o $(USER_LIBC) user/user.ld
 
 # The initrd holds the programs without their debug information (gdb
 # reads build/user/bin/<name> for that).
-$(INITRD): $(USER_PROGS) tools/mkinitrd.py
+$(INITRD): $(USER_PROGS) tools/mkinitrd.py $(foreach f,$(INITRD_FILES),$(lastword $(subst =, ,$(f))))
 	@echo "  INITRD  $@"
 	@mkdir -p $(O)/user/stripped
 	$(Q)for p in $(USER_PROGS); do $(OBJCOPY) --strip-debug $$p $(O)/user/stripped/$$(basename $$p); done
-	$(Q)$(PYTHON) tools/mkinitrd.py -o $@ $(addprefix $(O)/user/stripped/,$(notdir $(USER_PROGS)))
+	$(Q)$(PYTHON) tools/mkinitrd.py -o $@ $(addprefix --file ,$(INITRD_FILES)) \
+		$(addprefix $(O)/user/stripped/,$(notdir $(USER_PROGS)))
 	@touch $@	# mkinitrd.py leaves an unchanged archive alone: mark it up to date
 
 initrd: $(INITRD)

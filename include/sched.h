@@ -187,6 +187,11 @@ unsigned int nr_running_cpu(unsigned int cpu);
 struct task *cpu_curr(unsigned int cpu);
 /* Wake task_interrupt()ed sleepers: INTERRUPTIBLE sleeps return -EINTR. */
 void task_interrupt(struct task *p);
+/* Before an interrupt or system call returns to user mode, interrupts
+ * possibly off: reschedule if asked (the process layer also ends a killed
+ * process here, kernel/user/signal.c). */
+struct pt_regs;
+void user_return_work(struct pt_regs *regs);
 
 /* Run-time preemption switch (CONFIG_PREEMPT only): false makes the
  * preemptive kernel behave as the non-preemptive one, so one boot can

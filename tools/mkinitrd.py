@@ -24,12 +24,27 @@ def entry(name, data, ino, mode):
 def main():
     ap = argparse.ArgumentParser()
     ap.add_argument("-o", "--out", required=True)
+    ap.add_argument("--file", action="append", default=[], metavar="DEST=SRC",
+                    help="add SRC as DEST (read-only data, mode 0644)")
     ap.add_argument("files", nargs="+")
     a = ap.parse_args()
-    blob = entry("bin", b"", 1, 0o040755)
-    for i, f in enumerate(sorted(a.files), 2):
-        with open(f, "rb") as fh:
-            blob += entry("bin/" + os.path.basename(f), fh.read(), i, 0o100755)
+    members = {"bin/" + os.path.basename(f): (f, 0o100755) for f in a.files}
+    for spec in a.file:
+        dest, sep, src = spec.partition("=")
+        dest = dest.strip("/")
+        if not sep or not dest or not src:
+            ap.error(f"--file {spec!r}: expected DEST=SRC")
+        members[dest] = (src, 0o100644)
+    dirs = {"/".join(d.split("/")[:i]) for d in members for i in range(1, d.count("/") + 1)}
+    blob, ino = b"", 1
+    for d in sorted(dirs):
+        blob += entry(d, b"", ino, 0o040755)
+        ino += 1
+    for dest in sorted(members):
+        src, mode = members[dest]
+        with open(src, "rb") as fh:
+            blob += entry(dest, fh.read(), ino, mode)
+        ino += 1
     blob += entry("TRAILER!!!", b"", 0, 0)
     blob += b"\0" * (-len(blob) % 512)
     old = open(a.out, "rb").read() if os.path.exists(a.out) else None

@@ -14,8 +14,8 @@
 
 #include <stdint.h>
 
-#define SYS_read		0	/* (fd, buf, n): fd 0, the console, a line at a time */
-#define SYS_write		1	/* (fd, buf, n): fd 1 and 2, the console */
+#define SYS_read		0	/* (fd, buf, n) */
+#define SYS_write		1	/* (fd, buf, n) */
 #define SYS_exit		2	/* (status) */
 #define SYS_fork		3	/* () -> child pid, 0 in the child */
 #define SYS_execve		4	/* (path, argv, envp): a program from the initrd */
@@ -35,23 +35,111 @@
 #define SYS_qs_ps		18	/* (struct qs_procinfo *, max) -> count */
 #define SYS_poweroff		19	/* (code): root only; 0 = pass, else fail */
 #define SYS_getcpu		20	/* () -> the CPU the caller runs on */
-#define NR_SYSCALLS		21
+
+/* Files and processes (kernel/user/file.c, kernel/user/signal.c). */
+#define SYS_open		21	/* (path, flags, mode) -> fd: files of the initrd, read only */
+#define SYS_close		22	/* (fd) */
+#define SYS_lseek		23	/* (fd, offset, whence) -> new offset */
+#define SYS_fstat		24	/* (fd, struct qs_stat *) */
+#define SYS_dup			25	/* (fd) -> lowest free fd */
+#define SYS_dup2		26	/* (fd, newfd) -> newfd */
+#define SYS_fcntl		27	/* (fd, cmd, arg): F_GETFL, F_SETFL (O_NONBLOCK), F_GETFD, F_SETFD */
+#define SYS_kill		28	/* (pid, sig): every signal but 0 is fatal (no handlers) */
+#define SYS_getgid		29
+#define SYS_setgid		30	/* (gid): root may set any, others only their own */
+#define SYS_qs_readdir		31	/* (index, struct qs_dirent *) -> 0, or -ENOENT past the end */
+
+/*
+ * Ranges kept for each subsystem's calls, numbered in its own uapi header:
+ *   40-49   SysV semaphores (kernel/ipc, include/uapi/sem.h)
+ *   50-59   modules and NMI handlers (kernel/module, include/uapi/module.h)
+ *   60-79   sockets and interfaces (kernel/net, include/uapi/net.h)
+ *   80-89   routing and the route cache (kernel/net, include/uapi/route.h)
+ *   90-99   tracing (include/uapi/trace.h)
+ * Calls register themselves (include/syscall.h); a number outside the
+ * table or used twice stops the boot.
+ */
+#define NR_SYSCALLS		128
 
 /* waitpid() options and status encoding (POSIX macros in sys/wait.h). */
 #define QS_WNOHANG		1
 #define QS_W_EXITED(code)	(((code) & 0xff) << 8)
 #define QS_W_SIGNALED(sig)	((sig) & 0x7f)
 
-/* The signal numbers a fault reports (there is no signal delivery yet). */
+/*
+ * Signal numbers (Linux's): those a fault reports and those kill() sends.
+ * There are no handlers: every signal ends the process (waitpid() reports
+ * it with QS_W_SIGNALED).
+ */
+#define QS_SIGHUP		1
+#define QS_SIGINT		2
+#define QS_SIGQUIT		3
 #define QS_SIGILL		4
 #define QS_SIGTRAP		5
+#define QS_SIGABRT		6
 #define QS_SIGBUS		7
 #define QS_SIGFPE		8
+#define QS_SIGKILL		9
+#define QS_SIGUSR1		10
 #define QS_SIGSEGV		11
+#define QS_SIGUSR2		12
+#define QS_SIGPIPE		13
+#define QS_SIGALRM		14
+#define QS_SIGTERM		15
+#define QS_NSIG			65	/* valid signals are 1 .. QS_NSIG - 1 */
 
 #define QS_SCHED_NORMAL		0
 #define QS_SCHED_FIFO		1
 #define QS_SCHED_RR		2
+
+/* open() flags and fcntl() commands: Linux's values. */
+#define QS_O_RDONLY		00
+#define QS_O_WRONLY		01
+#define QS_O_RDWR		02
+#define QS_O_ACCMODE		03
+#define QS_O_CREAT		0100
+#define QS_O_EXCL		0200
+#define QS_O_TRUNC		01000
+#define QS_O_APPEND		02000
+#define QS_O_NONBLOCK		04000
+#define QS_O_DIRECTORY		0200000
+#define QS_O_CLOEXEC		02000000
+
+#define QS_F_DUPFD		0
+#define QS_F_GETFD		1
+#define QS_F_SETFD		2
+#define QS_F_GETFL		3
+#define QS_F_SETFL		4
+#define QS_FD_CLOEXEC		1
+
+#define QS_SEEK_SET		0
+#define QS_SEEK_CUR		1
+#define QS_SEEK_END		2
+
+#define QS_OPEN_MAX		32	/* file descriptors per process */
+#define QS_PATH_MAX		256
+
+/* File types in qs_stat.mode (POSIX's S_IF* values). */
+#define QS_S_IFMT		0170000
+#define QS_S_IFSOCK		0140000
+#define QS_S_IFREG		0100000
+#define QS_S_IFDIR		0040000
+#define QS_S_IFCHR		0020000
+
+struct qs_stat {
+	uint64_t size;
+	uint32_t mode;			/* type and permission bits */
+	uint32_t uid, gid;
+	uint32_t pad;
+};
+
+/* qs_readdir(): the initrd's files, one per index. */
+struct qs_dirent {
+	uint64_t size;
+	uint32_t mode;
+	uint32_t pad;
+	char name[QS_PATH_MAX];
+};
 
 #define QS_CLOCK_REALTIME	0	/* there is no wall clock: since boot */
 #define QS_CLOCK_MONOTONIC	1
@@ -102,6 +190,7 @@ struct qs_stats {
 	uint64_t processes;		/* user processes, zombies too */
 	uint64_t user_pages;		/* pages of user memory and user page tables */
 	uint64_t syscalls;		/* since boot, all CPUs */
+	uint64_t files_open;		/* struct file alive (include/file.h) */
 	struct qs_cpu_stats cpu[QS_STATS_MAX_CPUS];
 };
 

@@ -97,6 +97,14 @@ static void preempt_schedule_irq(void)
 }
 #endif
 
+/* Without a process layer, returning to user mode only reschedules
+ * (kernel/user/signal.c replaces this). */
+__attribute__((weak)) void user_return_work(struct pt_regs *regs)
+{
+	if (need_resched())
+		__schedule(SM_NONE);
+}
+
 /* Replace the weak versions in kernel/arch/x86/idt.c. */
 void irq_enter(void)
 {
@@ -114,14 +122,15 @@ void irq_exit(struct pt_regs *regs)
 	 */
 	softirq_on_irq_exit();
 
-	if (!need_resched() || preempt_count() || !(regs->rflags & X86_EFLAGS_IF))
-		return;
 	if (user_mode(regs)) {
-		/* Back to user mode (later issues): every model reschedules here;
-		 * user code holds no kernel reference, so it counts as voluntary. */
-		__schedule(SM_NONE);
+		/* Back to user mode: every model reschedules here (user code
+		 * holds no kernel reference, so it counts as voluntary), and
+		 * the process layer ends a killed process. */
+		user_return_work(regs);
 		return;
 	}
+	if (!need_resched() || preempt_count() || !(regs->rflags & X86_EFLAGS_IF))
+		return;
 #ifdef CONFIG_PREEMPT
 	if (may_preempt())
 		preempt_schedule_irq();

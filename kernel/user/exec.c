@@ -235,6 +235,7 @@ long proc_execve(struct pt_regs *regs, const char __user *upath,
 	write_cr3(vm->cr3);
 	preempt_enable();
 	uvm_destroy(old);
+	files_close_on_exec(&p->files);
 	{
 		const char *base = strrchr(path, '/');
 		strlcpy(current->name, base ? base + 1 : path, sizeof(current->name));

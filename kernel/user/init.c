@@ -7,6 +7,7 @@
  */
 #include "user.h"
 #include <cmdline.h>
+#include <syscall.h>
 #include <printk.h>
 
 void start_user_init(void);
@@ -16,6 +17,7 @@ void start_user_init(void)
 	const char *argv[2] = { "init", script };
 	int err;
 
+	syscall_table_init();
 	initrd_init();
 	err = proc_start_init(argv, script[0] ? 2 : 1);
 	if (err)

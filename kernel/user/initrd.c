@@ -10,8 +10,13 @@
  * 8-digit hex fields, of which we need the size and the name length),
  * the name with its NUL, padding to 4 bytes, the data, padding to 4.
  * The name "TRAILER!!!" ends the archive.
+ *
+ * exec() finds programs here, and open() gives read-only descriptors on
+ * any file of it (kernel modules in lib/modules/, text in etc/).
  */
 #include "user.h"
+#include <syscall.h>
+#include <kmalloc.h>
 #include <bootinfo.h>
 #include <string.h>
 #include <printk.h>
@@ -35,29 +40,33 @@ static unsigned long hex8(const u8 *s)
 }
 
 /*
- * Calls fn(name, data, size) for each file until it returns true.
+ * Calls fn(file, arg) for each file until it returns true.
  * Returns false if the archive is malformed or fn never said stop.
  */
-static bool cpio_each(bool (*fn)(const char *, const void *, size_t, void *), void *arg)
+static bool cpio_each(bool (*fn)(const struct initrd_file *, void *), void *arg)
 {
 	size_t off = 0;
 
 	while (off + CPIO_HDR <= initrd_size) {
 		const u8 *h = initrd + off;
 		unsigned long fsize = hex8(h + 54), nsize = hex8(h + 94);
+		struct initrd_file f;
 		size_t data;
 
 		if (memcmp(h, "070701", 6) || nsize == 0 || nsize > initrd_size - off - CPIO_HDR)
 			return false;
-		const char *name = (const char *)h + CPIO_HDR;
-		if (name[nsize - 1])
+		f.name = (const char *)h + CPIO_HDR;
+		if (f.name[nsize - 1])
 			return false;
-		if (!strcmp(name, "TRAILER!!!"))
+		if (!strcmp(f.name, "TRAILER!!!"))
 			return false;
 		data = ALIGN_UP(off + CPIO_HDR + nsize, 4);
 		if (data > initrd_size || fsize > initrd_size - data)
 			return false;
-		if (fn(name, initrd + data, fsize, arg))
+		f.data = initrd + data;
+		f.size = fsize;
+		f.mode = hex8(h + 14);
+		if (fn(&f, arg))
 			return true;
 		off = ALIGN_UP(data + fsize, 4);
 	}
@@ -66,38 +75,184 @@ static bool cpio_each(bool (*fn)(const char *, const void *, size_t, void *), vo
 
 struct lookup {
 	const char *name;
-	const void *data;
-	size_t size;
+	long index;			/* or the index-th file, if name is NULL */
+	struct initrd_file f;
 };
 
-static bool match(const char *name, const void *data, size_t size, void *arg)
+static bool match(const struct initrd_file *f, void *arg)
 {
 	struct lookup *l = arg;
 
-	if (strcmp(name, l->name))
+	if (l->name ? strcmp(f->name, l->name) : l->index-- > 0)
 		return false;
-	l->data = data;
-	l->size = size;
+	l->f = *f;
 	return true;
+}
+
+int initrd_lookup(const char *name, struct initrd_file *f)
+{
+	struct lookup l = { .name = name };
+
+	while (*l.name == '/')
+		l.name++;
+	if (!initrd || !cpio_each(match, &l))
+		return -ENOENT;
+	*f = l.f;
+	return 0;
 }
 
 int initrd_find(const char *name, const void **data, size_t *size)
 {
-	struct lookup l = { .name = name };
+	struct initrd_file f;
 
-	if (!initrd || !cpio_each(match, &l))
+	if (initrd_lookup(name, &f) || (f.mode & QS_S_IFMT) != QS_S_IFREG)
 		return -ENOENT;
-	*data = l.data;
-	*size = l.size;
+	*data = f.data;
+	*size = f.size;
 	return 0;
 }
 
-static bool count(const char *name, const void *data, size_t size, void *arg)
+static bool count(const struct initrd_file *f, void *arg)
 {
 	((unsigned long *)arg)[0]++;
-	((unsigned long *)arg)[1] += size;
+	((unsigned long *)arg)[1] += f->size;
 	return false;
 }
+
+/* ---- Files of the initrd through open(): read only, with a position. */
+
+static long initrd_read(struct file *file, char __user *buf, size_t n)
+{
+	const struct initrd_file *f = file->private;
+	long pos = READ_ONCE(file->pos);
+
+	if (pos >= (long)f->size)
+		return 0;
+	if (n > f->size - pos)
+		n = f->size - pos;
+	if (copy_to_user(buf, (const u8 *)f->data + pos, n))
+		return -EFAULT;
+	WRITE_ONCE(file->pos, pos + n);
+	return n;
+}
+
+static long initrd_lseek(struct file *file, long off, int whence)
+{
+	const struct initrd_file *f = file->private;
+	long base;
+
+	switch (whence) {
+	case QS_SEEK_SET: base = 0; break;
+	case QS_SEEK_CUR: base = READ_ONCE(file->pos); break;
+	case QS_SEEK_END: base = f->size; break;
+	default: return -EINVAL;
+	}
+	if ((off > 0 && base > __LONG_MAX__ - off) || base + off < 0)
+		return -EINVAL;
+	WRITE_ONCE(file->pos, base + off);
+	return base + off;
+}
+
+static void initrd_stat(struct file *file, struct qs_stat *st)
+{
+	const struct initrd_file *f = file->private;
+
+	st->size = f->size;
+	st->mode = f->mode;
+}
+
+static void initrd_release(struct file *file)
+{
+	kfree(file->private);
+}
+
+static const struct file_ops initrd_ops = {
+	.name		= "initrd",
+	.read		= initrd_read,
+	.lseek		= initrd_lseek,
+	.stat		= initrd_stat,
+	.release	= initrd_release,
+};
+
+static long sys_open(struct pt_regs *r)
+{
+	unsigned int flags = SYSCALL_ARG1(r);
+	struct initrd_file *f;
+	struct file *file;
+	char *path;
+	long err;
+
+	if (flags & ~(QS_O_ACCMODE | QS_O_CREAT | QS_O_EXCL | QS_O_TRUNC | QS_O_APPEND |
+		      QS_O_NONBLOCK | QS_O_DIRECTORY | QS_O_CLOEXEC))
+		return -EINVAL;
+	if ((flags & QS_O_ACCMODE) == QS_O_ACCMODE)
+		return -EINVAL;
+	path = kmalloc(QS_PATH_MAX);
+	f = kmalloc(sizeof(*f));
+	err = -ENOMEM;
+	if (!path || !f)
+		goto out;
+	err = strncpy_from_user(path, (const char __user *)SYSCALL_ARG0(r), QS_PATH_MAX);
+	if (err >= QS_PATH_MAX)
+		err = -ENAMETOOLONG;
+	if (err < 0)
+		goto out;
+	err = initrd_lookup(path, f);
+	if (err) {
+		if (flags & QS_O_CREAT)
+			err = -EROFS;
+		goto out;
+	}
+	err = -EEXIST;
+	if ((flags & (QS_O_CREAT | QS_O_EXCL)) == (QS_O_CREAT | QS_O_EXCL))
+		goto out;
+	err = -EROFS;			/* the initrd is read only */
+	if ((flags & QS_O_ACCMODE) != QS_O_RDONLY || (flags & QS_O_TRUNC))
+		goto out;
+	err = -ENOTDIR;
+	if ((flags & QS_O_DIRECTORY) && (f->mode & QS_S_IFMT) != QS_S_IFDIR)
+		goto out;
+	err = -ENOMEM;
+	file = file_alloc(&initrd_ops, f, flags & (QS_O_ACCMODE | QS_O_NONBLOCK));
+	if (!file)
+		goto out;
+	f = NULL;			/* the file's now */
+	err = fd_install(file);
+	if (err < 0) {
+		file_put(file);
+		goto out;
+	}
+	if (flags & QS_O_CLOEXEC)
+		set_bit(err, &current_proc()->files.cloexec);
+out:
+	kfree(f);
+	kfree(path);
+	return err;
+}
+SYSCALL_DEFINE(SYS_open, sys_open);
+
+/* The index-th entry of the archive: a minimal readdir for `ls`. */
+static long sys_qs_readdir(struct pt_regs *r)
+{
+	struct lookup l = { .index = SYSCALL_ARG0(r) };
+	struct qs_dirent *d;
+	long err;
+
+	if (l.index < 0)
+		return -EINVAL;
+	if (!initrd || !cpio_each(match, &l))
+		return -ENOENT;
+	d = kzalloc(sizeof(*d));
+	if (!d)
+		return -ENOMEM;
+	strlcpy(d->name, l.f.name, sizeof(d->name));
+	d->size = l.f.size;
+	d->mode = l.f.mode;
+	err = copy_to_user((void __user *)SYSCALL_ARG1(r), d, sizeof(*d));
+	kfree(d);
+	return err;
+}
+SYSCALL_DEFINE(SYS_qs_readdir, sys_qs_readdir);
 
 void initrd_init(void)
 {

@@ -38,7 +38,7 @@ long nr_processes(void)
 	return atomic_read(&processes);
 }
 
-static struct process *proc_alloc(const char *name, int uid)
+static struct process *proc_alloc(const char *name, int uid, int gid)
 {
 	struct process *p;
 
@@ -57,6 +57,8 @@ static struct process *proc_alloc(const char *name, int uid)
 	init_waitqueue_head(&p->child_wait);
 	strlcpy(p->name, name, sizeof(p->name));
 	p->uid = uid;
+	p->gid = gid;
+	spin_lock_init(&p->files.lock, "files");
 	return p;
 }
 
@@ -73,6 +75,7 @@ static void proc_free_rcu(void *arg)
 /* Not yet visible to anyone: undo proc_alloc() and what followed. */
 static void proc_discard(struct process *p)
 {
+	files_close_all(&p->files);
 	uvm_destroy(p->vm);
 	kfree(p);
 	atomic_dec(&processes);
@@ -113,7 +116,7 @@ static void proc_link(struct process *p, struct process *parent)
 
 int proc_start_init(const char *const argv[], int argc)
 {
-	struct process *p = proc_alloc("init", 0);
+	struct process *p = proc_alloc("init", 0, 0);
 	struct task *t;
 	int err;
 
@@ -124,6 +127,7 @@ int proc_start_init(const char *const argv[], int argc)
 		proc_discard(p);
 		return err;
 	}
+	files_init_console(&p->files);
 	t = proc_make_task(p);
 	if (!t) {
 		proc_discard(p);
@@ -140,9 +144,10 @@ long proc_fork(struct pt_regs *regs)
 	struct process *parent = current_proc(), *child;
 	struct task *t;
 
-	child = proc_alloc(parent->name, parent->uid);
+	child = proc_alloc(parent->name, parent->uid, parent->gid);
 	if (!child)
 		return -EAGAIN;
+	files_clone(&child->files, &parent->files);
 	child->vm = uvm_clone(parent->vm);
 	if (!child->vm) {
 		proc_discard(child);
@@ -179,6 +184,7 @@ __noreturn void proc_exit(int wstatus)
 	p->vm = NULL;
 	preempt_enable();
 	uvm_destroy(vm);
+	files_close_all(&p->files);
 
 	flags = spin_lock_irqsave(&proc_lock);
 	if (p == init_proc)
@@ -307,6 +313,31 @@ struct task *proc_find_task(int pid)
 	}
 	rcu_read_unlock();
 	return t;
+}
+
+long proc_signal(int pid, int sig, int sender_uid)
+{
+	struct process *p;
+	long err = -ESRCH;
+
+	/* Under rcu_read_lock(): a reaped process is freed by call_rcu(). */
+	rcu_read_lock();
+	list_for_each_entry_rcu(p, &all_processes, list) {
+		if (p->pid != pid || READ_ONCE(p->zombie))
+			continue;
+		err = 0;
+		if (sender_uid != 0 && sender_uid != READ_ONCE(p->uid))
+			err = -EPERM;
+		else if (sig) {
+			/* The first signal wins: it is what waitpid() reports. */
+			__sync_bool_compare_and_swap(&p->kill_signal, 0, sig);
+			task_interrupt(p->task);	/* out of an interruptible sleep */
+			resched_cpu(READ_ONCE(p->task->cpu));	/* out of user mode */
+		}
+		break;
+	}
+	rcu_read_unlock();
+	return err;
 }
 
 static int fault_signal(unsigned int vector)

@@ -1,6 +1,8 @@
 /*
  * The system-call table and the calls too small for a file of their own.
  *
+ * Every call registers itself with SYSCALL_DEFINE (include/syscall.h),
+ * here or in the file of its subsystem; syscall_table_init() gathers them.
  * syscall_dispatch() is called by syscall_entry (kernel/arch/x86/
  * syscall_entry.asm) with the user registers saved as a struct pt_regs,
  * interrupts on. The number is in rax, the arguments in rdi, rsi, rdx,
@@ -8,11 +10,13 @@
  * The result goes back in rax: a value, or a negative errno. An unknown
  * number gives -ENOSYS. Numbers and structures: include/uapi/quiescent.h.
  *
- * Before going back to user mode we give the CPU away if someone asked
- * for it: a voluntary switch, and with no kernel reference held, a
- * quiescent state for every RCU variant.
+ * Before going back to user mode, user_return_work() (signal.c) gives the
+ * CPU away if someone asked for it (a voluntary switch, and with no
+ * kernel reference held, a quiescent state for every RCU variant) and
+ * ends the process if it was killed.
  */
 #include "user.h"
+#include <syscall.h>
 #include <time.h>
 #include <smp.h>
 #include <kmalloc.h>
@@ -22,8 +26,7 @@
 #include <atomic.h>
 #include <cpumask.h>
 #include <arch/qemu.h>
-
-typedef long (*syscall_fn)(struct pt_regs *regs);
+#include <panic.h>
 
 static atomic_long_t syscalls;
 
@@ -32,54 +35,46 @@ long syscall_count(void)
 	return atomic_long_read(&syscalls);
 }
 
-#define ARG0(r)	((r)->rdi)
-#define ARG1(r)	((r)->rsi)
-#define ARG2(r)	((r)->rdx)
-
-static long sys_read(struct pt_regs *r)
-{
-	if (ARG0(r) != 0)
-		return -EBADF;
-	return tty_read((char __user *)ARG1(r), ARG2(r));
-}
-
-static long sys_write(struct pt_regs *r)
-{
-	if (ARG0(r) != 1 && ARG0(r) != 2)
-		return -EBADF;
-	return tty_write((const char __user *)ARG1(r), ARG2(r));
-}
+#define ARG0(r)	SYSCALL_ARG0(r)
+#define ARG1(r)	SYSCALL_ARG1(r)
+#define ARG2(r)	SYSCALL_ARG2(r)
 
 static long sys_exit(struct pt_regs *r)
 {
 	proc_exit(QS_W_EXITED((int)ARG0(r)));
 }
+SYSCALL_DEFINE(SYS_exit, sys_exit);
 
 static long sys_fork(struct pt_regs *r)
 {
 	return proc_fork(r);
 }
+SYSCALL_DEFINE(SYS_fork, sys_fork);
 
 static long sys_execve(struct pt_regs *r)
 {
 	return proc_execve(r, (const char __user *)ARG0(r),
 			   (const char __user *const __user *)ARG1(r));
 }
+SYSCALL_DEFINE(SYS_execve, sys_execve);
 
 static long sys_waitpid(struct pt_regs *r)
 {
 	return proc_wait((int)ARG0(r), (int __user *)ARG1(r), (int)ARG2(r));
 }
+SYSCALL_DEFINE(SYS_waitpid, sys_waitpid);
 
 static long sys_getpid(struct pt_regs *r)
 {
 	return current_proc()->pid;
 }
+SYSCALL_DEFINE(SYS_getpid, sys_getpid);
 
 static long sys_getppid(struct pt_regs *r)
 {
 	return READ_ONCE(current_proc()->ppid);
 }
+SYSCALL_DEFINE(SYS_getppid, sys_getppid);
 
 static long sys_nanosleep(struct pt_regs *r)
 {
@@ -105,12 +100,14 @@ static long sys_nanosleep(struct pt_regs *r)
 	}
 	return -EINTR;
 }
+SYSCALL_DEFINE(SYS_nanosleep, sys_nanosleep);
 
 static long sys_sched_yield(struct pt_regs *r)
 {
 	yield();
 	return 0;
 }
+SYSCALL_DEFINE(SYS_sched_yield, sys_sched_yield);
 
 /* pid 0 is the caller; others must be the caller's own (or the caller root). */
 static struct task *target_task(int pid, long *err)
@@ -155,6 +152,7 @@ static long sys_sched_setscheduler(struct pt_regs *r)
 	put_task(t);
 	return err;
 }
+SYSCALL_DEFINE(SYS_sched_setscheduler, sys_sched_setscheduler);
 
 static long sys_sched_setaffinity(struct pt_regs *r)
 {
@@ -183,11 +181,13 @@ static long sys_sched_setaffinity(struct pt_regs *r)
 	put_task(t);
 	return err;			/* the caller moves on its way out */
 }
+SYSCALL_DEFINE(SYS_sched_setaffinity, sys_sched_setaffinity);
 
 static long sys_getuid(struct pt_regs *r)
 {
 	return current_proc()->uid;
 }
+SYSCALL_DEFINE(SYS_getuid, sys_getuid);
 
 static long sys_setuid(struct pt_regs *r)
 {
@@ -200,6 +200,26 @@ static long sys_setuid(struct pt_regs *r)
 	WRITE_ONCE(current_proc()->uid, uid);
 	return 0;
 }
+SYSCALL_DEFINE(SYS_setuid, sys_setuid);
+
+static long sys_getgid(struct pt_regs *r)
+{
+	return current_proc()->gid;
+}
+SYSCALL_DEFINE(SYS_getgid, sys_getgid);
+
+static long sys_setgid(struct pt_regs *r)
+{
+	int gid = ARG0(r);
+
+	if (gid < 0)
+		return -EINVAL;
+	if (current_proc()->uid != 0 && gid != current_proc()->gid)
+		return -EPERM;
+	WRITE_ONCE(current_proc()->gid, gid);
+	return 0;
+}
+SYSCALL_DEFINE(SYS_setgid, sys_setgid);
 
 static long sys_uname(struct pt_regs *r)
 {
@@ -224,6 +244,7 @@ static long sys_uname(struct pt_regs *r)
 	kfree(u);
 	return err;
 }
+SYSCALL_DEFINE(SYS_uname, sys_uname);
 
 static void fill_stats(struct qs_stats *s)
 {
@@ -268,6 +289,7 @@ static void fill_stats(struct qs_stats *s)
 	s->processes = nr_processes();
 	s->user_pages = uvm_pages_alive();
 	s->syscalls = syscall_count();
+	s->files_open = nr_files_alive();
 }
 
 static long sys_qs_stats(struct pt_regs *r)
@@ -293,11 +315,13 @@ static long sys_qs_stats(struct pt_regs *r)
 	kfree(s);
 	return err;
 }
+SYSCALL_DEFINE(SYS_qs_stats, sys_qs_stats);
 
 static long sys_brk(struct pt_regs *r)
 {
 	return uvm_brk(current_proc()->vm, ARG0(r));
 }
+SYSCALL_DEFINE(SYS_brk, sys_brk);
 
 static long sys_clock_gettime(struct pt_regs *r)
 {
@@ -308,11 +332,13 @@ static long sys_clock_gettime(struct pt_regs *r)
 		return -EINVAL;
 	return copy_to_user((void __user *)ARG1(r), &ts, sizeof(ts));
 }
+SYSCALL_DEFINE(SYS_clock_gettime, sys_clock_gettime);
 
 static long sys_qs_ps(struct pt_regs *r)
 {
 	return proc_list((struct qs_procinfo __user *)ARG0(r), (int)ARG1(r));
 }
+SYSCALL_DEFINE(SYS_qs_ps, sys_qs_ps);
 
 static long sys_poweroff(struct pt_regs *r)
 {
@@ -322,35 +348,40 @@ static long sys_poweroff(struct pt_regs *r)
 	       ARG0(r) ? "failure" : "success");
 	qemu_exit(ARG0(r) ? QEMU_EXIT_FAIL : QEMU_EXIT_PASS);
 }
+SYSCALL_DEFINE(SYS_poweroff, sys_poweroff);
 
 static long sys_getcpu(struct pt_regs *r)
 {
 	return smp_processor_id();
 }
+SYSCALL_DEFINE(SYS_getcpu, sys_getcpu);
 
-static const syscall_fn syscall_table[NR_SYSCALLS] = {
-	[SYS_read]			= sys_read,
-	[SYS_write]			= sys_write,
-	[SYS_exit]			= sys_exit,
-	[SYS_fork]			= sys_fork,
-	[SYS_execve]			= sys_execve,
-	[SYS_waitpid]			= sys_waitpid,
-	[SYS_getpid]			= sys_getpid,
-	[SYS_getppid]			= sys_getppid,
-	[SYS_nanosleep]			= sys_nanosleep,
-	[SYS_sched_yield]		= sys_sched_yield,
-	[SYS_sched_setscheduler]	= sys_sched_setscheduler,
-	[SYS_sched_setaffinity]		= sys_sched_setaffinity,
-	[SYS_getuid]			= sys_getuid,
-	[SYS_setuid]			= sys_setuid,
-	[SYS_uname]			= sys_uname,
-	[SYS_qs_stats]			= sys_qs_stats,
-	[SYS_brk]			= sys_brk,
-	[SYS_clock_gettime]		= sys_clock_gettime,
-	[SYS_qs_ps]			= sys_qs_ps,
-	[SYS_poweroff]			= sys_poweroff,
-	[SYS_getcpu]			= sys_getcpu,
-};
+
+/* Built from the .syscalls section by syscall_table_init(). */
+static const struct syscall_def *syscall_table[NR_SYSCALLS];
+extern const struct syscall_def __syscalls_start[], __syscalls_end[];
+
+void syscall_table_init(void)
+{
+	const struct syscall_def *d;
+	int n = 0;
+
+	for (d = __syscalls_start; d < __syscalls_end; d++, n++) {
+		if (d->nr >= NR_SYSCALLS)
+			panic("system call %s: number %lu is outside the table (NR_SYSCALLS %d)",
+			      d->name, d->nr, NR_SYSCALLS);
+		if (syscall_table[d->nr])
+			panic("system call %lu registered twice: %s and %s",
+			      d->nr, syscall_table[d->nr]->name, d->name);
+		syscall_table[d->nr] = d;
+	}
+	printk("user: %d system calls\n", n);
+}
+
+const char *syscall_name(unsigned long nr)
+{
+	return nr < NR_SYSCALLS && syscall_table[nr] ? syscall_table[nr]->name : NULL;
+}
 
 void syscall_dispatch(struct pt_regs *regs);
 void syscall_dispatch(struct pt_regs *regs)
@@ -359,9 +390,8 @@ void syscall_dispatch(struct pt_regs *regs)
 
 	atomic_long_inc(&syscalls);
 	if (nr < NR_SYSCALLS && syscall_table[nr])
-		regs->rax = syscall_table[nr](regs);
+		regs->rax = syscall_table[nr]->fn(regs);
 	else
 		regs->rax = -ENOSYS;
-	if (need_resched())
-		schedule();
+	user_return_work(regs);
 }

@@ -15,6 +15,7 @@
 #include <uaccess.h>
 #include <arch/irq.h>
 #include <uapi/quiescent.h>
+#include <file.h>
 
 /*
  * A process: one user task, its address space, its place in the process
@@ -28,7 +29,7 @@ struct process {
 	struct list_head list;		/* all_processes (RCU readers) */
 	struct rcu_head rcu;
 	struct task *task;		/* holds a reference until freed */
-	int pid, ppid, uid;
+	int pid, ppid, uid, gid;	/* uid and gid are also the effective ids */
 	struct process *parent;		/* proc_lock, as are the three below */
 	struct list_head children;
 	struct list_head sibling;
@@ -38,6 +39,8 @@ struct process {
 	struct wait_queue_head child_wait;
 	struct uvm *vm;			/* NULL once it has exited */
 	struct pt_regs entry_regs;	/* first user registers (fork, init) */
+	struct files files;		/* open file descriptors (file.c) */
+	int kill_signal;		/* kill() asked this process to end (proc_signal) */
 	char name[QS_COMM_LEN];
 };
 
@@ -54,6 +57,8 @@ __noreturn void proc_exit(int wstatus);
 long proc_wait(int pid, int __user *status, int options);
 long proc_list(struct qs_procinfo __user *buf, int max);
 struct task *proc_find_task(int pid);	/* a reference, or NULL */
+/* kill(): as sender_uid, record sig (0: only check) for process pid. */
+long proc_signal(int pid, int sig, int sender_uid);
 long nr_processes(void);
 /* The first process: a kernel thread that becomes /bin/init. */
 int proc_start_init(const char *const argv[], int argc);
@@ -66,8 +71,24 @@ int exec_load(const char *path, const char *const argv[], int argc,
 	      struct uvm **vmp, struct pt_regs *regs);
 
 /* initrd.c */
+struct initrd_file {
+	const char *name;		/* "bin/sh": no leading slash */
+	const void *data;		/* in place, in the archive */
+	size_t size;
+	u32 mode;			/* QS_S_IF* type and permissions */
+};
 void initrd_init(void);
+/* A file or directory by path (leading slashes ignored), or -ENOENT. */
+int initrd_lookup(const char *name, struct initrd_file *f);
+/* A regular file's contents, or -ENOENT. */
 int initrd_find(const char *name, const void **data, size_t *size);
+
+/* file.c */
+void files_init_console(struct files *fs);	/* fds 0, 1, 2: the console */
+int files_clone(struct files *dst, struct files *src);
+void files_close_all(struct files *fs);
+void files_close_on_exec(struct files *fs);
+extern struct file console_file;
 
 /* tty.c */
 long tty_read(char __user *buf, size_t n);

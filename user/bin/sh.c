@@ -51,9 +51,15 @@ static int split_words(char *s, char *argv[])
 
 static int b_help(int argc, char **argv)
 {
+	struct qs_dirent d;
+
 	printf("Quiescent shell. Commands separated by ';', a leading '!' expects failure.\n"
 	       "builtins: help ps cpus rcu uptime poweroff [code] exit [code]\n"
-	       "programs: hello echo uname sleep true false oncpu forktree efault crash fuzz bench\n");
+	       "programs:");
+	for (int i = 0; qs_readdir(i, &d) == 0; i++)
+		if (!strncmp(d.name, "bin/", 4))
+			printf(" %s", d.name + 4);
+	printf("\n");
 	return 0;
 }
 

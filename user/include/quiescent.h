@@ -11,6 +11,8 @@
 int qs_stats(struct qs_stats *s, int flags);
 int qs_ps(struct qs_procinfo *buf, int max);
 int poweroff(int code);
+/* The index-th file of the initrd; -1 (ENOENT) past the last. */
+int qs_readdir(int index, struct qs_dirent *d);
 
 static inline uint64_t rdtsc(void)
 {

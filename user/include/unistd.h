@@ -3,10 +3,15 @@
 #define _USER_UNISTD_H
 
 #include <sys/types.h>
+#include <quiescent.h>
 
 #define STDIN_FILENO	0
 #define STDOUT_FILENO	1
 #define STDERR_FILENO	2
+
+#define SEEK_SET	QS_SEEK_SET
+#define SEEK_CUR	QS_SEEK_CUR
+#define SEEK_END	QS_SEEK_END
 
 ssize_t read(int fd, void *buf, size_t n);
 ssize_t write(int fd, const void *buf, size_t n);
@@ -17,7 +22,15 @@ int execv(const char *path, char *const argv[]);
 pid_t getpid(void);
 pid_t getppid(void);
 uid_t getuid(void);
+uid_t geteuid(void);			/* the same as getuid(): one id per process */
 int setuid(uid_t uid);
+gid_t getgid(void);
+gid_t getegid(void);
+int setgid(gid_t gid);
+int close(int fd);
+off_t lseek(int fd, off_t off, int whence);
+int dup(int fd);
+int dup2(int fd, int newfd);
 unsigned int sleep(unsigned int seconds);
 int usleep(unsigned long usec);
 int brk(void *addr);

@@ -2,6 +2,7 @@
 #include <string.h>
 #include <stdlib.h>
 #include <errno.h>
+#include <stdio.h>
 
 void *memcpy(void *d, const void *s, size_t n)
 {
@@ -165,24 +166,76 @@ char *strtok(char *s, const char *delim)
 	return tok;
 }
 
+/* Linux's messages, for the values in include/uapi/errno.h. */
+static const char *const errmsg[] = {
+	[0]		= "Success",
+	[EPERM]		= "Operation not permitted",
+	[ENOENT]	= "No such file or directory",
+	[ESRCH]		= "No such process",
+	[EINTR]		= "Interrupted system call",
+	[EIO]		= "Input/output error",
+	[ENXIO]		= "No such device or address",
+	[E2BIG]		= "Argument list too long",
+	[ENOEXEC]	= "Exec format error",
+	[EBADF]		= "Bad file descriptor",
+	[ECHILD]	= "No child processes",
+	[EAGAIN]	= "Resource temporarily unavailable",
+	[ENOMEM]	= "Cannot allocate memory",
+	[EACCES]	= "Permission denied",
+	[EFAULT]	= "Bad address",
+	[EBUSY]		= "Device or resource busy",
+	[EEXIST]	= "File exists",
+	[EXDEV]		= "Invalid cross-device link",
+	[ENODEV]	= "No such device",
+	[ENOTDIR]	= "Not a directory",
+	[EISDIR]	= "Is a directory",
+	[EINVAL]	= "Invalid argument",
+	[ENFILE]	= "Too many open files in system",
+	[EMFILE]	= "Too many open files",
+	[ENOTTY]	= "Inappropriate ioctl for device",
+	[EFBIG]		= "File too large",
+	[ENOSPC]	= "No space left on device",
+	[ESPIPE]	= "Illegal seek",
+	[EROFS]		= "Read-only file system",
+	[EPIPE]		= "Broken pipe",
+	[EDOM]		= "Numerical argument out of domain",
+	[ERANGE]	= "Numerical result out of range",
+	[EDEADLK]	= "Resource deadlock avoided",
+	[ENAMETOOLONG]	= "File name too long",
+	[ENOSYS]	= "Function not implemented",
+	[ENOTEMPTY]	= "Directory not empty",
+	[ENOMSG]	= "No message of desired type",
+	[EIDRM]		= "Identifier removed",
+	[EOVERFLOW]	= "Value too large for defined data type",
+	[ENOTSOCK]	= "Socket operation on non-socket",
+	[EDESTADDRREQ]	= "Destination address required",
+	[EMSGSIZE]	= "Message too long",
+	[EPROTOTYPE]	= "Protocol wrong type for socket",
+	[ENOPROTOOPT]	= "Protocol not available",
+	[EPROTONOSUPPORT]	= "Protocol not supported",
+	[EOPNOTSUPP]	= "Operation not supported",
+	[EAFNOSUPPORT]	= "Address family not supported by protocol",
+	[EADDRINUSE]	= "Address already in use",
+	[EADDRNOTAVAIL]	= "Cannot assign requested address",
+	[ENETDOWN]	= "Network is down",
+	[ENETUNREACH]	= "Network is unreachable",
+	[ECONNRESET]	= "Connection reset by peer",
+	[ENOBUFS]	= "No buffer space available",
+	[EISCONN]	= "Transport endpoint is already connected",
+	[ENOTCONN]	= "Transport endpoint is not connected",
+	[ETIMEDOUT]	= "Connection timed out",
+	[ECONNREFUSED]	= "Connection refused",
+	[EHOSTUNREACH]	= "No route to host",
+	[EALREADY]	= "Operation already in progress",
+	[EINPROGRESS]	= "Operation now in progress",
+};
+
 char *strerror(int err)
 {
-	switch (err) {
-	case 0:		return "Success";
-	case EPERM:	return "Operation not permitted";
-	case ENOENT:	return "No such file or directory";
-	case ESRCH:	return "No such process";
-	case EINTR:	return "Interrupted system call";
-	case E2BIG:	return "Argument list too long";
-	case ENOEXEC:	return "Exec format error";
-	case EBADF:	return "Bad file descriptor";
-	case ECHILD:	return "No child processes";
-	case EAGAIN:	return "Resource temporarily unavailable";
-	case ENOMEM:	return "Cannot allocate memory";
-	case EFAULT:	return "Bad address";
-	case EINVAL:	return "Invalid argument";
-	case ENAMETOOLONG: return "File name too long";
-	case ENOSYS:	return "Function not implemented";
-	}
-	return "Unknown error";
+	static char unknown[32];
+
+	if (err >= 0 && err < (int)(sizeof(errmsg) / sizeof(errmsg[0])) && errmsg[err])
+		return (char *)errmsg[err];
+	snprintf(unknown, sizeof(unknown), "Unknown error %d", err);
+	return unknown;
 }

@@ -6,6 +6,8 @@
 
 typedef int pid_t;
 typedef int uid_t;
+typedef int gid_t;
+typedef unsigned int mode_t;
 typedef long ssize_t;
 typedef long off_t;
 typedef long time_t;
