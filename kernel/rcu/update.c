@@ -204,3 +204,9 @@ void rcu_hook_late_init(void)
 {
 	rcu_variant_late_init();
 }
+
+/* Variants that poll remote counters replace this (rcu_internal.h). */
+__attribute__((weak)) long *rcu_variant_remote_qs_counter(unsigned int cpu)
+{
+	return NULL;
+}
