@@ -502,7 +502,13 @@ class Scenario:
 
     @property
     def build_name(self):
-        return f"test-{self.config}" if not self.options else f"test-{self.name}"
+        """One build per configuration: scenarios with the same defconfig and
+        options share it (options are spelled into the name)."""
+        if not self.options:
+            return f"test-{self.config}"
+        opts = "+".join(o.replace("CONFIG_", "").replace("=", "-").replace(" ", "")
+                        for o in sorted(self.options))
+        return f"test-{self.config}+{opts}"
 
 
 def load_scenario(path):
