@@ -32,6 +32,7 @@
 #include <arch/acpi.h>
 #include <arch/apic.h>
 #include <pci.h>
+#include <net.h>
 
 void kmain(u32 magic, u32 info);
 void start_user_init(void);
@@ -127,6 +128,7 @@ void kmain(u32 magic, u32 info)
 	local_irq_enable();
 	smp_boot_aps();
 	timers_init();			/* per-CPU wheels: the other CPUs' areas exist now */
+	net_init();			/* softnet per CPU, ARP timers, then the NICs on PCI */
 	banner();
 	report_ticks();
 
