@@ -1,5 +1,5 @@
 /*
- * udpecho [-p port] [-t idle_s] [-n] [-b name]: the UDP echo server.
+ * udpecho [-p port] [-t idle_s] [-n] [-s sink_port] [-b name]: the UDP echo server.
  *
  * Binds the port (default 7, the echo service) on every address and
  * sends each datagram back to where it came from, unchanged. It stops
@@ -9,6 +9,9 @@
  * -n: a sink instead: count, do not answer, and at the end print a
  * BENCH line with the datagrams per second received between the first
  * and the last (the flood benchmark's receiving side; -b names it).
+ * -s: both at once: a child process counts on sink_port while this one
+ * echoes on port (the shell runs one command at a time, and a test
+ * from the host wants the two).
  */
 #include <stdio.h>
 #include <stdlib.h>
@@ -21,6 +24,7 @@
 #include <netinet/in.h>
 #include <arpa/inet.h>
 #include <quiescent.h>
+#include <sys/wait.h>
 
 static uint64_t now_ns(void)
 {
@@ -30,30 +34,14 @@ static uint64_t now_ns(void)
 	return (uint64_t)ts.tv_sec * 1000000000 + (uint64_t)ts.tv_nsec;
 }
 
-int main(int argc, char **argv)
+static int serve(int port, int idle, int sink, const char *name)
 {
-	int port = 7, idle = 10, sink = 0;
-	const char *name = "udp_flood_rx";
 	struct sockaddr_in me = { .sin_family = AF_INET };
 	uint64_t count = 0, bytes = 0, first = 0, last = 0;
+	int rcvbuf = 1024 * 1024, fd;
 	char buf[2048];
 	struct timeval tv;
-	int fd;
 
-	for (int i = 1; i < argc; i++) {
-		if (!strcmp(argv[i], "-n"))
-			sink = 1;
-		else if (i + 1 < argc && !strcmp(argv[i], "-p"))
-			port = atoi(argv[++i]);
-		else if (i + 1 < argc && !strcmp(argv[i], "-t"))
-			idle = atoi(argv[++i]);
-		else if (i + 1 < argc && !strcmp(argv[i], "-b"))
-			name = argv[++i];
-		else {
-			fprintf(stderr, "usage: udpecho [-p port] [-t idle_s] [-n] [-b bench_name]\n");
-			return 2;
-		}
-	}
 	fd = socket(AF_INET, SOCK_DGRAM, 0);
 	if (fd < 0) {
 		perror("udpecho: socket");
@@ -64,7 +52,6 @@ int main(int argc, char **argv)
 		perror("udpecho: bind");
 		return 1;
 	}
-	int rcvbuf = 1024 * 1024;
 	setsockopt(fd, SOL_SOCKET, SO_RCVBUF, &rcvbuf, sizeof(rcvbuf));
 	tv.tv_sec = idle;
 	tv.tv_usec = 0;
@@ -91,8 +78,8 @@ int main(int argc, char **argv)
 		    errno != ENOBUFS)
 			perror("udpecho: sendto");
 	}
-	printf("udpecho: %lu datagrams, %lu bytes %s\n", (unsigned long)count,
-	       (unsigned long)bytes, sink ? "received" : "echoed");
+	printf("udpecho: %lu datagrams, %lu bytes %s on port %d\n", (unsigned long)count,
+	       (unsigned long)bytes, sink ? "received" : "echoed", port);
 	if (sink && count > 1) {
 		struct qs_stats st;
 		uint64_t ns = last - first;
@@ -104,4 +91,38 @@ int main(int argc, char **argv)
 	}
 	close(fd);
 	return 0;
+}
+
+int main(int argc, char **argv)
+{
+	int port = 7, idle = 10, sink = 0, sink_port = 0, st, ret;
+	const char *name = "udp_flood_rx";
+	pid_t child = -1;
+
+	for (int i = 1; i < argc; i++) {
+		if (!strcmp(argv[i], "-n"))
+			sink = 1;
+		else if (i + 1 < argc && !strcmp(argv[i], "-p"))
+			port = atoi(argv[++i]);
+		else if (i + 1 < argc && !strcmp(argv[i], "-t"))
+			idle = atoi(argv[++i]);
+		else if (i + 1 < argc && !strcmp(argv[i], "-s"))
+			sink_port = atoi(argv[++i]);
+		else if (i + 1 < argc && !strcmp(argv[i], "-b"))
+			name = argv[++i];
+		else {
+			fprintf(stderr, "usage: udpecho [-p port] [-t idle_s] [-n] [-s sink_port] "
+					"[-b bench_name]\n");
+			return 2;
+		}
+	}
+	if (sink_port) {
+		child = fork();
+		if (child == 0)
+			_exit(serve(sink_port, idle, 1, name));
+	}
+	ret = serve(port, idle, sink, name);
+	if (child > 0 && (waitpid(child, &st, 0) != child || !WIFEXITED(st) || WEXITSTATUS(st)))
+		ret = 1;
+	return ret;
 }
