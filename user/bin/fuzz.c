@@ -71,6 +71,9 @@ static long pick_nr(void)
 		unsigned long long r = rnd();
 		long nr = r % 8 == 0 ? (long)rnd() : (long)((r >> 3) % 104);	/* past the ranges in use */
 
+		if (r % 8 == 1)		/* a socket call more often: they have many paths */
+			nr = SYS_socket + (long)((r >> 3) % (SYS_qs_neigh - SYS_socket + 1));
+
 		if (nr == SYS_exit || nr == SYS_fork || nr == SYS_read)
 			continue;
 		return nr;
@@ -114,10 +117,21 @@ static void tame_socket(long nr, long a[6])
 			a[5] = sizeof(*sin);
 		}
 	}
-	if (nr == SYS_sendto && in_scratch(a[1]))
-		a[2] = (long)((unsigned long)a[2] % (sizeof(scratch) - (a[1] - (long)scratch)));
-	if (nr == SYS_recvfrom)
+	if ((nr == SYS_sendto || nr == SYS_recvfrom) && (r >> 40) % 2) {
+		a[1] = (long)scratch + (long)((r >> 41) % 1024);	/* a real buffer */
+		a[2] = (long)((r >> 51) % 1600);
+	}
+	if ((nr == SYS_sendto || nr == SYS_recvfrom) && (r >> 45) % 4)
+		a[3] = (r >> 47) % 2 ? MSG_PEEK : 0;			/* flags that are allowed */
+	if (nr == SYS_recvfrom) {
 		a[3] |= MSG_DONTWAIT;
+		if ((r >> 44) % 2) {
+			int *alen = (int *)(scratch + 4096 + 128);
+			*alen = sizeof(*sin);
+			a[4] = (long)sin;
+			a[5] = (long)alen;
+		}
+	}
 	if (nr == SYS_setsockopt && (r >> 35) % 2) {
 		struct timeval_like { long sec, usec; } *tv = (void *)(scratch + 4096 + 64);
 		tv->sec = 0;
@@ -156,7 +170,7 @@ static void tame(long nr, long a[6])
 static int child(int id, int ncpus, long calls)
 {
 	cpu_set_t set;
-	long ok = 0, err = 0;
+	long ok = 0, err = 0, sock_ok = 0;
 
 	CPU_ZERO(&set);
 	CPU_SET(id % ncpus, &set);
@@ -171,13 +185,16 @@ static int child(int id, int ncpus, long calls)
 		for (int k = 0; k < 6; k++)
 			a[k] = rand_arg();
 		tame(nr, a);
-		if (__syscall6(nr, a[0], a[1], a[2], a[3], a[4], a[5]) < 0)
+		if (__syscall6(nr, a[0], a[1], a[2], a[3], a[4], a[5]) < 0) {
 			err++;
-		else
+		} else {
 			ok++;
+			sock_ok += nr >= SYS_socket && nr <= SYS_qs_neigh;
+		}
 	}
-	printf("\nfuzz: child %d (pid %d, uid %d) on cpu %d: %ld calls, %ld failed as expected or not\n",
-	       id, getpid(), getuid(), sched_getcpu(), ok + err, err);
+	printf("\nfuzz: child %d (pid %d, uid %d) on cpu %d: %ld calls, %ld failed as expected or not, "
+	       "%ld socket calls succeeded\n", id, getpid(), getuid(), sched_getcpu(), ok + err, err,
+	       sock_ok);
 	return 0;
 }
 
