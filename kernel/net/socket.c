@@ -294,7 +294,7 @@ static long sys_connect(struct pt_regs *r)
 		err = -EACCES;
 		goto out;
 	}
-	if (!sk->hashed && (err = sk->prot->bind(sk, 0, 0)))
+	if (!READ_ONCE(sk->hashed) && (err = sk->prot->bind(sk, 0, 0)) && !READ_ONCE(sk->hashed))
 		goto out;
 	err = sk->prot->connect(sk, addr, port);
 out:

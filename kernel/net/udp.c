@@ -34,7 +34,9 @@ struct udp_hslot {
 };
 
 static struct udp_hslot udp_table[UDP_HTABLE_SIZE];
-static DEFINE_SPINLOCK(udp_port_rover_lock);
+/* Serializes binds, so that two processes sharing a socket cannot both
+ * find it unbound and insert it twice; taken before a slot's lock. */
+static DEFINE_SPINLOCK(udp_bind_lock);
 static unsigned int udp_port_rover = UDP_EPHEMERAL_LOW;
 
 static struct udp_hslot *udp_slot(u16 port)
@@ -73,22 +75,32 @@ static int udp_hash_port(struct sock *sk, u32 addr, u16 port)
 static int udp_bind(struct sock *sk, u32 addr, u16 port)
 {
 	unsigned int range = UDP_EPHEMERAL_HIGH - UDP_EPHEMERAL_LOW + 1;
+	unsigned long flags = spin_lock_irqsave(&udp_bind_lock);
+	int err = -EADDRINUSE;
 
-	if (sk->hashed)
-		return -EINVAL;
-	if (port)
-		return udp_hash_port(sk, addr, port);
-	/* Any free ephemeral port, starting where the last search stopped. */
-	for (unsigned int i = 0; i < range; i++) {
-		unsigned long flags = spin_lock_irqsave(&udp_port_rover_lock);
-		unsigned int p = udp_port_rover;
+	if (sk->hashed) {
+		err = -EINVAL;
+	} else if (port) {
+		err = udp_hash_port(sk, addr, port);
+	} else {
+		/* Any free ephemeral port, starting where the last search stopped. */
+		for (unsigned int i = 0; i < range && err; i++) {
+			unsigned int p = udp_port_rover;
 
-		udp_port_rover = p == UDP_EPHEMERAL_HIGH ? UDP_EPHEMERAL_LOW : p + 1;
-		spin_unlock_irqrestore(&udp_port_rover_lock, flags);
-		if (!udp_hash_port(sk, addr, htons(p)))
-			return 0;
+			udp_port_rover = p == UDP_EPHEMERAL_HIGH ? UDP_EPHEMERAL_LOW : p + 1;
+			err = udp_hash_port(sk, addr, htons(p));
+		}
 	}
-	return -EADDRINUSE;
+	spin_unlock_irqrestore(&udp_bind_lock, flags);
+	return err;
+}
+
+/* Bind to an ephemeral port unless something (bind, another sender) already did. */
+static int udp_autobind(struct sock *sk)
+{
+	int err = udp_bind(sk, 0, 0);
+
+	return err == -EINVAL && READ_ONCE(sk->hashed) ? 0 : err;
 }
 
 static int udp_connect(struct sock *sk, u32 daddr, u16 dport)
@@ -208,7 +220,7 @@ static long udp_sendmsg(struct sock *sk, const void __user *buf, size_t len, u32
 		return -EACCES;
 	if (len > rt.dev->mtu - sizeof(struct iphdr) - sizeof(*uh))
 		return -EMSGSIZE;
-	if (!sk->hashed && (err = udp_bind(sk, 0, 0)))
+	if (!READ_ONCE(sk->hashed) && (err = udp_autobind(sk)))
 		return err;
 	ulen = len + sizeof(*uh);
 	skb = alloc_skb(MAX_HEADER + ulen);
