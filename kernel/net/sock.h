@@ -89,6 +89,10 @@ struct sk_buff *sock_recv_skb(struct sock *sk, struct file *f, int flags, int *e
 /* Put a datagram taken by sock_recv_skb back at the head (the copy-out failed). */
 void sock_requeue_skb(struct sock *sk, struct sk_buff *skb);
 
+/* The socket behind descriptor fd, with a file reference the caller
+ * drops (file_put); NULL with *err EBADF or ENOTSOCK. (socket.c) */
+struct sock *sockfd_lookup(long fd, struct file **fp, long *err);
+
 extern const struct proto udp_prot;
 extern const struct proto raw_prot;
 
