@@ -229,8 +229,10 @@ static int e1000_poll(struct napi_struct *napi, int budget)
 	if (work < budget) {
 		napi_complete(napi);
 		/* Causes that came while masked are still in ICR: unmasking
-		 * raises the interrupt again at once, and nothing is missed. */
-		wr(e, E1000_IMS, E1000_IMS_ENABLE);
+		 * raises the interrupt again at once, and nothing is missed.
+		 * A device taken down stays masked (e1000_stop). */
+		if (netif_running(&e->netdev))
+			wr(e, E1000_IMS, E1000_IMS_ENABLE);
 	}
 	return work;
 }
@@ -296,8 +298,8 @@ static void e1000_stop(struct net_device *dev)
 
 	wr(e, E1000_IMC, ~0u);
 	e1000_rx_enable(e, false);
-	/* The poll may still run once; it finds nothing and unmasks, and
-	 * with RCTL.EN clear nothing arrives. */
+	/* A poll still scheduled runs once more and leaves the mask alone:
+	 * dev_close() cleared IFF_UP first. */
 }
 
 static void e1000_get_stats(struct net_device *dev, struct qs_ifreq *r)
