@@ -1,10 +1,11 @@
 /*
  * udpsend [-c count] [-s size] [-f] [-W wait_ms] [-b name] host port: a UDP client.
  *
- * Round trips (the default): send count datagrams of size bytes to an
- * echo server (udpecho) one at a time, each carrying its sequence number
- * and a pattern made from it, and wait for each to come back intact
- * before sending the next. An answer that does not come within wait_ms
+ * Round trips (the default): once the server has answered a first,
+ * untimed datagram (it may still be starting), send count datagrams of
+ * size bytes to it one at a time, each carrying its sequence number and
+ * a pattern made from it, and wait for each to come back intact before
+ * sending the next. An answer that does not come within wait_ms
  * (SO_RCVTIMEO) is asked for again, up to 5 times. Prints a BENCH line
  * with the round trips per second (-b names it); exits 0 only if every
  * datagram came back byte for byte.
@@ -160,6 +161,17 @@ int main(int argc, char **argv)
 	tv.tv_sec = wait_ms / 1000;
 	tv.tv_usec = wait_ms % 1000 * 1000;
 	setsockopt(fd, SOL_SOCKET, SO_RCVTIMEO, &tv, sizeof(tv));
+	/* Untimed: until the server answers at all (it may still be starting). */
+	for (int tries = 0;; tries++) {
+		long warm = 0;
+
+		if (!round_trip(fd, size, 0xffffffffu, &warm))
+			break;
+		if (tries == 3) {
+			printf("udpsend: %s:%s never answered\n", argv[i], argv[i + 1]);
+			return 1;
+		}
+	}
 	t0 = now_ns();
 	for (long s = 0; s < count; s++)
 		if (round_trip(fd, size, (uint32_t)s, &resent))
