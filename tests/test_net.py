@@ -76,12 +76,15 @@ class Console:
 
 
 class Guest:
-    """A guest booting in a thread while the test talks to it."""
+    """A guest booting in a thread while the test talks to it; QEMU's
+    monitor (QMP) on a unix socket in tmp."""
 
-    def __init__(self, kvm, label, cpus, cmdline, nics, extra=(), timeout=240):
+    def __init__(self, kvm, label, cpus, cmdline, nics, tmp, timeout=240):
         qrun.build("test-defconfig", "defconfig")
         self.console = Console()
         self.result = None
+        self.qmp_path = os.path.join(tmp, "qmp.sock")
+        extra = ["-qmp", f"unix:{self.qmp_path},server=on,wait=off"]
 
         def run():
             self.result = qrun.boot(name="test-defconfig", cpus=cpus, cmdline=cmdline,
@@ -101,6 +104,15 @@ class Guest:
         self.thread.join(timeout)
         assert self.result is not None, "the guest did not end"
         return self.result
+
+    def stop(self):
+        """A test that failed half-way: end QEMU now rather than at its timeout."""
+        if self.thread.is_alive():
+            try:
+                qmp(self.qmp_path, {"execute": "quit"})
+            except (OSError, ValueError):
+                pass
+            self.thread.join(30)
 
 
 def counters(text):
@@ -397,14 +409,12 @@ def test_net_host_smp2(kvm):
     tmp = tempfile.mkdtemp(prefix="qs-net-")
     fwd_sink = qrun.free_udp_port()
     link = P.RawLink(tmp, H_MAC, H_IP)
-    qmp_path = os.path.join(tmp, "qmp.sock")
     nics = [qrun.Nic("user", hostfwd=[(fwd_sink, 9)], dump=False),
             qrun.Nic("dgram", local=link.guest_path, remote=link.host_path, mac=G_MAC)]
     cmdline = (f"ip=eth0:10.0.2.15/24,eth1:{G_IP}/24 gw=10.0.2.2 -- netstat; "
                f"nettest wait {WAIT_PORT} 120; netstat -a; nettest wait {WAIT_PORT2} 120; "
                "udpecho -p 7 -t 5 -s 9 -b udp_flood_rx; ifconfig; netstat -a; poweroff")
-    guest = Guest(kvm, "net-host-smp2", 2, cmdline, nics,
-                  extra=["-qmp", f"unix:{qmp_path},server=on,wait=off"])
+    guest = Guest(kvm, "net-host-smp2", 2, cmdline, nics, tmp)
     try:
         # 1. Malformed frames, each counted where it was aimed.
         guest.wait_for(rf"nettest: baseline taken .* waiting on port {WAIT_PORT}", 120)
@@ -432,9 +442,9 @@ def test_net_host_smp2(kvm):
         for frame in P.random_frames(300, P.mac(G_MAC), P.mac(H_MAC)):
             link.send(frame)
         mark = len(guest.console.lines)
-        set_link(qmp_path, "net1", False)
+        set_link(guest.qmp_path, "net1", False)
         guest.wait_for(r"e1000: eth1: link down", 10, mark)
-        set_link(qmp_path, "net1", True)
+        set_link(guest.qmp_path, "net1", True)
         guest.wait_for(r"e1000: eth1: link up", 10, mark)
         assert rendezvous(link, WAIT_PORT2), "no answer after the random frames"
         # 3. 10,000 datagrams to udpecho, then the benchmarks.
@@ -446,6 +456,7 @@ def test_net_host_smp2(kvm):
         host_benchmarks(guest, ul, fwd_sink, 2)
         r = guest.finish(120)
     finally:
+        guest.stop()
         link.close()
         shutil.rmtree(tmp, ignore_errors=True)
     ok, why = r.verdict("poweroff")
@@ -470,7 +481,7 @@ def test_net_host_smp1(kvm):
             qrun.Nic("dgram", local=link.guest_path, remote=link.host_path, mac=G_MAC)]
     guest = Guest(kvm, "net-host-smp1", 1,
                   f"ip=eth0:10.0.2.15/24,eth1:{G_IP}/24 gw=10.0.2.2 -- "
-                  "udpecho -p 7 -t 4 -s 9 -b udp_flood_rx; netstat; poweroff", nics)
+                  "udpecho -p 7 -t 4 -s 9 -b udp_flood_rx; netstat; poweroff", nics, tmp)
     try:
         guest.wait_for(r"udpecho: echoing on port 7", 120)
         ul = UdpLink(link)
@@ -478,6 +489,7 @@ def test_net_host_smp1(kvm):
         host_benchmarks(guest, ul, fwd_sink, 1)
         r = guest.finish(120)
     finally:
+        guest.stop()
         link.close()
         shutil.rmtree(tmp, ignore_errors=True)
     ok, why = r.verdict("poweroff")
