@@ -1,6 +1,6 @@
 # Quiescent: top-level build.
 #
-#   make run            build and boot in QEMU (CPUS=N, KVM=0|1, ARGS="...", BOOT=iso|kernel)
+#   make run            build and boot in QEMU (CPUS=N, KVM=0|1, ARGS="...", BOOT=iso|kernel, NET=user)
 #   make run RCU=poll CPUS=4 [PREEMPT=1]
 #                       the same with configs/rcu_poll[_preempt]_defconfig, in build/rcu-poll[-preempt]
 #   make test           build the test configurations and run the pytest suites
@@ -32,6 +32,7 @@ O		?= build
 CPUS		?= 4
 KVM		?= auto
 ARGS		?=
+NET		?=
 BOOT		?= iso
 CROSS_COMPILE	?=
 PYTHON		?= python3
@@ -253,7 +254,7 @@ iso: deps $(ISO)
 
 run: deps $(ELF) $(INITRD) $(if $(filter iso,$(BOOT)),$(ISO))
 	$(Q)$(PYTHON) tools/qrun.py run --build-dir $(O) --cpus $(CPUS) --kvm $(KVM) \
-		--boot $(BOOT) --args "$(ARGS)"
+		--boot $(BOOT) --args "$(ARGS)" $(if $(NET),--net $(NET))
 
 gdb: deps $(ELF) $(INITRD)
 	$(Q)$(PYTHON) tools/qrun.py gdb --build-dir $(O) --cpus $(CPUS) --boot kernel --args "$(ARGS)"

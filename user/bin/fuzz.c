@@ -26,6 +26,8 @@
 #include <sys/utsname.h>
 #include <sys/syscall.h>
 #include <quiescent.h>
+#include <sys/socket.h>
+#include <netinet/in.h>
 
 static char scratch[8192] __attribute__((aligned(4096)));
 static unsigned long long state;
@@ -69,14 +71,81 @@ static long pick_nr(void)
 		unsigned long long r = rnd();
 		long nr = r % 8 == 0 ? (long)rnd() : (long)((r >> 3) % 104);	/* past the ranges in use */
 
+		if (r % 8 == 1)		/* a socket call more often: they have many paths */
+			nr = SYS_socket + (long)((r >> 3) % (SYS_qs_neigh - SYS_socket + 1));
+
 		if (nr == SYS_exit || nr == SYS_fork || nr == SYS_read)
 			continue;
 		return nr;
 	}
 }
 
+/*
+ * Socket calls (60-72): mostly real sockets and well-formed addresses,
+ * so that the calls get past their first checks and into the protocol;
+ * the destinations are 127.0.0.1 or addresses with no route, so nothing
+ * waits on ARP; recvfrom always gets MSG_DONTWAIT, so nothing blocks.
+ */
+static void tame_socket(long nr, long a[6])
+{
+	unsigned long long r = rnd();
+	struct sockaddr_in *sin = (struct sockaddr_in *)(scratch + 4096);
+
+	if (nr < SYS_socket || nr > SYS_qs_neigh)
+		return;
+	if (nr == SYS_socket) {
+		static const long types[] = { SOCK_DGRAM, SOCK_DGRAM | SOCK_NONBLOCK, SOCK_RAW };
+		if (r % 4) {
+			a[0] = AF_INET;
+			a[1] = types[(r >> 2) % 3];
+			a[2] = a[1] == SOCK_RAW ? IPPROTO_ICMP : (long)((r >> 4) % 2) * IPPROTO_UDP;
+		}
+		return;
+	}
+	if (r % 4)
+		a[0] = 3 + (long)((r >> 2) % 8);		/* likely a socket */
+	if ((r >> 5) % 3) {					/* a real address */
+		sin->sin_family = (r >> 7) % 8 ? AF_INET : (sa_family_t)(r >> 8);
+		sin->sin_port = htons((r >> 10) % 4 ? 7000 + (r >> 12) % 8 : (uint16_t)(r >> 12));
+		sin->sin_addr.s_addr = (r >> 28) % 4 ? htonl(INADDR_LOOPBACK)
+						    : (r >> 30) % 2 ? 0 : htonl(0xc0000201);
+		if (nr == SYS_bind || nr == SYS_connect) {
+			a[1] = (long)sin;
+			a[2] = (r >> 31) % 4 ? sizeof(*sin) : (long)((r >> 33) % 20);
+		} else if (nr == SYS_sendto) {
+			a[4] = (long)sin;
+			a[5] = sizeof(*sin);
+		}
+	}
+	if ((nr == SYS_sendto || nr == SYS_recvfrom) && (r >> 40) % 2) {
+		a[1] = (long)scratch + (long)((r >> 41) % 1024);	/* a real buffer */
+		a[2] = (long)((r >> 51) % 1600);
+	}
+	if ((nr == SYS_sendto || nr == SYS_recvfrom) && (r >> 45) % 4)
+		a[3] = (r >> 47) % 2 ? MSG_PEEK : 0;			/* flags that are allowed */
+	if (nr == SYS_recvfrom) {
+		a[3] |= MSG_DONTWAIT;
+		if ((r >> 44) % 2) {
+			int *alen = (int *)(scratch + 4096 + 128);
+			*alen = sizeof(*sin);
+			a[4] = (long)sin;
+			a[5] = (long)alen;
+		}
+	}
+	if (nr == SYS_setsockopt && (r >> 35) % 2) {
+		struct timeval_like { long sec, usec; } *tv = (void *)(scratch + 4096 + 64);
+		tv->sec = 0;
+		tv->usec = (long)((r >> 36) % 100000);
+		a[1] = SOL_SOCKET;
+		a[2] = SO_RCVTIMEO;
+		a[3] = (long)tv;
+		a[4] = sizeof(*tv);
+	}
+}
+
 static void tame(long nr, long a[6])
 {
+	tame_socket(nr, a);
 	/* Siblings share our uid: a signal would end them, so only ask. */
 	if (nr == SYS_kill && a[1] > 0 && a[1] < QS_NSIG)
 		a[1] = 0;
@@ -101,7 +170,7 @@ static void tame(long nr, long a[6])
 static int child(int id, int ncpus, long calls)
 {
 	cpu_set_t set;
-	long ok = 0, err = 0;
+	long ok = 0, err = 0, sock_ok = 0;
 
 	CPU_ZERO(&set);
 	CPU_SET(id % ncpus, &set);
@@ -116,13 +185,16 @@ static int child(int id, int ncpus, long calls)
 		for (int k = 0; k < 6; k++)
 			a[k] = rand_arg();
 		tame(nr, a);
-		if (__syscall6(nr, a[0], a[1], a[2], a[3], a[4], a[5]) < 0)
+		if (__syscall6(nr, a[0], a[1], a[2], a[3], a[4], a[5]) < 0) {
 			err++;
-		else
+		} else {
 			ok++;
+			sock_ok += nr >= SYS_socket && nr <= SYS_qs_neigh;
+		}
 	}
-	printf("\nfuzz: child %d (pid %d, uid %d) on cpu %d: %ld calls, %ld failed as expected or not\n",
-	       id, getpid(), getuid(), sched_getcpu(), ok + err, err);
+	printf("\nfuzz: child %d (pid %d, uid %d) on cpu %d: %ld calls, %ld failed as expected or not, "
+	       "%ld socket calls succeeded\n", id, getpid(), getuid(), sched_getcpu(), ok + err, err,
+	       sock_ok);
 	return 0;
 }
 
