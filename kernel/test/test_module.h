@@ -5,6 +5,9 @@
 #include <ktest.h>
 #include <types.h>
 
+/* Seconds each stress test runs (module_stress.duration=, default 3). */
+extern unsigned long module_stress_duration_s;
+
 /* lib/modules/<name>.ko from the initrd. */
 int test_module_image(const char *name, const void **data, size_t *size);
 
