@@ -68,6 +68,7 @@ static __attribute__((noinline)) void hello_backtrace(void)
 {
 	printk("hello: a backtrace from inside the module:\n");
 	dump_stack();
+	barrier();		/* not a tail call: keep this frame in the trace */
 }
 
 static long hello_ctl(unsigned int cmd, unsigned long arg, void __user *buf, size_t len)

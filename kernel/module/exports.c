@@ -109,6 +109,7 @@ EXPORT_SYMBOL(register_nmi_handler);
 EXPORT_SYMBOL(unregister_nmi_handler);
 EXPORT_SYMBOL(nmi_timer_start);
 EXPORT_SYMBOL(nmi_timer_stop);
+EXPORT_SYMBOL(nmi_timer_hz);
 
 extern const struct kernel_symbol __exports_start[], __exports_end[];
 

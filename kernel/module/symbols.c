@@ -43,14 +43,30 @@ void module_count_symbols(struct load_info *li)
 	}
 }
 
+/* module_init() and friends name the same code twice: say the author's name. */
+static bool entry_alias(const char *name)
+{
+	return !strcmp(name, "init_module") || !strcmp(name, "cleanup_module") ||
+	       !strcmp(name, "module_ctl");
+}
+
+/* a before b? By address; at one address the aliases first, so that the
+ * lookup (the last symbol at or below an address) finds the real name. */
+static bool sym_before(const struct module_sym *a, const struct module_sym *b, const char *names)
+{
+	if (a->addr != b->addr)
+		return a->addr < b->addr;
+	return entry_alias(names + a->name_off) && !entry_alias(names + b->name_off);
+}
+
 /* Insertion sort: modules have tens of functions, and this runs once. */
-static void sort_syms(struct module_sym *s, unsigned long n)
+static void sort_syms(struct module_sym *s, unsigned long n, const char *names)
 {
 	for (unsigned long i = 1; i < n; i++) {
 		struct module_sym x = s[i];
 		unsigned long j = i;
 
-		for (; j > 0 && s[j - 1].addr > x.addr; j--)
+		for (; j > 0 && sym_before(&x, &s[j - 1], names); j--)
 			s[j] = s[j - 1];
 		s[j] = x;
 	}
@@ -76,7 +92,7 @@ void module_build_symtab(struct load_info *li, const unsigned long *values)
 		out[n++] = (struct module_sym){ values[k], s->size, pos };
 		pos += len;
 	}
-	sort_syms(out, n);
+	sort_syms(out, n, names);
 	/* Untyped labels have no size: up to the next symbol or the text's end. */
 	for (unsigned long i = 0; i < n; i++)
 		if (!out[i].size)
