@@ -5,6 +5,7 @@
  *	insmod /lib/modules/hello.ko count=2 who=world loud
  *	modctl hello spin 200        (busy in hello_spin(): nmitop finds it)
  *	modctl hello backtrace       (a backtrace that names [hello])
+ *	modctl hello oops            (a panic whose trace names [hello])
  *	rmmod hello
  *
  * Parameters: count (int, greetings), who (charp), loud (bool), fail
@@ -71,6 +72,14 @@ static __attribute__((noinline)) void hello_backtrace(void)
 	barrier();		/* not a tail call: keep this frame in the trace */
 }
 
+/* The deliberate crash (ktest=module_oops): the panic's trace names us. */
+static __attribute__((noinline)) void hello_oops(void)
+{
+	printk("hello: writing to a NULL pointer, on purpose\n");
+	WRITE_ONCE(*(volatile int *)(unsigned long)fail, 1);	/* fail is 0 unless set */
+	barrier();
+}
+
 static long hello_ctl(unsigned int cmd, unsigned long arg, void __user *buf, size_t len)
 {
 	switch (cmd) {
@@ -89,6 +98,9 @@ static long hello_ctl(unsigned int cmd, unsigned long arg, void __user *buf, siz
 		return 0;
 	case HELLO_CTL_COUNT:
 		return count;
+	case HELLO_CTL_OOPS:
+		hello_oops();
+		return 0;
 	}
 	return -EINVAL;
 }

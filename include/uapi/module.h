@@ -66,6 +66,7 @@ struct qs_module_stats {
 #define HELLO_CTL_BACKTRACE	2	/* dump_stack() from inside the module */
 #define HELLO_CTL_SLEEP		3	/* arg: milliseconds asleep, holding the reference */
 #define HELLO_CTL_COUNT		4	/* returns the count parameter */
+#define HELLO_CTL_OOPS		5	/* a NULL write in the module: a panic naming [hello] */
 
 #define NMIPROF_CTL_START	1	/* arg: NMIs per second on every CPU */
 #define NMIPROF_CTL_STOP	2

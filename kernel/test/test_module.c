@@ -188,3 +188,27 @@ KTEST(module_bad_images)
 	KT_EXPECT(t, checked >= 10, "%d bad modules checked", checked);
 	test_module_same(t, &base, "refused bad modules");
 }
+
+/* The trace printed from inside hello names it (the scenario's log checks
+ * "hello_backtrace+0x.../0x... [hello]"). */
+KTEST(module_backtrace)
+{
+	char err[QS_MODULE_ERRLEN];
+	int r = load("hello", NULL, err);
+
+	KT_ASSERT(t, r == 0, "insmod hello: %s", err);
+	KT_EXPECT(t, module_ctl_call("hello", HELLO_CTL_BACKTRACE, 0, NULL, 0) == 0, "backtrace");
+	KT_EXPECT(t, unload_module("hello", 0, NULL) == 0, "rmmod hello");
+}
+
+/* A fault inside a module: the panic's RIP and Call Trace name the
+ * function and the module (tests/scenarios/module-oops-smp2.scn). */
+KTEST_MANUAL(module_oops)
+{
+	char err[QS_MODULE_ERRLEN];
+	int r = load("hello", NULL, err);
+
+	KT_ASSERT(t, r == 0, "insmod hello: %s", err);
+	module_ctl_call("hello", HELLO_CTL_OOPS, 0, NULL, 0);
+	KT_EXPECT(t, 0, "hello_oops() returned");
+}

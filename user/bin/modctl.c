@@ -16,7 +16,7 @@
 
 static const struct { const char *name; unsigned int cmd; } cmds[] = {
 	{ "spin", HELLO_CTL_SPIN }, { "backtrace", HELLO_CTL_BACKTRACE },
-	{ "sleep", HELLO_CTL_SLEEP }, { "count", HELLO_CTL_COUNT },
+	{ "sleep", HELLO_CTL_SLEEP }, { "count", HELLO_CTL_COUNT }, { "oops", HELLO_CTL_OOPS },
 	{ "start", NMIPROF_CTL_START }, { "stop", NMIPROF_CTL_STOP },
 	{ "reset", NMIPROF_CTL_RESET },
 };
