@@ -196,7 +196,8 @@ $(INITRD): $(USER_PROGS) tools/mkinitrd.py $(foreach f,$(INITRD_FILES),$(lastwor
 initrd: $(INITRD)
 
 # ---------------------------------------------------------------- top targets
-.PHONY: all kernel initrd modules iso run gdb test test-quick soak compare amlat clean distclean deps \
+.PHONY: all kernel initrd modules iso run gdb test test-quick soak compare amlat modbench clean \
+	distclean deps \
 	menuconfig defconfig olddefconfig savedefconfig FORCE
 
 all: kernel
@@ -332,6 +333,11 @@ test-quick: deps
 COMPARE_CPUS	?= 2
 compare: deps
 	$(Q)$(PYTHON) tools/compare.py --cpus $(COMPARE_CPUS) --kvm $(KVM)
+
+# Modules and NMI handlers on every RCU variant: unload's grace period,
+# the stress tests, NMIs the grace period missed (docs/modules.md).
+modbench: deps
+	$(Q)$(PYTHON) tools/modbench.py --kvm $(if $(filter auto,$(KVM)),0,$(KVM))
 
 # Seed 003 Table 1 for Quiescent: realtime latency under an RCU callback
 # load, Base/krcud/direct/throttle, and a histogram (build/amlat/).

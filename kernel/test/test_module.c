@@ -15,6 +15,7 @@
 #include <string.h>
 #include <errno.h>
 #include <sched.h>
+#include <rcupdate.h>
 #include <user/user.h>
 #include <arch/layout.h>
 #include "test_module.h"
@@ -33,6 +34,7 @@ void test_module_baseline(struct test_module_baseline *b)
 	struct kmalloc_stats k;
 	struct qs_module_stats m;
 
+	rcu_barrier();		/* what call_rcu() frees (tasks, ...) is freed by now */
 	kmalloc_get_stats(&k);
 	module_get_stats(&m);
 	b->objects = k.objects;
