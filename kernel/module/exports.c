@@ -1,7 +1,8 @@
 /*
  * What the kernel exports to modules: the one list, kept short on
- * purpose. A module may call these (and what loaded modules export) and
- * nothing else; its undefined symbols are resolved against this table,
+ * purpose (the tests export their own hooks beside them, from
+ * kernel/test/). A module may call these (and what loaded modules
+ * export) and nothing else; its undefined symbols are resolved against this table,
  * never against the backtrace symbol table (.ksymtab), so that an
  * internal function can change without a module depending on it, and so
  * that a module cannot reach the scheduler's or RCU's insides.

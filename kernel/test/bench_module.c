@@ -67,8 +67,8 @@ KTEST(bench_module_load)
 		   (unsigned long)median(fr, n) / 1000, (unsigned long)gp_max / 1000);
 }
 
-#define WINDOWS		16		/* alternating off, on, off, on, ... */
-#define WINDOW_MS	100
+#define WINDOWS		40		/* alternating off, on, off, on, ... */
+#define WINDOW_MS	50
 #define PROFILE_HZ	1000
 
 struct worker {
@@ -108,7 +108,7 @@ static unsigned long total_rounds(void)
 KTEST(bench_nmiprof_overhead)
 {
 	u64 ns[2] = { 0, 0 }, rounds[2] = { 0, 0 }, nmis = 0, off_min = ~0ULL, off_max = 0;
-	u64 pair_cost[WINDOWS / 2], off_rate = 0;	/* per off/on pair, in 1/1000 */
+	u64 pair_cost[WINDOWS / 2], off_rate = 0;	/* per off/on pair: 1000 + cost in 1/1000 */
 	char err[QS_MODULE_ERRLEN];
 	unsigned int cpu;
 	const void *img;
@@ -151,7 +151,7 @@ KTEST(bench_nmiprof_overhead)
 		} else {	/* this window against the one just before it */
 			u64 on_rate = r0 * 1000000000ULL / t0;
 
-			pair_cost[w / 2] = on_rate >= off_rate ? 0 : (off_rate - on_rate) * 1000 / off_rate;
+			pair_cost[w / 2] = 1000 + (s64)(off_rate - on_rate) * 1000 / (s64)off_rate;
 		}
 		for_each_online_cpu(cpu)
 			n1 += nmi_count(cpu);
@@ -170,19 +170,23 @@ KTEST(bench_nmiprof_overhead)
 		/* Rounds per second with the profiler off and on; the cost is the drop. */
 		u64 off = rounds[0] * 1000000000ULL / ns[0], on = rounds[1] * 1000000000ULL / ns[1];
 		long permille = (long)(1000 - on * 1000 / off);
-		u64 pair = median(pair_cost, WINDOWS / 2);
+		s64 pair = (s64)median(pair_cost, WINDOWS / 2) - 1000;	/* 1/1000 */
+		u64 nmi_rate = nmis * 1000000000ULL / ns[1] / num_online_cpus();
+		/* What one NMI costs the interrupted work, from the median drop. */
+		u64 ns_per_nmi = pair > 0 && nmi_rate ? (u64)pair * 1000000ULL / nmi_rate : 0;
 
 		bench_json("{\"bench\":\"nmiprof_overhead\",\"variant\":\"%s\",\"cpus\":%u,"
 			   "\"hz\":%d,\"windows\":%d,\"window_ms\":%d,\"off_rounds_per_s\":%lu,"
 			   "\"on_rounds_per_s\":%lu,\"nmis_per_cpu_per_s\":%lu,"
-			   "\"overhead_pct\":%s%ld.%ld,\"pair_median_overhead_pct\":%lu.%lu,"
-			   "\"off_spread_pct\":%lu.%lu}",
+			   "\"overhead_pct\":%s%ld.%ld,\"pair_median_overhead_pct\":%s%ld.%ld,"
+			   "\"us_per_nmi\":%lu.%lu,\"off_spread_pct\":%lu.%lu}",
 			   rcu_variant_name(), num_online_cpus(), PROFILE_HZ, WINDOWS, WINDOW_MS,
 			   (unsigned long)off, (unsigned long)on,
-			   (unsigned long)(nmis * 1000000000ULL / ns[1] / num_online_cpus()),
+			   (unsigned long)nmi_rate,
 			   permille < 0 ? "-" : "", (permille < 0 ? -permille : permille) / 10,
 			   (permille < 0 ? -permille : permille) % 10,
-			   (unsigned long)(pair / 10), (unsigned long)(pair % 10),
+			   pair < 0 ? "-" : "", (pair < 0 ? -pair : pair) / 10, (pair < 0 ? -pair : pair) % 10,
+			   (unsigned long)(ns_per_nmi / 1000), (unsigned long)(ns_per_nmi / 100 % 10),
 			   (unsigned long)((off_max - off_min) * 100 / off),
 			   (unsigned long)((off_max - off_min) * 1000 / off % 10));
 	}
