@@ -89,6 +89,8 @@ int layout_sections(struct load_info *li);
 unsigned long sec_addr(const struct load_info *li, unsigned int i);
 /* The block's bytes for [va, va + n), if all inside the module; else NULL. */
 void *mod_buf(const struct load_info *li, unsigned long va, size_t n);
+/* A NUL-terminated string wholly inside the module at va, or NULL. */
+const char *mod_str(const struct load_info *li, unsigned long va);
 
 /* area.c */
 /* Pages, a virtual range and its W^X mappings for li's layout. */

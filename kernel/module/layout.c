@@ -16,6 +16,7 @@
 #include "internal.h"
 #include <kmalloc.h>
 #include <errno.h>
+#include <string.h>
 
 static enum mod_region region_of(const struct load_info *li, unsigned int i)
 {
@@ -100,4 +101,14 @@ void *mod_buf(const struct load_info *li, unsigned long va, size_t n)
 	if (va < base || va - base > li->total_size || n > li->total_size - (va - base))
 		return NULL;
 	return li->buf + (va - base);
+}
+
+const char *mod_str(const struct load_info *li, unsigned long va)
+{
+	const char *s = mod_buf(li, va, 1);
+	const char *end = (const char *)li->buf + li->total_size;
+
+	if (!s)
+		return NULL;
+	return strnlen(s, end - s) < (size_t)(end - s) ? s : NULL;
 }

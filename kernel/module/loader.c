@@ -81,11 +81,9 @@ static int check_exports(struct load_info *li)
 	if (!e || li->sh[li->exports_idx].size % sizeof(*e))
 		return load_fail(li, -ENOEXEC, ".exports is not an array of symbols");
 	for (unsigned long i = 0; i < n; i++) {
-		const char *name = mod_buf(li, (unsigned long)e[i].name, 1);
+		const char *name = mod_str(li, (unsigned long)e[i].name);
 
-		if (!name || strnlen(name, QS_MODULE_NAME_LEN * 2) == QS_MODULE_NAME_LEN * 2 ||
-		    !mod_buf(li, (unsigned long)e[i].name, strlen(name) + 1) ||
-		    !mod_buf(li, e[i].addr, 1))
+		if (!name || !mod_buf(li, e[i].addr, 1))
 			return load_fail(li, -ENOEXEC, ".exports: entry %lu points outside the module", i);
 		if (kernel_export_lookup(name) || module_export_lookup(name, &owner))
 			return load_fail(li, -EEXIST, "exports %s, which %s already exports", name,

@@ -43,6 +43,7 @@
 #include <smp.h>
 #include <errno.h>
 #include <arch/cpu.h>
+#include <panic.h>
 
 static LIST_HEAD(nmi_handlers);
 static DEFINE_MUTEX(nmi_mutex);
@@ -83,9 +84,19 @@ static void gp_violation(struct nmi_handler *h, unsigned int cpu, unsigned long 
 void unregister_nmi_handler(struct nmi_handler *h)
 {
 	unsigned long seq[CONFIG_NR_CPUS];
+	struct nmi_handler *i;
 	unsigned int cpu;
 
 	mutex_lock(&nmi_mutex);
+	list_for_each_entry(i, &nmi_handlers, list)
+		if (i == h)
+			break;
+	if (i != h) {
+		mutex_unlock(&nmi_mutex);
+		printk("nmi: unregister_nmi_handler(%s): not registered\n", h->name ? h->name : "?");
+		WARN_ON(1);
+		return;
+	}
 	list_del_rcu(&h->list);
 	atomic_long_dec(&registered);
 	mutex_unlock(&nmi_mutex);

@@ -69,17 +69,6 @@ int parse_modinfo(struct load_info *li)
 	return 0;
 }
 
-/* A NUL-terminated string wholly inside the module's memory. */
-static const char *mod_string(const struct load_info *li, unsigned long va)
-{
-	const char *s = mod_buf(li, va, 1);
-	const char *end = (const char *)li->buf + li->total_size;
-
-	if (!s)
-		return NULL;
-	return strnlen(s, end - s) < (size_t)(end - s) ? s : NULL;
-}
-
 /* The relocated .modparams, each entry checked; NULL (and *n = 0) if none. */
 const struct module_param *module_params(const struct load_info *li, unsigned int *n)
 {
@@ -103,8 +92,8 @@ static int check_param(struct load_info *li, const struct module_param *p)
 	};
 	unsigned long rw = li->base + li->region_base[REGION_RW];
 
-	if (!mod_string(li, (unsigned long)p->name) ||
-	    (p->desc && !mod_string(li, (unsigned long)p->desc)))
+	if (!mod_str(li, (unsigned long)p->name) ||
+	    (p->desc && !mod_str(li, (unsigned long)p->desc)))
 		return load_fail(li, -ENOEXEC, ".modparams: a name or description outside the module");
 	if (p->type < MODULE_PARAM_int || p->type > MODULE_PARAM_charp || p->size != sizes[p->type])
 		return load_fail(li, -ENOEXEC, ".modparams: %s has type %u, size %u",
