@@ -98,6 +98,7 @@ static int kernel_init(void *arg)
 void kmain(u32 magic, u32 info)
 {
 	percpu_init_boot_cpu();
+	smp_prepare_boot_cpu();		/* CPU 0 is online before anything walks the mask */
 	serial_init();
 	printk("Quiescent: serial console up\n");
 	multiboot_parse(magic, info);
