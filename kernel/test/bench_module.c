@@ -6,6 +6,12 @@
  *     the module's exit(), the grace period after list_del_rcu() (seed
  *     000 Figure 8's synchronize_kernel(), the variant's part), and the
  *     free (poison, unmap, TLB shootdown). Medians and maxima, in us.
+ *   bench_modlist_lookup: a reader of the module list, the symbol lookup
+ *     of a backtrace (ksym_resolve() of an address in hello), as the RCU
+ *     list does it and as a list under a reader-writer lock would (the
+ *     same walk inside read_lock()/read_unlock() of one global rwlock),
+ *     with 1 to N CPUs looking up at once: cycles per lookup and the
+ *     ratio, side by side in one boot.
  *   bench_nmiprof_overhead: what profiling costs a CPU-bound load: a
  *     kernel thread on every CPU counts rounds of arithmetic while
  *     nmiprof.ko samples at 1000 Hz per CPU, in windows that alternate
@@ -21,6 +27,9 @@
 #include <time.h>
 #include <string.h>
 #include <rcupdate.h>
+#include <rwlock.h>
+#include <ksyms.h>
+#include <arch/cpu.h>
 #include "test_module.h"
 
 #define LOAD_SAMPLES	20
@@ -65,6 +74,87 @@ KTEST(bench_module_load)
 		   rcu_variant_name(), num_online_cpus(), n, (unsigned long)median(load, n) / 1000,
 		   (unsigned long)median(unload, n) / 1000, (unsigned long)gp_med / 1000,
 		   (unsigned long)median(fr, n) / 1000, (unsigned long)gp_max / 1000);
+}
+
+#define LOOKUPS		2000
+
+static DEFINE_RWLOCK(bench_modlist_rw);
+static volatile int lookup_go, lookup_done, lookup_locked;
+static unsigned long lookup_addr;
+static cpumask_t lookup_cpus;
+static u64 lookup_cycles[CONFIG_NR_CPUS];
+
+/* On each CPU of lookup_cpus, in the call-function IPI: all start together. */
+static void lookup_loop(void *arg)
+{
+	unsigned int me = smp_processor_id();
+	struct ksym_info info;
+	u64 t0;
+
+	if (!cpumask_test(me, &lookup_cpus))
+		return;
+	while (!READ_ONCE(lookup_go))
+		cpu_relax();
+	t0 = rdtsc_ordered();
+	for (int i = 0; i < LOOKUPS; i++) {
+		if (lookup_locked) {
+			read_lock(&bench_modlist_rw);
+			ksym_resolve(lookup_addr, &info);	/* its own rcu_read_lock() is free */
+			read_unlock(&bench_modlist_rw);
+		} else {
+			ksym_resolve(lookup_addr, &info);
+		}
+	}
+	lookup_cycles[me] = rdtsc_ordered() - t0;
+	__atomic_fetch_add(&lookup_done, 1, __ATOMIC_SEQ_CST);
+}
+
+static u64 lookup_run(unsigned int k, bool locked)
+{
+	u64 sum = 0;
+	unsigned int cpu;
+
+	cpumask_clear(&lookup_cpus);
+	for (unsigned int c = 0; c < k; c++)
+		cpumask_set(c, &lookup_cpus);
+	lookup_locked = locked;
+	lookup_go = 0;
+	lookup_done = 0;
+	smp_call_function(lookup_loop, NULL, false);
+	lookup_go = 1;
+	lookup_loop(NULL);
+	while (READ_ONCE(lookup_done) < (int)k)
+		cpu_relax();
+	for_each_cpu(cpu, &lookup_cpus)
+		sum += lookup_cycles[cpu];
+	return sum / k / LOOKUPS;
+}
+
+KTEST(bench_modlist_lookup)
+{
+	unsigned int ncpu = num_online_cpus();
+	char err[QS_MODULE_ERRLEN];
+	const void *img;
+	size_t size;
+	int r;
+
+	KT_ASSERT(t, !test_module_image("hello", &img, &size), "no hello.ko in the initrd");
+	r = load_module(img, size, "count=0", err, sizeof(err));
+	KT_ASSERT(t, r == 0, "insmod hello: %s", err);
+	lookup_addr = module_symbol_address("hello", "hello_spin") + 4;
+	for (unsigned int k = 1; k <= ncpu; k = k < ncpu && k * 2 > ncpu ? ncpu : k * 2) {
+		u64 rcu = lookup_run(k, false), rw = lookup_run(k, true);
+
+		bench_json("{\"bench\":\"modlist_lookup\",\"variant\":\"%s\",\"readers\":%u,"
+			   "\"rcu_cycles\":%lu,\"rwlock_cycles\":%lu,\"rwlock_over_rcu_x100\":%lu}",
+			   rcu_variant_name(), k, (unsigned long)rcu, (unsigned long)rw,
+			   (unsigned long)(rcu ? rw * 100 / rcu : 0));
+		kt_info("%u CPUs looking up a module address: rcu %lu, rwlock %lu cycles per lookup",
+			k, (unsigned long)rcu, (unsigned long)rw);
+		if (k == ncpu)
+			break;
+	}
+	KT_EXPECT(t, unload_module("hello", 0, NULL) == 0, "rmmod hello");
 }
 
 #define WINDOWS		40		/* alternating off, on, off, on, ... */
