@@ -16,8 +16,9 @@
 #include <smp.h>
 #include "../kernel/test/modstress.h"
 
-static bool nmi;
+static bool nmi, forget;
 module_param(nmi, bool, "also register an NMI handler that reads the table");
+module_param(forget, bool, "exit() forgets to unregister the NMI handler (tests)");
 
 static unsigned long table[MODSTRESS_TABLE];
 static unsigned long nmi_calls[CONFIG_NR_CPUS];
@@ -69,7 +70,7 @@ static int modstress_init(void)
 static void modstress_exit(void)
 {
 	modstress_unregister(&ops);	/* no wait: the unload's grace period covers it */
-	if (nmi)
+	if (nmi && !forget)
 		unregister_nmi_handler(&stress_nmi_handler);	/* waits (seed 001) */
 	if (nmi_bad)
 		printk("modstress: %lu NMI reads of a bad table\n", nmi_bad);

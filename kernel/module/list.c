@@ -168,6 +168,7 @@ int unload_module(const char *name, unsigned int flags, struct module_unload_tim
 	t0 = ktime_get_ns();
 	if (mod->exit)
 		mod->exit();
+	nmi_handlers_release_range(mod->base, mod->size, mod->name);	/* a forgetful exit() */
 	times.exit_ns = ktime_get_ns() - t0;
 
 	mutex_lock(&module_mutex);

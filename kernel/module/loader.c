@@ -24,6 +24,7 @@
 #include <string.h>
 #include <errno.h>
 #include <time.h>
+#include <nmi.h>
 
 int load_fail(struct load_info *li, int err, const char *fmt, ...)
 {
@@ -176,6 +177,8 @@ static int run_init(struct module *mod, struct load_info *li)
 {
 	int ret = mod->init ? mod->init() : 0;
 
+	if (ret)
+		nmi_handlers_release_range(mod->base, mod->size, mod->name);	/* a sloppy init */
 	mutex_lock(&module_mutex);
 	if (ret) {
 		if (ret > 0)

@@ -115,6 +115,30 @@ void unregister_nmi_handler(struct nmi_handler *h)
 	atomic_long_inc(&unregisters);
 }
 
+/*
+ * A module being unloaded left a handler registered whose code or data is
+ * in [base, base + size): its exit() forgot unregister_nmi_handler(). Say
+ * so and unregister it (with its grace period), or the next NMI would run
+ * freed code. Called by the unloader after exit().
+ */
+void nmi_handlers_release_range(unsigned long base, unsigned long size, const char *owner)
+{
+	struct nmi_handler *h;
+
+	for (;;) {
+		mutex_lock(&nmi_mutex);
+		list_for_each_entry(h, &nmi_handlers, list)
+			if ((unsigned long)h->handler - base < size || (unsigned long)h - base < size)
+				break;
+		mutex_unlock(&nmi_mutex);
+		if (&h->list == &nmi_handlers)
+			return;
+		printk("nmi: BUG: module %s left its NMI handler %s registered at unload; "
+		       "unregistering it\n", owner, h->name ? h->name : "?");
+		unregister_nmi_handler(h);
+	}
+}
+
 /* NMI context: every handler, no lock (include/nmi.h). */
 int nmi_handle_chain(struct pt_regs *regs)
 {

@@ -209,3 +209,27 @@ KTEST_MANUAL(nmi_handler_expect_failure)
 		  "%s let no NMI handler go early in %lu unregistrations; it should have",
 		  rcu_variant_name(), res.unregisters);
 }
+
+/* A module whose exit() forgets its NMI handler: the unloader unregisters
+ * it (and says so) before the module's memory goes, and NMIs go on. */
+KTEST(nmi_handler_left_behind)
+{
+	unsigned long before = nmi_handlers_registered(), n0;
+	char err[QS_MODULE_ERRLEN];
+	const void *img;
+	size_t size;
+	int r;
+
+	KT_ASSERT(t, !test_module_image("modstress", &img, &size), "no modstress.ko");
+	r = load_module(img, size, "nmi forget", err, sizeof(err));
+	KT_ASSERT(t, r == 0, "insmod modstress nmi forget: %s", err);
+	KT_EXPECT(t, nmi_handlers_registered() == before + 1, "its handler is registered");
+	KT_ASSERT(t, nmi_timer_start(1000) == 0, "nmi timer");
+	msleep(20);
+	KT_EXPECT(t, unload_module("modstress", 0, NULL) == 0, "rmmod modstress");
+	KT_EXPECT(t, nmi_handlers_registered() == before, "its handler was unregistered for it");
+	n0 = nmi_count(smp_processor_id());
+	msleep(50);			/* NMIs on every CPU, the module's memory gone */
+	nmi_timer_stop();
+	KT_EXPECT(t, nmi_count(smp_processor_id()) > n0, "NMIs went on");
+}
