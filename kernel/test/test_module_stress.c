@@ -138,6 +138,34 @@ static int reader_fn(void *arg)
 	return 0;
 }
 
+static unsigned long reader_calls(unsigned int cpu)
+{
+	return READ_ONCE(readers[cpu].calls) + READ_ONCE(readers[cpu].ref_calls);
+}
+
+/*
+ * After a load: until every reader has called into this instance (or 20
+ * ms have passed), so that each unload races with readers that are using
+ * the module, however the host schedules the virtual CPUs.
+ */
+static void wait_for_readers(unsigned int me)
+{
+	unsigned long seen[CONFIG_NR_CPUS];
+	u64 end = ktime_get_ns() + 20000000;
+	unsigned int cpu;
+	bool all;
+
+	for_each_online_cpu(cpu)
+		seen[cpu] = reader_calls(cpu);
+	do {
+		udelay(50);
+		all = true;
+		for_each_online_cpu(cpu)
+			if (cpu != me && reader_calls(cpu) == seen[cpu])
+				all = false;
+	} while (!all && ktime_get_ns() < end);
+}
+
 KTEST(module_unload_stress)
 {
 	struct test_module_baseline base;
@@ -179,7 +207,7 @@ KTEST(module_unload_stress)
 			break;
 		}
 		loads++;
-		udelay(200);		/* the readers find it */
+		wait_for_readers(me);	/* every reader is in it or has been */
 		while ((r = unload_module("modstress", 0, &times)) == -EBUSY) {
 			busy++;		/* a reader holds a reference */
 			cond_resched();
