@@ -19,11 +19,12 @@
  * A module gets one physically contiguous block of 2^order pages from the
  * page allocator and a virtual range of as many pages as its layout
  * needs (layout.c), plus one unmapped guard page after it. The three
- * parts are mapped text RX, read-only R+NX, read-write RW+NX. The loader
- * fills the block through the direct map (RW, NX), never through the
- * module's own mapping, so the text is never writable at its executable
- * address, and there is no RW-to-RX change that other CPUs' TLBs would
- * have to hear about.
+ * parts are mapped text RX, read-only R+NX, read-write RW+NX, at once and
+ * for good. The loader fills the text and read-only parts (sections,
+ * relocations, the symbol table) through the direct map (RW, NX), never
+ * through the module's own mapping, so the text is never writable at its
+ * executable address, and there is no RW-to-RX change that other CPUs'
+ * TLBs would have to hear about.
  *
  * Virtual ranges are handed out next-fit, round the area: a range that
  * was just freed is the last to be reused. A stale pointer into an
