@@ -167,8 +167,10 @@ static int root_modules(int n)
 	size_t size = 0;
 	int loaded = 0, deep = 0;
 
-	if (getuid() != 0 || !buf || read_file("/lib/modules/hello.ko", (void **)&img, &size))
+	if (getuid() != 0 || !buf || read_file("/lib/modules/hello.ko", (void **)&img, &size)) {
+		free(buf);
 		return 0;
+	}
 	for (int i = 0; i < n; i++) {
 		unsigned long r = rnd();
 		size_t len;

@@ -54,7 +54,6 @@ void nmi_handler(struct pt_regs *regs)
 {
 	unsigned int me = smp_processor_id();
 	int pc = READ_ONCE(panic_cpu);
-
 	unsigned long *seq = this_cpu_ptr(&nmi_seq_count);
 	int handled;
 
