@@ -129,6 +129,7 @@ static const struct {
 	bool reader;		/* caught by the readers' checks */
 } error_kinds[] = {
 	{ "pipe", offsetof(struct torture_errors, pipe), true },
+	{ "gp", offsetof(struct torture_errors, gp), true },
 	{ "freed", offsetof(struct torture_errors, mark), true },
 	{ "reused", offsetof(struct torture_errors, reuse), true },
 	{ "barrier", offsetof(struct torture_errors, barrier), false },

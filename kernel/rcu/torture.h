@@ -59,6 +59,7 @@ extern struct torture_params torture_params;
 /* ---- Error counters, all atomic (readers run in threads and softirqs). */
 struct torture_errors {
 	atomic_long_t pipe;		/* a reader saw age > 1 */
+	atomic_long_t gp;		/* a grace period began and ended inside a reader */
 	atomic_long_t mark;		/* a reader saw poison (freed element) */
 	atomic_long_t reuse;		/* the element changed under a reader */
 	atomic_long_t barrier;		/* rcu_barrier() returned early */

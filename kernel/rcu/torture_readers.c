@@ -14,6 +14,10 @@
  *   Reader Batch[b]  grace periods completed (rcu_gp_completed()) during
  *                    the section; diagnostic only (a grace period that was
  *                    already running when the reader began may end).
+ *   gp               rcu_gp_completed() at the end passed rcu_gp_started()
+ *                    at the start: a grace period that began after the
+ *                    reader ended before it. Exact for every read, since
+ *                    each variant counts a start before it looks at a CPU.
  *   mark             RTORT_MARK, or 0x6b poison: the element was freed
  *                    under the reader (kmalloc poisoning).
  *   version          changed: the element was freed and its memory
@@ -66,6 +70,8 @@ static void rcu_torture_read_delay(struct torture_rand *r, bool in_timer)
 struct read_snap {
 	unsigned long mark, version;
 	int pipe;
+	unsigned long gp_started;	/* rcu_gp_started() at the reader's start */
+	unsigned long gp_completed;	/* rcu_gp_completed() at its end */
 };
 
 static void snap(struct rcu_torture *p, struct read_snap *s)
@@ -80,6 +86,24 @@ static void rcu_torture_check(struct rcu_torture *p, const struct read_snap *a,
 {
 	struct torture_reader_stats *rs = this_cpu_ptr(&torture_rstats);
 	int pipe = MAX(a->pipe, b->pipe);
+
+	/*
+	 * The grace-period check: a grace period that began after this
+	 * reader did (rcu_gp_started() had not counted it when the reader
+	 * looked) must not end before the reader does. Every variant counts a
+	 * grace period's start before it looks at any CPU (stats.c), so this
+	 * holds for every read, whether or not the writer retired the element
+	 * meanwhile.
+	 */
+	if ((long)(b->gp_completed - a->gp_started) > 0) {
+		atomic_long_inc(&torture_errors.gp);
+		torture_report("%s reader on CPU %u: grace period %lu began after the reader "
+			       "and ended before it (started %lu at the reader's start, completed "
+			       "%lu at its end); element %p version %lu, pipe %d, current version %lu",
+			       in_timer ? "timer" : "thread", smp_processor_id(),
+			       a->gp_started + 1, a->gp_started, b->gp_completed, p, a->version,
+			       pipe, rcu_torture_current_version);
+	}
 
 	/* Poison reads as a huge age: it lands in the last bucket. */
 	if (pipe < 0 || pipe > RCU_TORTURE_PIPE_LEN)
@@ -162,6 +186,7 @@ static void rcu_torture_one_read(struct torture_rand *r, bool in_timer)
 		rcu_read_lock();
 	if (bh)
 		rcu_read_lock_bh();
+	a.gp_started = rcu_gp_started();
 	gp0 = rcu_gp_completed();
 	p = rcu_dereference(rcu_torture_current);
 	if (!p) {
@@ -184,7 +209,7 @@ static void rcu_torture_one_read(struct torture_rand *r, bool in_timer)
 	if (!in_timer && rcu_read_side_preemptible() && !((x >> 16) % 4))
 		restore = rcu_torture_preempt_reader(r, &saved);
 	snap(p, &b);
-	gp1 = rcu_gp_completed();
+	gp1 = b.gp_completed = rcu_gp_completed();
 	rcu_read_unlock();
 	rcu_torture_check(p, &a, &b, gp1 - gp0, in_timer);
 	if (restore)
