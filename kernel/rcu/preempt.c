@@ -77,6 +77,7 @@
  */
 #include "rcu_internal.h"
 #include "preempt.h"
+#include <export.h>
 #include <atomic.h>
 #include <percpu.h>
 #include <sched.h>
@@ -134,6 +135,11 @@ int rcu_preempt_read_depth(void)
 {
 	return current->rcu_read_lock_nesting;
 }
+
+/* rcu_read_lock() in a module of this build calls these (read_side.h). */
+EXPORT_SYMBOL(rcu_preempt_read_lock);
+EXPORT_SYMBOL(rcu_preempt_read_unlock);
+EXPORT_SYMBOL(rcu_preempt_read_depth);
 
 /* ---------------------------------------------------------------- the counters */
 

@@ -10,6 +10,13 @@
  * reaped its allocation statistics (kmalloc objects and bytes, tasks,
  * processes, user pages) must be back at their baseline.
  *
+ * As root, before the children start, the parent also feeds init_module()
+ * a bounded number of images (random bytes, and hello.ko truncated or with
+ * a few random bytes changed) and delete_module() random names: every
+ * image must be refused, and none can run: each goes with a parameter no
+ * module has, so one that passes every check of the file is still
+ * refused before its init (kernel/module/loader.c).
+ *
  * Never chosen: exit, fork (the number of processes and calls would stop
  * being bounded) and read (it would wait for the console). write to the
  * console and nanosleep are tamed (short, a few dots; short sleeps) when
@@ -28,6 +35,8 @@
 #include <quiescent.h>
 #include <sys/socket.h>
 #include <netinet/in.h>
+#include <sys/module.h>
+#include <errno.h>
 
 static char scratch[8192] __attribute__((aligned(4096)));
 static unsigned long long state;
@@ -222,6 +231,48 @@ static int round(int procs, int ncpus, long calls, unsigned long seed)
 	return bad;
 }
 
+/* Root's share: images the loader must refuse, names that match no module. */
+static int root_modules(int n)
+{
+	char err[QS_MODULE_ERRLEN], name[16];
+	unsigned char *img = NULL, *buf = malloc(8192);
+	size_t size = 0;
+	int loaded = 0, deep = 0;
+
+	if (getuid() != 0 || !buf || read_file("/lib/modules/hello.ko", (void **)&img, &size)) {
+		free(buf);
+		return 0;
+	}
+	for (int i = 0; i < n; i++) {
+		unsigned long r = rnd();
+		size_t len;
+
+		if (r % 3 == 0 || size > 8192) {
+			len = 1 + (rnd() % 8192);
+			for (size_t k = 0; k < len; k++)
+				buf[k] = rnd();
+		} else {
+			len = r % 3 == 1 ? 1 + rnd() % size : size;
+			memcpy(buf, img, size);
+			for (int k = 1 + rnd() % 8; k > 0; k--)
+				buf[rnd() % len] = rnd();
+		}
+		if (init_module(buf, len, "fuzz_refuse_me=1", err) == 0) {
+			printf("fuzz: FAIL: a fuzzed image was loaded\n");
+			loaded++;
+		} else {
+			deep += errno == EINVAL;	/* the file passed; the parameter did not */
+		}
+		snprintf(name, sizeof(name), "fz%lx", (unsigned long)(rnd() & 0xffffff));
+		delete_module(name, rnd() % 2);
+	}
+	free(img);
+	free(buf);
+	printf("fuzz: root: %d images refused by the module loader (%d of them only for the "
+	       "parameter), %d loaded\n", n - loaded, deep, loaded);
+	return loaded;
+}
+
 static bool same(const char *what, unsigned long before, unsigned long after)
 {
 	printf("fuzz: %-16s %10lu -> %10lu%s\n", what, before, after, before == after ? "" : "  CHANGED");
@@ -234,6 +285,7 @@ int main(int argc, char **argv)
 	long calls = argc > 2 ? atol(argv[2]) : 5000;
 	unsigned long seed = argc > 3 ? strtoul(argv[3], NULL, 0) : 42;
 	struct qs_stats before, after;
+	struct qs_module_stats mbefore, mafter;
 	struct utsname u;
 	int bad = 0;
 	bool ok = true;
@@ -250,10 +302,17 @@ int main(int argc, char **argv)
 	 */
 	printf("fuzz: warm-up: %d processes x %ld calls\n", procs, calls / 20 + 1);
 	bad += round(procs, u.ncpus, calls / 20 + 1, seed + 1000);
+	state = seed + 1000;
+	bad += root_modules(10);
 	qs_stats(&before, QS_STATS_SYNC);
+	module_stats(&mbefore);
 	printf("fuzz: %d processes x %ld calls on %d CPUs, seed %lu\n", procs, calls, u.ncpus, seed);
+	state = seed;
+	bad += root_modules(calls / 20 < 300 ? calls / 20 : 300);
 	bad += round(procs, u.ncpus, calls, seed);
 	qs_stats(&after, QS_STATS_SYNC);
+	module_stats(&mafter);
+	ok &= same("module pages", mbefore.pages, mafter.pages);
 	ok &= same("kmalloc objects", before.kmalloc_objects, after.kmalloc_objects);
 	ok &= same("kmalloc bytes", before.kmalloc_bytes, after.kmalloc_bytes);
 	ok &= same("tasks", before.tasks_alive, after.tasks_alive);
