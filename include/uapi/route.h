@@ -98,7 +98,7 @@ struct qs_rtstat {
 	uint64_t out_hit, out_slow_tot;
 	uint64_t gc_total, gc_ignored, gc_goal_miss, gc_dst_overflow;
 	uint64_t in_hlist_search, out_hlist_search;
-	uint64_t chain_evictions;	/* removed to keep a chain at chain_max */
+	uint64_t chain_evictions;	/* unused entries evicted to make room: chain or cache full */
 	uint64_t uncached;		/* answers not kept: cache full, chain held, or off */
 	uint64_t mode_switches;
 };

@@ -296,17 +296,24 @@ static struct rtable *rt_uncached(struct rtable *rt)
 	return rt;
 }
 
-/* A slot under ip_rt_max_size, after a GC if the cache is full; false: none. */
-static bool rt_reserve_slot(enum rt_cache_mode mode)
+/* One more entry, if that stays within ip_rt_max_size: the count never passes it. */
+static bool rt_take_slot(void)
 {
-	for (int tries = 0; tries < 2; tries++) {
-		if ((unsigned long)atomic_inc_return(&rt_entries) <= ip_rt_max_size)
+	int v = atomic_read(&rt_entries), old;
+
+	while ((unsigned long)v < ip_rt_max_size) {
+		old = atomic_cmpxchg(&rt_entries, v, v + 1);
+		if (old == v)
 			return true;
-		atomic_dec(&rt_entries);
-		if (tries || rt_garbage_collect(mode, true))
-			break;
+		v = old;
 	}
 	return false;
+}
+
+/* A slot, after a GC if the cache is full; false: none. */
+static bool rt_reserve_slot(enum rt_cache_mode mode)
+{
+	return rt_take_slot() || (rt_garbage_collect(mode, true) == 0 && rt_take_slot());
 }
 
 /* Older is worse: the entry unused longest is the one to give up. */
@@ -320,27 +327,27 @@ struct rtable *rt_intern_hash(struct rtable *rt)
 	enum rt_cache_mode mode = rt_cache_mode();
 	struct rtable *rth, *cand = NULL;
 	unsigned long now = jiffies;
-	unsigned int chain_length = 0, hash;
+	unsigned int chain_length = 0, stale = 0, hash;
 	struct hlist_node *n;
+	bool slot;
 
 	if (mode == RT_CACHE_OFF)
 		return rt_uncached(rt);
-	if (!rt_reserve_slot(mode)) {
-		RT_CACHE_STAT_INC(gc_dst_overflow);
-		return rt_uncached(rt);
-	}
+	slot = rt_reserve_slot(mode);
 	hash = rt_hash_code(rt->key.dst, rt->key.src, rt->key.iif, rt->key.tos);
 	rt_bucket_lock(hash, mode);
 	hlist_for_each_entry_safe(rth, n, &rt_hash_table[hash].chain, rt_next) {
 		if (rt_is_expired(rth)) {
 			rt_remove(rth, mode);	/* stale: out while we are here */
+			stale++;
 			continue;
 		}
 		if (compare_keys(&rth->key, &rt->key)) {
 			/* Another CPU put the same answer first: use it. */
 			dst_use(&rth->u.dst, now);
 			rt_bucket_unlock(hash, mode);
-			atomic_dec(&rt_entries);
+			if (slot)
+				atomic_dec(&rt_entries);
 			dst_release(&rt->u.dst);	/* never published: freed now */
 			return rth;
 		}
@@ -350,19 +357,27 @@ struct rtable *rt_intern_hash(struct rtable *rt)
 			cand = rth;
 		chain_length++;
 	}
-	if (chain_length >= ip_rt_chain_max) {
-		if (!cand) {			/* every entry in use by packets */
-			rt_bucket_unlock(hash, mode);
-			atomic_dec(&rt_entries);
-			return rt_uncached(rt);
-		}
-		rt_remove(cand, mode);		/* rt takes its place; our slot is still counted */
+	/* No room in the chain, or none in a full cache: the oldest unused entry makes room. */
+	if (chain_length >= ip_rt_chain_max || (!slot && !stale)) {
+		if (!cand)
+			goto uncached;		/* every entry of the chain is in use */
+		rt_remove(cand, mode);
 		RT_CACHE_STAT_INC(chain_evictions);
 	}
+	if (!slot && !rt_take_slot())
+		goto uncached;			/* another CPU took the room we made */
 	dst_hold(&rt->u.dst);			/* the cache's reference */
 	hlist_add_head_rcu(&rt->rt_next, &rt_hash_table[hash].chain);	/* rt complete first */
 	rt_bucket_unlock(hash, mode);
 	return rt;
+
+uncached:
+	rt_bucket_unlock(hash, mode);
+	if (slot)
+		atomic_dec(&rt_entries);
+	else
+		RT_CACHE_STAT_INC(gc_dst_overflow);
+	return rt_uncached(rt);
 }
 
 /* ---- Switching modes while packets flow */
