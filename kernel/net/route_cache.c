@@ -258,10 +258,10 @@ struct rtable *rt_cache_lookup(const struct rt_key *key, bool input)
 	if (mode == RT_CACHE_OFF)
 		return NULL;
 	hash = rt_hash_code(key->dst, key->src, key->iif, key->tos);
-	if (mode == RT_CACHE_RCU)
-		rt = rt_cache_get_rcu(key, hash, input);
-	else
+	if (mode == RT_CACHE_RWLOCK)
 		rt = rt_cache_get_rwlock(key, hash, input);
+	else				/* RT_CACHE_RCU */
+		rt = rt_cache_get_rcu(key, hash, input);
 	if (rt && input)
 		RT_CACHE_STAT_INC(in_hit);
 	else if (rt)
