@@ -59,7 +59,7 @@ struct qs_rtlookup {
 /* ---- qs_rtcache(op, arg, entries, max) */
 #define QS_RTCACHE_GET_MODE	0	/* -> QS_RTCACHE_* */
 #define QS_RTCACHE_SET_MODE	1	/* arg: QS_RTCACHE_* (root; empties the cache) */
-#define QS_RTCACHE_FLUSH	2	/* every entry stale now (root) */
+#define QS_RTCACHE_FLUSH	2	/* every entry stale and removed now (root) */
 #define QS_RTCACHE_GET_FORWARD	3	/* -> 0 or 1 */
 #define QS_RTCACHE_SET_FORWARD	4	/* arg: 0 or 1 (root) */
 #define QS_RTCACHE_DUMP		5	/* arg: a bucket; its entries into entries[] -> how many */

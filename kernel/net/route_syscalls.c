@@ -147,7 +147,8 @@ static long sys_qs_rtcache(struct pt_regs *r)
 	case QS_RTCACHE_SET_MODE:
 		return arg > QS_RTCACHE_OFF ? -EINVAL : rt_cache_set_mode(arg);
 	case QS_RTCACHE_FLUSH:
-		rt_cache_flush();
+		rt_cache_flush();		/* stale at once, */
+		rt_run_flush();			/* and gone (freed after a grace period) */
 		return 0;
 	default:
 		if (arg > 1)
