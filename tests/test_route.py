@@ -24,7 +24,8 @@ checks the guest's allocations are back at their baseline afterwards):
      all forwarded; rtstat shows the chain held at its limit, evicting;
   4. the benchmark: a flood A -> B for each mode, forwarded packets per
      second (BENCH route_forward).
-test_route_forward_smp1: the benchmark at -smp 1.
+test_route_forward_smp1: the benchmark at -smp 1, after the fuzzer's
+routing calls on a router (where some of its random routes are valid).
 """
 import json
 import multiprocessing
@@ -424,7 +425,8 @@ def test_route_forward_smp1(kvm):
     a, b, nics = make_links(tmp)
     w = Wires(a, b)
     guest = Guest(kvm, "route-forward-smp1", 1,
-                  f"{ROUTER}; {bench_script(5002)}; route cache rcu; poweroff", nics, tmp)
+                  f"{ROUTER}; fuzz 2 2000; {bench_script(5002)}; route cache rcu; poweroff",
+                  nics, tmp)
     try:
         guest.wait_for(r"waiting on port 5002$", 120)
         warm = udp_frame(A_GMAC, A_HMAC, A_H, "10.9.0.1", 1)
@@ -439,3 +441,7 @@ def test_route_forward_smp1(kvm):
         shutil.rmtree(tmp, ignore_errors=True)
     ok, why = r.verdict("poweroff")
     assert ok, f"{why}\n{r.tail(30)}"
+    text = qrun.ktap.clean(r.log)
+    added = re.findall(r"^fuzz: root: \d+ route changes \(\d+ refused\), (\d+) routes added", text, re.M)
+    assert added and int(added[-1]) > 0, "the fuzzer added no route on a router"
+    assert re.search(r"^fuzz: PASS: ", text, re.M)
