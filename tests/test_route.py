@@ -26,6 +26,7 @@ checks the guest's allocations are back at their baseline afterwards):
      second (BENCH route_forward).
 test_route_forward_smp1: the benchmark at -smp 1, after the fuzzer's
 routing calls on a router (where some of its random routes are valid).
+test_gdb_rtcache: qs-rtcache shows the cache's buckets and entries.
 """
 import json
 import multiprocessing
@@ -445,3 +446,16 @@ def test_route_forward_smp1(kvm):
     added = re.findall(r"^fuzz: root: \d+ route changes \(\d+ refused\), (\d+) routes added", text, re.M)
     assert added and int(added[-1]) > 0, "the fuzzer added no route on a router"
     assert re.search(r"^fuzz: PASS: ", text, re.M)
+
+
+@pytest.mark.qemu
+def test_gdb_rtcache(defconfig_elf):
+    """qs-rtcache (tools/gdb/rtcache.py) at the end of the routing ktests of
+    test_net.c: the loopback routes they looked up are in the cache."""
+    cmds = ["hbreak qemu_exit", "continue", "qs-rtcache", "qs-rtcache all"]
+    out, _ = qrun.gdb_session(defconfig_elf, cpus=1, cmdline="ktest=net_route_*",
+                              batch_cmds=cmds, timeout=120)
+    assert "Python Exception" not in out and "Error" not in out, out
+    assert re.search(r"rtcache=rcu genid=\d+ entries=[1-9]", out), out
+    assert re.search(r"chain length: buckets  0:\d+  1:", out), out
+    assert re.search(r"dst 127\.0\.0\.1 +src 0\.0\.0\.0 +iif 0 tos 0x0 -> gw 127\.0\.0\.1 +lo +ref 1", out), out
