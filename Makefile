@@ -197,7 +197,7 @@ $(INITRD): $(USER_PROGS) tools/mkinitrd.py $(foreach f,$(INITRD_FILES),$(lastwor
 initrd: $(INITRD)
 
 # ---------------------------------------------------------------- top targets
-.PHONY: all kernel initrd modules iso run gdb test test-quick soak compare amlat modbench clean \
+.PHONY: all kernel initrd modules iso run gdb test test-quick soak compare amlat modbench rtbench clean \
 	distclean deps \
 	menuconfig defconfig olddefconfig savedefconfig FORCE
 
@@ -345,6 +345,11 @@ modbench: deps
 AMLAT_ARGS	?=
 amlat: deps
 	$(Q)$(PYTHON) tools/amlat.py --kvm $(if $(filter auto,$(KVM)),0,$(KVM)) $(AMLAT_ARGS)
+
+# Route lookups per second, rcu against rwlock against no cache, by CPU
+# count and hit ratio, in one boot: a table and a plot (build/rtbench/).
+rtbench: deps
+	$(Q)$(PYTHON) tools/rtbench.py --cpus $(CPUS) --kvm $(if $(filter auto,$(KVM)),0,$(KVM))
 
 # Every scenario (or SCN='glob'), REPEAT times, one summary line per run.
 soak: deps
