@@ -197,7 +197,7 @@ $(INITRD): $(USER_PROGS) tools/mkinitrd.py $(foreach f,$(INITRD_FILES),$(lastwor
 initrd: $(INITRD)
 
 # ---------------------------------------------------------------- top targets
-.PHONY: all kernel initrd modules iso run gdb test test-quick soak compare amlat modbench clean \
+.PHONY: all kernel initrd modules iso run gdb test test-quick soak repeat mutants compare amlat modbench clean \
 	distclean deps \
 	menuconfig defconfig olddefconfig savedefconfig FORCE
 
@@ -347,8 +347,32 @@ amlat: deps
 	$(Q)$(PYTHON) tools/amlat.py --kvm $(if $(filter auto,$(KVM)),0,$(KVM)) $(AMLAT_ARGS)
 
 # Every scenario (or SCN='glob'), REPEAT times, one summary line per run.
-soak: deps
+repeat: deps
 	$(Q)$(PYTHON) tools/qrun.py scenario --kvm $(KVM) --repeat $(REPEAT) $(SCN)
+
+# rcutorture on every variant, long enough to matter (docs/rcu/torture.md):
+# SOAK_MINUTES per run (default 10) at -smp SOAK_CPUS (4), both preemption
+# models; SOAK_VARIANTS=poll,sched and SOAK_PREEMPT=none|preempt|both choose,
+# SOAK_RUNS repeats, SOAK_JOBS boots at once. A table at the end.
+SOAK_MINUTES	?= 10
+SOAK_CPUS	?= 4
+SOAK_VARIANTS	?=
+SOAK_PREEMPT	?= both
+SOAK_RUNS	?= 1
+SOAK_JOBS	?= 1
+# The mutation suite (tests/mutants/*.toml): each realistic RCU bug planted
+# in a scratch copy of the tree and run against the check that should catch
+# it. MUTANTS='poll-*' chooses, MUTANTS_REPEAT=3 runs each several times.
+MUTANTS		?=
+MUTANTS_REPEAT	?= 1
+mutants: deps
+	$(Q)$(PYTHON) tools/mutants.py $(MUTANTS) --repeat $(MUTANTS_REPEAT) \
+		--kvm $(if $(filter auto,$(KVM)),0,$(KVM))
+
+soak: deps
+	$(Q)$(PYTHON) tools/soak.py --minutes $(SOAK_MINUTES) --cpus $(SOAK_CPUS) \
+		$(if $(SOAK_VARIANTS),--variants $(SOAK_VARIANTS)) --preempt $(SOAK_PREEMPT) \
+		--runs $(SOAK_RUNS) --jobs $(SOAK_JOBS) --kvm $(if $(filter auto,$(KVM)),0,$(KVM))
 
 clean:
 	rm -rf $(O)
