@@ -25,6 +25,7 @@
 #include <interrupt.h>
 #include <timer.h>
 #include <workqueue.h>
+#include <ipc.h>
 #include <arch/irq.h>
 #include <arch/gdt.h>
 #include <arch/cpu.h>
@@ -125,6 +126,7 @@ void kmain(u32 magic, u32 info)
 	local_irq_enable();
 	smp_boot_aps();
 	timers_init();			/* per-CPU wheels: the other CPUs' areas exist now */
+	ipc_init();			/* SysV semaphore ids, in the mode ipc= chose */
 	banner();
 	report_ticks();
 
