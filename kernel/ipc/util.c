@@ -344,9 +344,14 @@ bool ipc_may_change(struct kern_ipc_perm *ipcp)
 	return uid == 0 || uid == ipcp->uid || uid == ipcp->cuid;
 }
 
+/*
+ * From the tick count, as 2.5's CURRENT_TIME was a variable read: every
+ * semop() stamps sem_otime, and reading the TSC each time would cost more
+ * than the rest of an uncontended semop().
+ */
 long ipc_time(void)
 {
-	long s = ktime_get_ns() / NSEC_PER_SEC;
+	long s = READ_ONCE(jiffies) / HZ;
 
 	return s > 0 ? s : 1;	/* 0 means "never" in sem_otime */
 }
