@@ -54,8 +54,8 @@ static void ipc_rcu_free_cb(void *arg)
 	kfree(hdr);
 }
 
-/* Figure 12. */
-void ipc_rcu_free(void *ptr, int size)
+/* Figure 12 (ipc_rcu_free() is a macro that adds the caller's name). */
+void __ipc_rcu_free(void *ptr, int size, const char *caller)
 {
 	struct ipc_rcu_kmalloc *free;
 	unsigned long flags;
@@ -67,7 +67,7 @@ void ipc_rcu_free(void *ptr, int size)
 		kfree(free);
 		return;
 	}
-	free->freed_by = __builtin_return_address(0);
+	free->freed_by = caller;
 	flags = spin_lock_irqsave(&ipc_rcu_lock);
 	list_add_tail(&free->pending, &ipc_rcu_pending);
 	ipc_rcu_npending++;

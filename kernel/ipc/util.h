@@ -142,11 +142,13 @@ struct ipc_rcu_kmalloc {
 	struct rcu_head rcu;
 	struct list_head pending;
 	unsigned long size;		/* of the data that follows */
-	void *freed_by;			/* ipc_rcu_free()'s caller (gdb names it) */
+	const char *freed_by;		/* the function that called ipc_rcu_free() */
 };
 
 void *ipc_rcu_alloc(int size);
-void ipc_rcu_free(void *ptr, int size);
+/* Figure 12's ipc_rcu_free(ptr, size); the caller's name is kept for gdb. */
+#define ipc_rcu_free(ptr, size)	__ipc_rcu_free(ptr, size, __func__)
+void __ipc_rcu_free(void *ptr, int size, const char *caller);
 /* Objects and arrays handed to call_rcu() and not yet freed. */
 long ipc_rcu_pending_count(void);
 
