@@ -10,7 +10,7 @@
  *           and wake-up between processes on different CPUs (a ping-pong
  *           that would hang on a lost wake-up); wait-for-zero; timeouts;
  *           E2BIG, EFBIG, ERANGE, EINVAL, EFAULT, EAGAIN, EIDRM to a
- *           waiter whose set is removed
+ *           waiter whose set is removed; SETVAL and SETALL wake waiters
  *   SEM_UNDO: applied at exit and at a kill (with the kill ending a
  *           blocked semop), clamped to 0..SEMVMX, cleared by SETVAL
  *   semctl: every command, and EINVAL, ERANGE, EFAULT, EACCES, EPERM;
@@ -318,6 +318,32 @@ static void check_wait_zero(void)
 	c = reap(pid);
 	CHECK(c == 0, "the waiter went through at 0 (status %d)", c);
 	CHECK(op(id, 0, 0, IPC_NOWAIT) == 0, "wait-for-zero at 0 does not wait");
+	rmid(id);
+}
+
+/* SETVAL and SETALL wake the waiters they satisfy. */
+static void check_set_wakes(void)
+{
+	int id = semget(IPC_PRIVATE, 2, 0600), c;
+	unsigned short vals[2] = { 0, 3 };
+	union semun a = { .array = vals };
+	pid_t pid;
+
+	for (int round = 0; round < 2; round++) {
+		pid = fork();
+		if (pid == 0) {
+			pin(1);
+			_exit(op_timed(id, round, -1, 0, 10000) == 0 ? 0 : 1);
+		}
+		CHECK(wait_count(id, round, GETNCNT, 1), "the child waits on semaphore %d", round);
+		if (round == 0)
+			CHECK(setval(id, 0, 1) == 0, "SETVAL 1");
+		else
+			CHECK(semctl(id, 0, SETALL, a) == 0, "SETALL 0 3");
+		c = reap(pid);
+		CHECK(c == 0, "%s woke the waiter (status %d)", round ? "SETALL" : "SETVAL", c);
+	}
+	CHECK(getval(id, 0) == 0 && getval(id, 1) == 2, "values %d %d", getval(id, 0), getval(id, 1));
 	rmid(id);
 }
 
@@ -637,6 +663,7 @@ static void run_checks(int rounds)
 	check_atomicity();
 	check_pingpong(rounds);
 	check_wait_zero();
+	check_set_wakes();
 	check_eidrm();
 	check_undo();
 	check_semctl();
