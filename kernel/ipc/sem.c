@@ -232,10 +232,15 @@ static int count_waiters(struct sem_array *sma, int semnum, bool zero)
 	list_for_each_entry(q, &sma->sem_pending, list) {
 		for (int i = 0; i < q->nsops; i++) {
 			struct qs_sembuf *op = &q->sops[i];
+			bool held;
 
 			if (op->sem_num != semnum)
 				continue;
-			if (zero ? (op->sem_op == 0 && val != 0) : (op->sem_op < 0 && val + op->sem_op < 0)) {
+			if (zero)
+				held = op->sem_op == 0 && val != 0;
+			else
+				held = op->sem_op < 0 && val + op->sem_op < 0;
+			if (held) {
 				n++;
 				break;
 			}

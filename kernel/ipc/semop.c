@@ -130,7 +130,7 @@ static int sem_wait_decided(struct sem_array *sma, struct sem_queue *q, long *ti
 	sem_unlock(sma);
 	for (;;) {
 		WRITE_ONCE(current->state, TASK_INTERRUPTIBLE);
-		smp_mb();	/* our state before reading status: the waker sets them in reverse */
+		smp_mb();	/* our state before reading status (the waker: status, then state) */
 		if (READ_ONCE(q->status) != SEMQ_WAITING || signal_pending(current) || !*timeout)
 			break;
 		*timeout = schedule_timeout(*timeout);

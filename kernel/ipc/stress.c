@@ -30,12 +30,13 @@
  *
  * What a reader checks: a slot read from a freed array reads as poison
  * (0x6b6b...: the array was freed under it); an object's magic reads as
- * poison (freed) or anything but STRESS_MAGIC (freed and handed out
- * again); its sequence number changes between looks, or under the lock
- * its id does not name the slot it was found in (reused). None of these can happen while RCU holds. A reader
- * that sees one records it, stops the run, and does not touch the object
- * again (so the busted run ends with a report, not a corrupted heap). An
- * object it locks that is not deleted must still be in its slot.
+ * poison (freed) or as anything but STRESS_MAGIC or the 0 its remover
+ * writes under the lock (freed and handed out again); its sequence number
+ * changes between looks, or under the lock its id does not name the slot
+ * it was found in (reused). None of these can happen while RCU holds. A
+ * reader that sees one records it, stops the run, and does not touch the
+ * object again (so the busted run ends with a report, not a corrupted
+ * heap). An object it locks that is not deleted must still be in its slot.
  *
  * Liveness: reads found objects, the tables grew and were emptied, and
  * grace periods completed. At the end every object is removed, rcu_barrier()
