@@ -11,7 +11,8 @@ the host's load falls on both. Prints one table: seconds per run (the
 fastest of each cell, the one the host disturbed least, since on a shared
 machine the median measures the neighbours; the median beside it),
 global/rcu, the rcu throughput against one process's in the same boots
-(a ratio measured side by side), beside the paper's
+(a ratio measured side by side) and, as a control, the same ratio for
+getpid() loops (what any system call can scale to here), beside the paper's
 515.3 s and 46.7 s; and the uncontended semop() round trip beside a null
 system call. Writes
 build/semopbench/semopbench.json and prints the figures as BENCH lines.
@@ -52,7 +53,12 @@ def run(mode, cpus, ops, repeat, kvm, k=0):
     # At -smp N > 1, one process alone as well, in the same boot: the
     # 1-CPU rate the N-process rate is compared with, side by side.
     one = f"semopbench 1 {ops}; " if cpus > 1 else ""
-    script = "; ".join([f"{one}semopbench {cpus} {ops}"] * repeat) + "; poweroff"
+    script = "; ".join([f"{one}semopbench {cpus} {ops}"] * repeat)
+    # The control, in the rcu boots: getpid() loops, which share nothing
+    # but what every system call shares (and what TCG shares).
+    if cpus > 1 and mode == "rcu":
+        script += f"; semopbench 1 {ops} null; semopbench {cpus} {ops} null"
+    script += "; poweroff"
     r = qrun.boot(name="test-defconfig", defconfig="defconfig", boot="kernel", cpus=cpus,
                   cmdline=f"ipc={mode} -- {script}", timeout=120 + repeat * ops * cpus // 20000,
                   kvm=kvm, label=f"semopbench-{mode}-smp{cpus}-{k}")
@@ -66,12 +72,14 @@ def run(mode, cpus, ops, repeat, kvm, k=0):
     runs = [b for b in r.console.bench if b.get("bench") == "semopbench" and b["procs"] == cpus]
     singles = [b for b in r.console.bench if b.get("bench") == "semopbench" and b["procs"] == 1]
     trips = [b for b in r.console.bench if b.get("bench") == "user_semop_vs_null"]
+    nulls = [b for b in r.console.bench if b.get("bench") == "semopbench_null"]
     if not runs:
         return None
     for b in runs + singles + trips:
         b["mode"] = mode
     return dict(mode=mode, cpus=cpus, ops=ops, accel=r.accel, runs=runs, singles=singles,
-                trips=trips, logs=[str(r.log_path)], variant=runs[0].get("variant"))
+                trips=trips, nulls=nulls, logs=[str(r.log_path)],
+                variant=runs[0].get("variant"))
 
 
 def merge(a, b):
@@ -80,7 +88,8 @@ def merge(a, b):
         a = a or b
     else:
         a = dict(a, runs=a["runs"] + b["runs"], singles=a["singles"] + b["singles"],
-                 trips=a["trips"] + b["trips"], logs=a["logs"] + b["logs"])
+                 trips=a["trips"] + b["trips"], nulls=a["nulls"] + b["nulls"],
+                 logs=a["logs"] + b["logs"])
     if a:
         a["seconds_all"] = [x["total_ns"] / 1e9 for x in a["runs"]]
         a["seconds"] = min(a["seconds_all"])
@@ -89,6 +98,9 @@ def merge(a, b):
         # The same boots' one-process rate (at -smp 1, the runs themselves).
         ones = a["singles"] or a["runs"]
         a["one_ops_per_s"] = max(x["ops_per_s"] for x in ones)
+        n1 = [x["ops_per_s"] for x in a["nulls"] if x["procs"] == 1]
+        nn = [x["ops_per_s"] for x in a["nulls"] if x["procs"] == a["cpus"]]
+        a["null_scaling"] = max(nn) / max(n1) if n1 and nn else None
     return a
 
 
@@ -124,8 +136,8 @@ def main():
              f"and CPU count",
              "",
              "| CPUs | ipc=global (s) | ipc=rcu (s) | global/rcu | rcu Mops/s | rcu: N processes vs 1, "
-             "same boots (target >= 0.9 N) |",
-             "|---|---|---|---|---|---|"]
+             "same boots (target >= 0.9 N) | control: getpid() N vs 1 |",
+             "|---|---|---|---|---|---|---|"]
     bench = []
     for n in counts:
         g, r = res.get(("global", n)), res.get(("rcu", n))
@@ -136,14 +148,15 @@ def main():
             return "?" if not x else f"{x['seconds']:.3f} ({x['seconds_median']:.3f})"
         lines.append(f"| {n}{note} | {cell(g)} | {cell(r)} | "
                      f"{fmt(ratio, 2)} | {fmt(r and r['ops_per_s'] / 1e6, 2)} | "
-                     f"{fmt(scale, 2)} (of {n}) |")
+                     f"{fmt(scale, 2)} (of {n}) | {fmt(r and r.get('null_scaling'), 2)} |")
         bench.append(dict(bench="semopbench_table", cpus=n, ops_per_proc=a.ops,
                           global_s=g and g["seconds"], rcu_s=r and r["seconds"],
                           global_median_s=g and g["seconds_median"],
                           rcu_median_s=r and r["seconds_median"],
-                          global_over_rcu=ratio, rcu_scaling=scale, accel=accel))
+                          global_over_rcu=ratio, rcu_scaling=scale,
+                          null_scaling=r and r.get("null_scaling"), accel=accel))
     lines.append(f"| paper: {PAPER['cpus']} ({PAPER['machine']}) | {PAPER['global_s']} | "
-                 f"{PAPER['rcu_s']} | {PAPER['global_s'] / PAPER['rcu_s']:.2f} | | |")
+                 f"{PAPER['rcu_s']} | {PAPER['global_s'] / PAPER['rcu_s']:.2f} | | | |")
     trips = [t for r in res.values() if r for t in r["trips"]]
     if trips:
         lines.append("")

@@ -13,9 +13,15 @@
  *   semopbench           total seconds, operations per second, ns per op
  *   user_semop_vs_null   one uncontended semop() round trip beside a null
  *                        system call (getpid), in one process, and the ratio
+ *
+ * `semopbench N OPS null` is the control (BENCH semopbench_null): the same
+ * processes making getpid() calls, which share nothing in the kernel but
+ * what every system call shares, so its N-to-1 ratio is the most any
+ * system call scales on this machine (under TCG, with its own costs).
  */
 #include <stdio.h>
 #include <stdlib.h>
+#include <string.h>
 #include <unistd.h>
 #include <sched.h>
 #include <time.h>
@@ -55,12 +61,19 @@ static void pin(int cpu)
 	sched_setaffinity(0, sizeof(set), &set);
 }
 
+static bool null_calls;	/* the control: getpid() instead of semop() */
+
 /* One process's loop: `ops` calls on its own set. */
 static int bench_child(int i, int id, int gate, long ops)
 {
 	pin(i);
 	if (op(gate, -1))			/* wait for the start */
 		return 1;
+	if (null_calls) {
+		for (long n = 0; n < ops; n++)
+			getpid();
+		return 0;
+	}
 	for (long n = 0; n < ops; n += 2) {
 		if (op(id, 1) || op(id, -1))
 			return 1;
@@ -97,9 +110,10 @@ static int semopbench(int procs, long ops)
 		printf("semopbench: FAIL: %d processes failed\n", bad);
 		return 1;
 	}
-	printf("BENCH {\"bench\":\"semopbench\",\"variant\":\"%s\",\"cpus\":%d,"
+	printf("BENCH {\"bench\":\"%s\",\"variant\":\"%s\",\"cpus\":%d,"
 	       "\"procs\":%d,\"ops_per_proc\":%ld,\"total_ns\":%lu,\"ops_per_s\":%lu,"
-	       "\"ns_per_op\":%lu}\n", u.rcu_variant, u.ncpus, procs, ops, ns,
+	       "\"ns_per_op\":%lu}\n", null_calls ? "semopbench_null" : "semopbench",
+	       u.rcu_variant, u.ncpus, procs, ops, ns,
 	       (unsigned long)(procs * ops * 1000000000UL / ns), ns / ops);
 	return 0;
 }
@@ -146,10 +160,12 @@ int main(int argc, char **argv)
 
 	uname(&u);
 	procs = argc > 1 ? atoi(argv[1]) : u.ncpus;
+	null_calls = argc > 3 && !strcmp(argv[3], "null");
 	if (procs < 1 || procs > 64 || ops < 2) {
-		fprintf(stderr, "usage: semopbench [procs <= 64] [ops per process]\n");
+		fprintf(stderr, "usage: semopbench [procs <= 64] [ops per process] [null]\n");
 		return 2;
 	}
-	round_trip(ops < 100000 ? ops : 100000);
+	if (!null_calls)
+		round_trip(ops < 100000 ? ops : 100000);
 	return semopbench(procs, ops);
 }
