@@ -16,10 +16,13 @@ SCRIPT = ("-- ipcmk -S 3 -p 640; ipcmk -S 2; ipcmk -S 1; ipcmk -S 1; ipcmk -S 1;
 
 @pytest.fixture(scope="module")
 def ipc_out(defconfig_elf):
-    # The first grace period to end after ipcrm frees the set it removed and
-    # the 4-slot array the fifth set outgrew; then, in semtest, a set is
-    # removed while a child waits on it (EIDRM).
-    cmds = ["break ipc_rcu_free_cb", "continue", "qs-ipc", "delete",
+    # Stop where grow_ary() hands the 4-slot array the fifth set outgrew to
+    # ipc_rcu_free(), and where freeary() hands it the set ipcrm removed;
+    # `finish` lets each join the pending list. Then, in semtest, stop in
+    # freeary() while a child waits on the set (EIDRM).
+    free_by = 'break __ipc_rcu_free if $_streq(caller, "%s")'
+    cmds = [free_by % "grow_ary", "continue", "finish", "qs-ipc", "delete",
+            free_by % "freeary", "continue", "finish", "qs-ipc", "delete",
             "break freeary if sma->sem_pending.next != &sma->sem_pending", "continue",
             "qs-ipc"]
     out, serial = qrun.gdb_session(defconfig_elf, cpus=2, cmdline=SCRIPT, batch_cmds=cmds,
@@ -28,7 +31,9 @@ def ipc_out(defconfig_elf):
 
 
 def test_table(ipc_out):
-    assert re.search(r"ipc: mode rcu; sem_ids: size 8, in_use 4, max_id 4", ipc_out), ipc_out
+    # In grow_ary(): four sets, the array just doubled. After ipcrm: four again.
+    assert len(re.findall(r"ipc: mode rcu; sem_ids: size 8, in_use 4, max_id [34],", ipc_out)) == 2, \
+        ipc_out
     assert re.search(r"^\s+0\s+0 0x00000000\s+0\s+640\s+3\s+0\s+0\s+0  0x", ipc_out, re.M), ipc_out
     assert re.search(r"^\s+4\s+131076 0x00000000\s+0\s+644\s+1\s+0", ipc_out, re.M), ipc_out
 
