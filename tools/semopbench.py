@@ -55,9 +55,10 @@ def run(mode, cpus, ops, repeat, kvm, k=0):
     one = f"semopbench 1 {ops}; " if cpus > 1 else ""
     script = "; ".join([f"{one}semopbench {cpus} {ops}"] * repeat)
     # The control, in the rcu boots: getpid() loops, which share nothing
-    # but what every system call shares (and what TCG shares).
+    # but what every system call shares (and what TCG shares); four times
+    # as many calls, which take about as long.
     if cpus > 1 and mode == "rcu":
-        script += f"; semopbench 1 {ops} null; semopbench {cpus} {ops} null"
+        script += f"; semopbench 1 {4 * ops} null; semopbench {cpus} {4 * ops} null"
     script += "; poweroff"
     r = qrun.boot(name="test-defconfig", defconfig="defconfig", boot="kernel", cpus=cpus,
                   cmdline=f"ipc={mode} -- {script}", timeout=120 + repeat * ops * cpus // 20000,
