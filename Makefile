@@ -1,6 +1,6 @@
 # Quiescent: top-level build.
 #
-#   make run            build and boot in QEMU (CPUS=N, KVM=0|1, ARGS="...", BOOT=iso|kernel)
+#   make run            build and boot in QEMU (CPUS=N, KVM=0|1, ARGS="...", BOOT=iso|kernel, NET=user)
 #   make run RCU=poll CPUS=4 [PREEMPT=1]
 #                       the same with configs/rcu_poll[_preempt]_defconfig, in build/rcu-poll[-preempt]
 #   make test           build the test configurations and run the pytest suites
@@ -32,6 +32,7 @@ O		?= build
 CPUS		?= 4
 KVM		?= auto
 ARGS		?=
+NET		?=
 BOOT		?= iso
 CROSS_COMPILE	?=
 PYTHON		?= python3
@@ -108,6 +109,60 @@ INITRD		:= $(O)/initrd.cpio
 # Data files of the initrd, as DEST=SRC (read with open(); `ls`, `cat`).
 INITRD_FILES	:= etc/motd=user/etc/motd
 
+# ---------------------------------------------------------------- modules
+# modules/: loadable kernel modules (docs/modules.md), one per file
+# (modules/hello.c) or per folder (modules/<name>/*.c), compiled like the
+# kernel and for this configuration (QS_VERMAGIC, a digest of autoconf.h,
+# which the loader checks), linked with `ld -r` into an ELF64 relocatable
+# object $(O)/modules/<name>.ko, and packed into the initrd without debug
+# information as lib/modules/<name>.ko. Flags: the kernel's, so
+# -mcmodel=kernel: the module area lies in the top 2 GiB, within 2 GiB of
+# the kernel (kernel/module/area.c), where its 32-bit sign-extended and
+# PC-relative relocations reach (R_X86_64_32S, PC32, PLT32; data pointers
+# are R_X86_64_64). tools/mkbadmod.py derives deliberately broken modules
+# from hello.ko for the tests (lib/modules/bad/).
+VERMAGIC_H	:= $(O)/include/generated/vermagic.h
+MODULE_NAMES	:= $(sort $(basename $(notdir $(wildcard modules/*.c))) \
+		   $(notdir $(patsubst %/,%,$(wildcard modules/*/))))
+MODULE_KOS	:= $(patsubst %,$(O)/modules/%.ko,$(MODULE_NAMES))
+MODULE_OBJS	:= $(patsubst %.c,$(O)/%.o,$(wildcard modules/*.c modules/*/*.c))
+BAD_MODULE_KINDS := $(shell $(PYTHON) tools/mkbadmod.py --list 2>/dev/null)
+BAD_MODULES	:= $(patsubst %,$(O)/modules/bad/%.ko,$(BAD_MODULE_KINDS))
+INITRD_FILES	+= $(foreach m,$(MODULE_NAMES),lib/modules/$(m).ko=$(O)/modules/stripped/$(m).ko) \
+		   $(foreach k,$(BAD_MODULE_KINDS),lib/modules/bad/$(k).ko=$(O)/modules/bad/$(k).ko) \
+		   lib/modules/bad/manifest=$(O)/modules/bad/manifest
+
+$(VERMAGIC_H): $(AUTOCONF)
+	@mkdir -p $(dir $@)
+	$(Q)printf '#define QS_VERMAGIC "quiescent-%s"\n' \
+		"$$(grep '^#define' $(AUTOCONF) | sha1sum | cut -c1-12)" > $@.tmp
+	$(Q)cmp -s $@.tmp $@ && rm -f $@.tmp || mv $@.tmp $@
+
+$(O)/modules/%.o: modules/%.c $(AUTOCONF) $(VERMAGIC_H)
+	@mkdir -p $(dir $@)
+	@echo "  CC [M]  $<"
+	$(Q)$(CC) $(CFLAGS) -DMODULE -DMODULE_NAME='"$(firstword $(subst /, ,$*))"' \
+		-MMD -MP -c $< -o $@
+
+define module_rule
+$(O)/modules/$(1).ko: $(patsubst %.c,$(O)/%.o,$(wildcard modules/$(1).c modules/$(1)/*.c))
+	@echo "  LD [M]  $$@"
+	$(Q)$(LD) -r -o $$@ $$^
+endef
+$(foreach m,$(MODULE_NAMES),$(eval $(call module_rule,$(m))))
+
+$(O)/modules/stripped/%.ko: $(O)/modules/%.ko
+	@mkdir -p $(dir $@)
+	$(Q)$(OBJCOPY) --strip-debug $< $@
+
+$(O)/modules/bad/manifest: $(O)/modules/stripped/hello.ko tools/mkbadmod.py
+	@echo "  BADMOD  $(dir $@)"
+	$(Q)$(PYTHON) tools/mkbadmod.py --out-dir $(dir $@) $<
+$(BAD_MODULES): $(O)/modules/bad/manifest
+	@:
+
+modules: $(MODULE_KOS) $(BAD_MODULES)
+
 $(O)/user/%.o: user/%.c
 	@mkdir -p $(dir $@)
 	@echo "  CC      $<"
@@ -142,7 +197,8 @@ $(INITRD): $(USER_PROGS) tools/mkinitrd.py $(foreach f,$(INITRD_FILES),$(lastwor
 initrd: $(INITRD)
 
 # ---------------------------------------------------------------- top targets
-.PHONY: all kernel initrd iso run gdb test test-quick soak compare amlat semopbench clean distclean deps \
+.PHONY: all kernel initrd modules iso run gdb test test-quick soak compare amlat modbench semopbench clean \
+	distclean deps \
 	menuconfig defconfig olddefconfig savedefconfig FORCE
 
 all: kernel
@@ -193,7 +249,7 @@ $(AUTOCONF): $(AUTOCONF_MK)
 	@:
 
 # ---------------------------------------------------------------- compile
-$(O)/%.o: %.c $(AUTOCONF)
+$(O)/%.o: %.c $(AUTOCONF) $(VERMAGIC_H)
 	@mkdir -p $(dir $@)
 	@echo "  CC      $<"
 	$(Q)$(CC) $(CFLAGS) -MMD -MP -c $< -o $@
@@ -253,7 +309,7 @@ iso: deps $(ISO)
 
 run: deps $(ELF) $(INITRD) $(if $(filter iso,$(BOOT)),$(ISO))
 	$(Q)$(PYTHON) tools/qrun.py run --build-dir $(O) --cpus $(CPUS) --kvm $(KVM) \
-		--boot $(BOOT) --args "$(ARGS)"
+		--boot $(BOOT) --args "$(ARGS)" $(if $(NET),--net $(NET))
 
 gdb: deps $(ELF) $(INITRD)
 	$(Q)$(PYTHON) tools/qrun.py gdb --build-dir $(O) --cpus $(CPUS) --boot kernel --args "$(ARGS)"
@@ -278,6 +334,11 @@ test-quick: deps
 COMPARE_CPUS	?= 2
 compare: deps
 	$(Q)$(PYTHON) tools/compare.py --cpus $(COMPARE_CPUS) --kvm $(KVM)
+
+# Modules and NMI handlers on every RCU variant: unload's grace period,
+# the stress tests, NMIs the grace period missed (docs/modules.md).
+modbench: deps
+	$(Q)$(PYTHON) tools/modbench.py --kvm $(if $(filter auto,$(KVM)),0,$(KVM))
 
 # Seed 003 Table 1 for Quiescent: realtime latency under an RCU callback
 # load, Base/krcud/direct/throttle, and a histogram (build/amlat/).
@@ -305,4 +366,4 @@ distclean:
 
 FORCE:
 
--include $(OBJS:.o=.d) $(USER_LIB_OBJS:.o=.d) $(USER_PROGS:=.d)
+-include $(OBJS:.o=.d) $(USER_LIB_OBJS:.o=.d) $(USER_PROGS:=.d) $(MODULE_OBJS:.o=.d)

@@ -89,6 +89,21 @@ void *ioremap(phys_addr_t pa, size_t size);
  */
 u64 paging_lookup(const void *va, unsigned long *page_size);
 
+/*
+ * Kernel mappings made after boot (the module area, kernel/module/area.c):
+ * map [va, va + size) to the physical range at pa with the rights `prot`
+ * asks for (KMAP_*; NX wherever the CPU has it, except KMAP_RX), 4 KiB
+ * pages, global. Page tables come from the pmm; -ENOMEM if it has none
+ * (then nothing is left mapped). Unmapping clears the entries only: the
+ * caller flushes the TLBs (flush_tlb_kernel_range(), kernel/mm/tlb.c)
+ * before the pages are reused.
+ */
+enum kmap_prot { KMAP_RX, KMAP_RO, KMAP_RW };
+int kernel_map_range(unsigned long va, phys_addr_t pa, unsigned long size, enum kmap_prot prot);
+void kernel_unmap_range(unsigned long va, unsigned long size);
+/* Every CPU forgets [start, end) of the kernel half (an IPI round, waited for). */
+void flush_tlb_kernel_range(unsigned long start, unsigned long end);
+
 /* Internal to kernel/mm: a zeroed page-table page (the pmm, or panic). */
 u64 *pt_alloc(void);
 /* Internal: the entry for va at `level` (1 = PTE) under pml4, creating tables. */

@@ -23,10 +23,12 @@ import json
 import os
 import re
 import shlex
+import shutil
 import signal
 import socket
 import subprocess
 import sys
+import tempfile
 import threading
 import time
 from dataclasses import dataclass, field, asdict
@@ -183,9 +185,10 @@ def build(name, defconfig="defconfig", options=(), iso_args=None, jobs=None):
 
 # ------------------------------------------------------------------ QEMU
 def qemu_command(image, boot="kernel", cpus=4, cmdline="", accel="tcg", serial="stdio",
-                 gdb_port=None, stopped=False, extra=()):
+                 gdb_port=None, stopped=False, extra=(), nics=None):
     """The one QEMU command line of the project. image is the ELF (boot=kernel)
-    or the ISO (boot=iso; then the command line is in its grub.cfg)."""
+    or the ISO (boot=iso; then the command line is in its grub.cfg). nics:
+    the guest's network cards (nic_args); none by default."""
     cmd = ["qemu-system-x86_64", "-M", "q35", "-m", MEMORY, "-smp", str(cpus),
            "-display", "none", "-no-reboot",
            "-device", "isa-debug-exit,iobase=0xf4,iosize=0x04",
@@ -210,7 +213,64 @@ def qemu_command(image, boot="kernel", cpus=4, cmdline="", accel="tcg", serial="
         cmd += ["-gdb", f"tcp:127.0.0.1:{gdb_port}"]
     if stopped:
         cmd += ["-S"]
-    return cmd + list(extra)
+    return cmd + nic_args(nics) + list(extra)
+
+
+# ------------------------------------------------------------------ networking
+@dataclass
+class Nic:
+    """One e1000 in a guest and the QEMU backend behind it. Traffic never
+    leaves this machine (DESIGN.md):
+      user   QEMU's user networking (slirp) with restrict=on: the guest is
+             10.0.2.15, the gateway 10.0.2.2; hostfwd=[(host_port,
+             guest_port)] forwards UDP from 127.0.0.1 on the host;
+      dgram  a unix datagram socket at local, sending to the one at
+             remote: another guest's, or a test's (raw Ethernet frames,
+             one per datagram; QEMU 7.2 stops reading for good after a
+             zero-length datagram, so never send one).
+    pcap: a file for -object filter-dump (every frame, both directions,
+    the first PCAP_SNAPLEN bytes of each); boot() puts one beside the log
+    unless dump is False (a flood's millions of frames tell nothing)."""
+    kind: str = "user"
+    hostfwd: list = field(default_factory=list)
+    local: str = None
+    remote: str = None
+    mac: str = None
+    pcap: str = None
+    dump: bool = True
+
+
+PCAP_SNAPLEN = 256
+
+
+def nic_args(nics):
+    """QEMU arguments for the guest's NICs; -nic none without any, so that
+    no default card appears on an unrestricted network."""
+    if not nics:
+        return ["-nic", "none"]
+    args = []
+    for i, n in enumerate(nics):
+        nid = f"net{i}"
+        if n.kind == "user":
+            spec = f"user,id={nid},restrict=on" + "".join(
+                f",hostfwd=udp:127.0.0.1:{h}-:{g}" for h, g in n.hostfwd)
+        elif n.kind == "dgram":
+            spec = (f"dgram,id={nid},local.type=unix,local.path={n.local},"
+                    f"remote.type=unix,remote.path={n.remote}")
+        else:
+            raise ValueError(f"unknown NIC kind {n.kind!r}")
+        args += ["-netdev", spec, "-device", f"e1000,netdev={nid}" + (f",mac={n.mac}" if n.mac else "")]
+        if n.pcap:
+            args += ["-object", f"filter-dump,id=dump{i},netdev={nid},file={n.pcap},"
+                                f"maxlen={PCAP_SNAPLEN}"]
+    return args
+
+
+def free_udp_port():
+    """A UDP port on 127.0.0.1 nobody holds now (for a hostfwd)."""
+    with socket.socket(socket.AF_INET, socket.SOCK_DGRAM) as s:
+        s.bind(("127.0.0.1", 0))
+        return s.getsockname()[1]
 
 
 def kvm_usable():
@@ -337,12 +397,14 @@ class BootResult:
 
 
 def boot_image(image, boot="kernel", cpus=4, cmdline="", accel="tcg", timeout=60,
-               log_path=None, echo=False, feed=None):
+               log_path=None, echo=False, feed=None, nics=None, extra=(), watch=None):
     """Boot once, non-interactively. The serial console is read through a
     pipe so that every line's host arrival time is known. feed=(trigger,
     text): when a console line contains trigger, type text on the serial
-    input (the kernel's receive interrupt reads it)."""
-    cmd = qemu_command(image, boot=boot, cpus=cpus, cmdline=cmdline, accel=accel, serial="stdio")
+    input (the kernel's receive interrupt reads it). watch(line): called
+    with each console line as it arrives (a test talking to the guest)."""
+    cmd = qemu_command(image, boot=boot, cpus=cpus, cmdline=cmdline, accel=accel, serial="stdio",
+                       nics=nics, extra=extra)
     log_path = Path(log_path) if log_path else None
     if log_path:
         log_path.parent.mkdir(parents=True, exist_ok=True)
@@ -363,6 +425,8 @@ def boot_image(image, boot="kernel", cpus=4, cmdline="", accel="tcg", timeout=60
                 logf.flush()
             if echo:
                 sys.stdout.write(raw.decode(errors="replace"))
+            if watch:
+                watch(raw.decode(errors="replace"))
             if online_at[0] is None and b"CPUs online in" in raw:
                 online_at[0] = time.monotonic() - start
             if feed and not fed[0] and feed[0].encode() in raw:
@@ -409,10 +473,13 @@ _boot_cache = {}
 
 
 def boot(name="test-defconfig", defconfig="defconfig", options=(), boot="kernel", cpus=4,
-         cmdline="", timeout=60, kvm="0", label=None, cache=False, echo=False, feed=None):
+         cmdline="", timeout=60, kvm="0", label=None, cache=False, echo=False, feed=None,
+         nics=None, extra=(), watch=None):
     """Build build/<name> (once per process) and boot it. With cache=True an
-    identical earlier boot in this process is reused (pytest shares boots)."""
-    key = (name, defconfig, tuple(options), boot, cpus, cmdline, str(kvm), feed)
+    identical earlier boot in this process is reused (pytest shares boots).
+    nics: network cards (Nic); each one's traffic goes to a pcap beside the log."""
+    key = (name, defconfig, tuple(options), boot, cpus, cmdline, str(kvm), feed,
+           repr(nics), tuple(extra))
     if cache and key in _boot_cache:
         return _boot_cache[key]
     elf = build(name, defconfig, options)
@@ -422,14 +489,43 @@ def boot(name="test-defconfig", defconfig="defconfig", options=(), boot="kernel"
     now = datetime.datetime.now()
     stamp = now.strftime("%Y%m%d-%H%M%S-") + f"{now.microsecond // 1000:03d}"
     log_path = REPO / "build" / name / "logs" / f"{label}-{stamp}.log"
+    for i, n in enumerate(nics or ()):
+        if n.dump and not n.pcap:
+            n.pcap = str(log_path.with_name(f"{label}-{stamp}.net{i}.pcap"))
     r = boot_image(image, boot=boot, cpus=cpus, cmdline=cmdline, accel=accel,
-                   timeout=timeout, log_path=log_path, echo=echo, feed=feed)
+                   timeout=timeout, log_path=log_path, echo=echo, feed=feed, nics=nics,
+                   extra=extra, watch=watch)
     r.name = name
     r.label = label
     save_results(r, name, label, stamp)
     if cache:
         _boot_cache[key] = r
     return r
+
+
+def boot_pair(name="test-defconfig", defconfig="defconfig", options=(), boot_kind="kernel", cpus=1,
+              cmdlines=("", ""), timeout=60, kvm="0", label="pair", echo=False):
+    """Two guests whose eth0s are joined by a pair of unix datagram sockets
+    (a cable), booted at the same time. Returns their BootResults (a, b);
+    guest a has MAC 52:54:00:00:00:01, guest b ...:02."""
+    build(name, defconfig, options)           # once, before two threads want it
+    tmp = tempfile.mkdtemp(prefix="qs-pair-")  # short paths: sun_path is 108 bytes
+    socks = [os.path.join(tmp, f"{ab}.sock") for ab in "ab"]
+    results = [None, None]
+
+    def run(i):
+        nic = Nic("dgram", local=socks[i], remote=socks[1 - i], mac=f"52:54:00:00:00:0{i + 1}")
+        results[i] = boot(name, defconfig, options, boot_kind, cpus, cmdlines[i], timeout, kvm,
+                          label=f"{label}-{'ab'[i]}", nics=[nic], echo=echo and i == 0)
+
+    other = threading.Thread(target=run, args=(1,), daemon=True)
+    other.start()
+    try:
+        run(0)
+    finally:
+        other.join(timeout + 30)
+        shutil.rmtree(tmp, ignore_errors=True)
+    return results[0], results[1]
 
 
 def save_results(r, name, label, stamp):
@@ -483,6 +579,10 @@ class Scenario:
     groups   = smp lock kmalloc   each KTAP prefix has at least one test, all passed
     log      = <regex>            (repeatable) must appear in the console log
     trace    = <function>         the panic's Call Trace must contain it
+    net      = none | user | pair one NIC on QEMU user networking (restrict=on), or
+                                  two guests joined by a cable (Nic, boot_pair)
+    peer_cmdline = ...            net = pair: the second guest's command line
+    peer_log = <regex>            (repeatable) must appear in the second guest's log
     """
     name: str
     path: str = ""
@@ -499,10 +599,19 @@ class Scenario:
     trace: list = field(default_factory=list)
     description: str = ""
     input: tuple = None             # (trigger, text): type text when trigger appears
+    net: str = "none"
+    peer_cmdline: str = ""
+    peer_log: list = field(default_factory=list)
 
     @property
     def build_name(self):
-        return f"test-{self.config}" if not self.options else f"test-{self.name}"
+        """One build per configuration: scenarios with the same defconfig and
+        options share it (options are spelled into the name)."""
+        if not self.options:
+            return f"test-{self.config}"
+        opts = "+".join(o.replace("CONFIG_", "").replace("=", "-").replace(" ", "")
+                        for o in sorted(self.options))
+        return f"test-{self.config}+{opts}"
 
 
 def load_scenario(path):
@@ -521,7 +630,7 @@ def load_scenario(path):
         k, v = (s.strip() for s in line.split("=", 1))
         if k == "option":
             sc.options.append(v)
-        elif k in ("log", "trace"):
+        elif k in ("log", "trace", "peer_log"):
             getattr(sc, k).append(v)
         elif k == "groups":
             sc.groups = v.split()
@@ -529,7 +638,7 @@ def load_scenario(path):
             setattr(sc, k, int(v))
         elif k == "online":
             sc.online = v.lower() in ("yes", "y", "1", "true")
-        elif k in ("config", "boot", "cmdline", "expect"):
+        elif k in ("config", "boot", "cmdline", "expect", "net", "peer_cmdline"):
             setattr(sc, k, v)
         elif k == "input":
             if "=>" not in v:
@@ -543,6 +652,8 @@ def load_scenario(path):
         raise ValueError(f"{path}: boot must be kernel or iso")
     if sc.expect not in ("pass", "fail", "panic", "poweroff"):
         raise ValueError(f"{path}: expect must be pass, fail, panic or poweroff")
+    if sc.net not in ("none", "user", "pair"):
+        raise ValueError(f"{path}: net must be none, user or pair")
     return sc
 
 
@@ -603,9 +714,12 @@ def judge_scenario(sc, r):
 
 
 def run_scenario(sc, kvm="0", cache=True, echo=False):
+    if sc.net == "pair":
+        return run_pair_scenario(sc, kvm, echo)
     r = boot(name=sc.build_name, defconfig=sc.config, options=sc.options, boot=sc.boot,
              cpus=sc.cpus, cmdline=sc.cmdline, timeout=sc.timeout, kvm=kvm,
-             label=sc.name, cache=cache, echo=echo, feed=sc.input)
+             label=sc.name, cache=cache, echo=echo, feed=sc.input,
+             nics=[Nic("user")] if sc.net == "user" else None)
     why = judge_scenario(sc, r)
     line = summary_line(r, sc.name, sc.expect)
     if why:                       # the scenario's own checks may fail a good run
@@ -613,6 +727,24 @@ def run_scenario(sc, kvm="0", cache=True, echo=False):
         if "| " not in line:
             line = line.replace("  log=", f"  | {why[0][:160]}  log=")
     return r, why, line
+
+
+def run_pair_scenario(sc, kvm="0", echo=False):
+    """net = pair: both guests must end as expected; log applies to the first
+    guest's console, peer_log to the second's."""
+    a, b = boot_pair(name=sc.build_name, defconfig=sc.config, options=sc.options,
+                     boot_kind=sc.boot, cpus=sc.cpus, cmdlines=(sc.cmdline, sc.peer_cmdline),
+                     timeout=sc.timeout, kvm=kvm, label=sc.name, echo=echo)
+    why = judge_scenario(sc, a)
+    peer = Scenario(name=sc.name + "-b", expect=sc.expect, online=sc.online, groups=sc.groups,
+                    log=sc.peer_log)
+    why += [f"second guest: {w}" for w in judge_scenario(peer, b)]
+    line = summary_line(a, sc.name, sc.expect) + f"  peer={b.status}"
+    if why:
+        line = "FAIL " + line[5:]
+        if "| " not in line:
+            line = line.replace("  log=", f"  | {why[0][:160]}  log=")
+    return a, why, line
 
 
 # ------------------------------------------------------------------ gdb
@@ -696,7 +828,7 @@ def cmd_run(a):
     elf, img = _build_dir_image(a.build_dir, a.boot)
     accel = choose_accel(a.kvm, elf)
     cmd = qemu_command(img, boot=a.boot, cpus=a.cpus, cmdline=a.args, accel=accel,
-                       serial="mon:stdio")
+                       serial="mon:stdio", nics=[Nic("user")] if a.net == "user" else None)
     print(f"qrun: {' '.join(shlex.quote(c) for c in cmd)}", file=sys.stderr)
     print("qrun: Ctrl-A X quits QEMU, Ctrl-A C its monitor", file=sys.stderr)
     code = subprocess.call(cmd)
@@ -777,6 +909,9 @@ def main(argv=None):
     p = sub.add_parser("run", help="interactive boot, serial on this terminal")
     common(p)
     p.add_argument("--kvm", default="auto", help="0, 1 or auto (default)")
+    p.add_argument("--net", choices=("none", "user"), default="none",
+                   help="user: an e1000 on QEMU user networking (restrict=on); the guest "
+                        "is 10.0.2.15, the gateway 10.0.2.2")
     p.set_defaults(fn=cmd_run)
 
     p = sub.add_parser("gdb", help="QEMU stopped at the first instruction, gdb attached")

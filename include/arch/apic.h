@@ -19,5 +19,6 @@ void lapic_timer_start(void);
 void ioapic_add(u32 id, u64 phys, u32 gsi_base);
 void ioapic_add_override(u8 isa_irq, u32 gsi, u16 flags);
 int ioapic_route_isa(unsigned int isa_irq, unsigned int vector, u32 dest_apic_id);
+int ioapic_route_isa_nmi_all(unsigned int isa_irq, bool on);
 
 #endif

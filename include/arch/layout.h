@@ -6,6 +6,14 @@
 
 #define KERNEL_VBASE	0xffffffff80000000UL	/* kernel image, linked here (-2 GiB) */
 #define PHYS_OFFSET	0xffff800000000000UL	/* direct map of all physical memory */
+/*
+ * Loadable modules (kernel/module/area.c, docs/modules.md): 512 MiB just
+ * above the image, inside the top 2 GiB, so that module code compiled
+ * with -mcmodel=kernel reaches the kernel and other modules with 32-bit
+ * relocations (R_X86_64_32S, PC32, PLT32).
+ */
+#define MODULE_AREA_START	0xffffffffc0000000UL
+#define MODULE_AREA_END		0xffffffffe0000000UL
 #define PAGE_SIZE	4096UL
 #define PAGE_SHIFT	12
 #define PAGE_MASK	(~(PAGE_SIZE - 1))

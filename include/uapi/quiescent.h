@@ -188,6 +188,8 @@ struct qs_stats {
 	uint64_t free_pages, total_pages;
 	uint64_t tasks_alive;		/* struct task allocated, kernel threads too */
 	uint64_t processes;		/* user processes, zombies too */
+	uint64_t processes_freeing;	/* reaped, memory waiting for a grace period */
+	uint64_t fork_rcu_retries;	/* forks that ran out of memory and waited for those */
 	uint64_t user_pages;		/* pages of user memory and user page tables */
 	uint64_t syscalls;		/* since boot, all CPUs */
 	uint64_t files_open;		/* struct file alive (include/file.h) */

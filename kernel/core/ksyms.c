@@ -1,10 +1,26 @@
 /*
  * Symbolizing kernel addresses with the table the build embeds in .ksymtab
  * (tools/mksyms.py, second link pass). Sorted by address: binary search.
+ * Addresses in loaded modules are looked up in the module's own table
+ * (kernel/module/symbols.c, under rcu_read_lock()): a backtrace through
+ * a module prints "function+off/size [module]".
  */
 #include <ksyms.h>
 #include <string.h>
-#include <string.h>
+
+bool module_address_lookup(unsigned long addr, struct ksym_info *info);
+bool module_text_address(unsigned long addr);
+
+/* kernel/module replaces these: modules' symbols (none without it). */
+__attribute__((weak)) bool module_address_lookup(unsigned long addr, struct ksym_info *info)
+{
+	return false;
+}
+
+__attribute__((weak)) bool module_text_address(unsigned long addr)
+{
+	return false;
+}
 
 extern const struct ksym ksymtab[];
 extern const unsigned long ksymtab_count;
@@ -40,13 +56,34 @@ unsigned long ksym_address(const char *name)
 	return 0;
 }
 
-void ksym_format(unsigned long addr, char *buf, size_t size)
+bool ksym_resolve(unsigned long addr, struct ksym_info *info)
 {
 	unsigned long off, sz;
 	const char *name = ksym_lookup(addr, &off, &sz);
 
-	if (name)
-		snprintf(buf, size, "%s+0x%lx/0x%lx", name, off, sz);
-	else
+	if (!name)
+		return module_address_lookup(addr, info);
+	info->start = addr - off;
+	info->size = sz;
+	info->offset = off;
+	strlcpy(info->name, name, sizeof(info->name));
+	info->module[0] = 0;
+	return true;
+}
+
+bool ksym_is_text(unsigned long addr)
+{
+	return ksym_lookup(addr, NULL, NULL) || module_text_address(addr);
+}
+
+void ksym_format(unsigned long addr, char *buf, size_t size)
+{
+	struct ksym_info i;
+
+	if (!ksym_resolve(addr, &i))
 		snprintf(buf, size, "0x%016lx", addr);
+	else if (i.module[0])
+		snprintf(buf, size, "%s+0x%lx/0x%lx [%s]", i.name, i.offset, i.size, i.module);
+	else
+		snprintf(buf, size, "%s+0x%lx/0x%lx", i.name, i.offset, i.size);
 }

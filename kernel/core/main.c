@@ -32,6 +32,8 @@
 #include <arch/qemu.h>
 #include <arch/acpi.h>
 #include <arch/apic.h>
+#include <pci.h>
+#include <net.h>
 
 void kmain(u32 magic, u32 info);
 void start_user_init(void);
@@ -99,6 +101,7 @@ static int kernel_init(void *arg)
 void kmain(u32 magic, u32 info)
 {
 	percpu_init_boot_cpu();
+	smp_prepare_boot_cpu();		/* CPU 0 is online before anything walks the mask */
 	serial_init();
 	printk("Quiescent: serial console up\n");
 	multiboot_parse(magic, info);
@@ -123,9 +126,11 @@ void kmain(u32 magic, u32 info)
 	sched_init();			/* this boot context becomes CPU 0's idle task */
 	rcu_hook_init();		/* the RCU variant, before any other CPU runs */
 	serial_enable_rx_irq();
+	pci_init();			/* the bus scan: IOAPIC and ioremap are up */
 	local_irq_enable();
 	smp_boot_aps();
 	timers_init();			/* per-CPU wheels: the other CPUs' areas exist now */
+	net_init();			/* softnet per CPU, ARP timers, then the NICs on PCI */
 	ipc_init();			/* SysV semaphore ids, in the mode ipc= chose */
 	banner();
 	report_ticks();

@@ -12,6 +12,8 @@
  *   KERNEL_VBASE + pa  the kernel image in 4 KiB pages: text read-only and
  *                      executable, rodata read-only NX, data/bss RW NX;
  *   IOREMAP_BASE       MMIO mappings made by ioremap() (kernel/mm/ioremap.c);
+ *   MODULE_AREA_START  loadable modules, mapped and unmapped as they come
+ *                      and go (kernel_map_range(), kernel/module/area.c);
  *   nothing else:      no identity map, so a NULL dereference faults.
  *
  * All kernel mappings are global (CR4.PGE): a CR3 switch keeps them in the
@@ -24,6 +26,7 @@
 #include <printk.h>
 #include <panic.h>
 #include <arch/cpu.h>
+#include <errno.h>
 
 #define X86_CR0_WP		(1UL << 16)
 #define CPUID_EXT_NX		(1U << 20)	/* 0x80000001 EDX */
@@ -178,6 +181,71 @@ void paging_init(void)
 	printk("paging: kernel tables at %#lx: text RX, rodata R NX, data RW NX, no identity map\n",
 	       (unsigned long)kernel_pml4_phys);
 	pmm_add_high_memory();
+}
+
+/* ------------------------------------------------------------ mappings after boot */
+
+/* The PTE for va, making the tables above it; NULL if the pmm has no page. */
+static u64 *pte_create(unsigned long va)
+{
+	u64 *table = kernel_pml4;
+
+	for (int l = 4; l > 1; l--) {
+		u64 *e = &table[pt_index(va, l)];
+
+		if (!(*e & PTE_P)) {
+			u64 *t = page_alloc_zeroed();
+
+			if (!t)
+				return NULL;
+			*e = virt_to_phys(t) | PTE_P | PTE_RW;
+		} else if (*e & PTE_PS) {
+			panic("paging: %#lx is inside a large page", va);
+		}
+		table = phys_to_virt(*e & PTE_ADDR);
+	}
+	return &table[pt_index(va, 1)];
+}
+
+/*
+ * Tables made here are kept when the range is unmapped (the next mapping
+ * in the same 2 MiB reuses them), and they sit under the kernel's own
+ * PML4 entries, so every process's address space sees them at once
+ * (kernel/mm/uvm.c copies those entries).
+ */
+int kernel_map_range(unsigned long va, phys_addr_t pa, unsigned long size, enum kmap_prot prot)
+{
+	u64 flags = PTE_P | PTE_G | (prot == KMAP_RW ? PTE_RW : 0) | (prot == KMAP_RX ? 0 : pte_nx);
+
+	for (unsigned long off = 0; off < size; off += PAGE_SIZE) {
+		u64 *pte = pte_create(va + off);
+
+		if (!pte) {
+			kernel_unmap_range(va, off);
+			return -ENOMEM;
+		}
+		WRITE_ONCE(*pte, (pa + off) | flags);
+	}
+	return 0;
+}
+
+void kernel_unmap_range(unsigned long va, unsigned long size)
+{
+	for (unsigned long off = 0; off < size; off += PAGE_SIZE) {
+		u64 *table = kernel_pml4;
+		unsigned long a = va + off;
+		int l;
+
+		for (l = 4; l > 1; l--) {
+			u64 e = table[pt_index(a, l)];
+
+			if (!(e & PTE_P) || (e & PTE_PS))
+				break;
+			table = phys_to_virt(e & PTE_ADDR);
+		}
+		if (l == 1)
+			WRITE_ONCE(table[pt_index(a, 1)], 0);
+	}
 }
 
 /* ------------------------------------------------------------ inspection */

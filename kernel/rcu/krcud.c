@@ -196,15 +196,22 @@ static void rcu_reg_batch(rcu_batch_t newbatch)
 		rcu_maxbatch = newbatch;
 	if (RCU_BATCH_LT(rcu_maxbatch, rcu_currbatch) || !cpumask_empty(&rcu_cpumask))
 		return;
+	rcu_gp_begin(rcu_currbatch);	/* counted before any CPU can see the mask */
 	cpumask_copy(&rcu_cpumask, &cpu_online_mask);
-	rcu_gp_begin(rcu_currbatch);
 }
 
 /*
  * A.2 difference 3: this CPU holds callbacks, so the timeout must run.
- * The timer may be running its handler right now (then it is not
- * pending): the handler reads rcu_active_cpumask after we set our bit, or
- * we see it not pending and arm it ourselves. Either way it stays armed.
+ * Two sides decide whether it runs, on different CPUs: here "set my bit;
+ * smp_mb(); arm the timer if it is not pending", and in rcu_timeout(),
+ * which runs after the timer code took the timer off its wheel (a store),
+ * "smp_mb(); re-arm if some bit is set". Each side stores and then loads
+ * what the other stored: the store-buffering pattern, so both need the
+ * fence. Without the handler's, x86 may run its read of the mask before
+ * the dequeue is seen (the timer code's spin_unlock() is a plain store):
+ * the handler finds no bit and does not re-arm, this CPU finds the timer
+ * still pending and does not arm it, and the timer stops while callbacks
+ * wait (docs/rcu/krcud.md).
  */
 static void rcu_mark_active(int cpu)
 {
@@ -353,6 +360,7 @@ static void rcu_timeout(unsigned long data)
 	unsigned int cpu;
 
 	rcu_timeouts++;
+	smp_mb();		/* our dequeue, then the mask: pairs with rcu_mark_active() */
 	cpumask_copy(&wake, &rcu_active_cpumask);
 	for_each_online_cpu(cpu) {
 		if (cpumask_test(cpu, &rcu_cpumask))	/* racy read: a miss waits one period */

@@ -67,8 +67,13 @@
  *    which the tasklet moves to rcu_nxtlist: warned, never corrupted, and
  *    the callback still waits for a full grace period. The normal path
  *    never disables interrupts.
+ * 5. Figure 19's increment is followed by smp_mb() (poll_qs.h): without
+ *    it, the bump and a reader that begins after it form the
+ *    store-buffering pattern with the poller's snapshot, and a grace
+ *    period can end under that reader.
  */
 #include "rcu_internal.h"
+#include "poll_qs.h"
 #include <rcu_hooks.h>
 #include <interrupt.h>
 #include <softirq.h>
@@ -83,9 +88,8 @@
 #include <arch/cpu.h>
 #include <time.h>
 
-/* Figure 19: RCU_quiescent(cpu)++ in the scheduler. */
+/* Figure 19: RCU_quiescent(cpu)++ in the scheduler (poll_qs.h). */
 DEFINE_PER_CPU(long, rcu_quiescent);
-#define RCU_quiescent(cpu)	(per_cpu(rcu_quiescent, cpu))
 
 spinlock_t rcu_lock = SPINLOCK_INIT("rcu_lock");
 LIST_HEAD(rcu_nxtlist);
@@ -175,13 +179,13 @@ static int rcu_prepare_polling(cpumask_t *force)
 
 	rcu_polling_in_progress = 1;
 	rcu_gpnum++;
+	rcu_gp_begin(rcu_gpnum);	/* counted before the snapshots (a full barrier) */
 	smp_mb();		/* the updaters' removals before the snapshots */
 	for_each_online_cpu(cpu) {
 		cpumask_set(cpu, &rcu_qsmask);
 		rcu_quiescent_checkpoint[cpu] = READ_ONCE(RCU_quiescent(cpu));
 		cpumask_set(cpu, force);
 	}
-	rcu_gp_begin(rcu_gpnum);	/* after the mask: gdb stops here to see it full */
 	return 0;
 }
 
@@ -262,9 +266,7 @@ static void rcu_process_callbacks(unsigned long data)
  * read_side.h: in a preemptive kernel no switch can happen in a reader). */
 void rcu_hook_context_switch(bool voluntary)
 {
-	long *q = this_cpu_ptr(&rcu_quiescent);
-
-	WRITE_ONCE(*q, *q + 1);
+	rcu_poll_quiescent();
 }
 
 /* No timer in rcu-poll: the tick only looks for stalls. */
@@ -283,9 +285,12 @@ void rcu_hook_tick(enum tick_context ctx)
 /* The idle loop holds no read-side reference (note 3). */
 void rcu_hook_idle(void)
 {
-	long *q = this_cpu_ptr(&rcu_quiescent);
+	rcu_poll_quiescent();
+}
 
-	WRITE_ONCE(*q, *q + 1);
+long *rcu_variant_remote_qs_counter(unsigned int cpu)
+{
+	return per_cpu_ptr(&rcu_quiescent, cpu);
 }
 
 void rcu_hook_cpu_online(unsigned int cpu)

@@ -84,7 +84,8 @@
  *    appends, so that one CPU's callbacks keep their order for
  *    rcu_barrier()) moves it to nxtlist. The normal path still never
  *    disables interrupts.
- * Unchanged from poll.c (its notes 1 and 3): every online CPU, the
+ * Unchanged from poll.c (its notes 1, 3 and 5, the last the smp_mb()
+ * after Figure 19's increment, poll_qs.h): every online CPU, the
  * starting one included, owes each grace period a quiescent state; a
  * quiescent state is a pass through __schedule() or the idle loop; the
  * forced reschedule is need_resched plus the reschedule IPI. Callbacks
@@ -96,6 +97,7 @@
  * period end under it.
  */
 #include "rcu_internal.h"
+#include "poll_qs.h"
 #include <rcu_hooks.h>
 #include <interrupt.h>
 #include <softirq.h>
@@ -113,9 +115,8 @@
 /* Grace-period numbers wrap: compare them as a signed difference. */
 #define RCU_GP_LT(a, b)		((long)((a) - (b)) < 0)
 
-/* Figure 19: RCU_quiescent(cpu)++ in the scheduler. */
+/* Figure 19: RCU_quiescent(cpu)++ in the scheduler (poll_qs.h). */
 DEFINE_PER_CPU(long, rcu_quiescent);
-#define RCU_quiescent(cpu)	(per_cpu(rcu_quiescent, cpu))
 
 struct rcu_poll_data {
 	struct list_head nxtlist;	/* not yet in a grace period */
@@ -218,13 +219,13 @@ static void rcu_prepare_polling(cpumask_t *force)
 		return;
 	rcu_gpnum++;
 	WRITE_ONCE(rcu_polling_in_progress, 1);
+	rcu_gp_begin(rcu_gpnum);	/* counted before the snapshots (a full barrier) */
 	smp_mb();		/* the updaters' removals before the snapshots */
 	for_each_online_cpu(cpu) {
 		cpumask_set(cpu, &rcu_qsmask);
 		rcu_quiescent_checkpoint[cpu] = READ_ONCE(RCU_quiescent(cpu));
 		cpumask_set(cpu, force);
 	}
-	rcu_gp_begin(rcu_gpnum);	/* after the mask: gdb stops here to see it full */
 }
 
 /*
@@ -323,9 +324,7 @@ static void rcu_process_callbacks(unsigned long data)
 /* Figure 19: every pass through the scheduler is a quiescent state. */
 void rcu_hook_context_switch(bool voluntary)
 {
-	long *q = this_cpu_ptr(&rcu_quiescent);
-
-	WRITE_ONCE(*q, *q + 1);
+	rcu_poll_quiescent();
 }
 
 /* No timer: the tick only looks for stalls (and rcu_break). */
@@ -344,9 +343,7 @@ void rcu_hook_tick(enum tick_context ctx)
 /* The idle loop holds no read-side reference (poll.c note 3). */
 void rcu_hook_idle(void)
 {
-	long *q = this_cpu_ptr(&rcu_quiescent);
-
-	WRITE_ONCE(*q, *q + 1);
+	rcu_poll_quiescent();
 }
 
 static void rcu_init_cpu(unsigned int cpu)
@@ -365,6 +362,11 @@ static void rcu_init_cpu(unsigned int cpu)
 
 /* On that CPU, before its first tick and before anything runs there. A
  * CPU that comes online after a snapshot holds no old reference. */
+long *rcu_variant_remote_qs_counter(unsigned int cpu)
+{
+	return per_cpu_ptr(&rcu_quiescent, cpu);
+}
+
 void rcu_hook_cpu_online(unsigned int cpu)
 {
 	rcu_init_cpu(cpu);

@@ -57,9 +57,9 @@
  *      task (rcu_preempt_holdover), and if it is preempted before its
  *      next switch it counts itself on `curr`. Any switch on the CPU ends
  *      the holdover (the task either switched voluntarily, a quiescent
- *      state, or was counted). The window is narrow: torture did not
- *      catch its absence in six runs at -smp 2 and 4 (docs/rcu/preempt.md
- *      walks through the race).
+ *      state, or was counted), but only after the switch has looked at it.
+ *      kernel/test/test_rcu_preempted_reader.c provokes the race on
+ *      purpose (docs/rcu/preempt.md walks through it).
  *   2. A "switch" in which __schedule() keeps the same task (an
  *      involuntary pass with nothing else to run) still counts the task as
  *      preempted: the hook does not know the next task, and counting is
@@ -77,6 +77,7 @@
  */
 #include "rcu_internal.h"
 #include "preempt.h"
+#include <export.h>
 #include <atomic.h>
 #include <percpu.h>
 #include <sched.h>
@@ -135,6 +136,11 @@ int rcu_preempt_read_depth(void)
 	return current->rcu_read_lock_nesting;
 }
 
+/* rcu_read_lock() in a module of this build calls these (read_side.h). */
+EXPORT_SYMBOL(rcu_preempt_read_lock);
+EXPORT_SYMBOL(rcu_preempt_read_unlock);
+EXPORT_SYMBOL(rcu_preempt_read_depth);
+
 /* ---------------------------------------------------------------- the counters */
 
 /*
@@ -144,7 +150,7 @@ int rcu_preempt_read_depth(void)
  * voluntarily or not, and either ends this stint or was counted), with
  * interrupts off in __schedule().
  */
-static void rcu_preempt_get(struct task *t)
+static void rcu_preempt_get(struct task *t, bool held_over)
 {
 	unsigned int cpu = smp_processor_id();
 	struct rcu_preempt_data *d = rpd(cpu);
@@ -155,7 +161,7 @@ static void rcu_preempt_get(struct task *t)
 	if (t->last_voluntary_cpu >= 0 && t->last_voluntary_cpu != (int)cpu && !warned_affinity++)
 		printk("rcu-preempt: BUG: %s preempted on cpu%u but affiliated with cpu%d\n",
 		       t->name, cpu, t->last_voluntary_cpu);
-	if (t == d->holdover) {
+	if (held_over) {
 		c = d->curr_preempt_cntr;	/* note 1 */
 		d->holdover_gets++;
 	} else {
@@ -187,15 +193,16 @@ bool rcu_preempt_switch_is_qs(bool voluntary)
 {
 	struct rcu_preempt_data *d = rpd(smp_processor_id());
 	struct task *t = current;
+	bool held_over = d->holdover == t;
 
-	d->holdover = NULL;		/* any switch ends it (note 1) */
+	d->holdover = NULL;		/* any switch ends it (note 1), after the look */
 	if (voluntary) {
 		rcu_preempt_put(t);
 		return true;
 	}
 	if (rcu_break)
 		return true;		/* broken on purpose: preemption counts */
-	rcu_preempt_get(t);
+	rcu_preempt_get(t, held_over);
 	return false;
 }
 

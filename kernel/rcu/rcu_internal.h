@@ -79,6 +79,15 @@ void rcu_variant_show_state(void);
 unsigned long rcu_stall_timeout_ms(void);
 extern cpumask_t rcu_last_stall_mask;
 
+/*
+ * The per-CPU counter that other CPUs read to deduce this CPU's quiescent
+ * states, in the variants that poll remote counters (rcu-poll and
+ * rcu-poll-percpu: seed 000 Figure 19's RCU_quiescent); NULL in the
+ * others (update.c's weak default). kernel/test/test_rcu_litmus.c runs
+ * the store-buffering litmus test against it.
+ */
+long *rcu_variant_remote_qs_counter(unsigned int cpu);
+
 /* The variant name as data, for gdb (tools/gdb/quiescent.py qs-rcu). */
 extern const char rcu_variant_id[];
 

@@ -20,12 +20,21 @@ struct rcu_gp_stats rcu_gp_stats;
 /* The grace period being timed; the last one gdb saw start and end. */
 volatile unsigned long rcu_gp_current = ~0UL, rcu_gp_last_ended = ~0UL;
 
+/*
+ * Every variant calls this at the instant its grace period begins, before
+ * it looks at any CPU or lets any CPU see the new grace period (a mask, a
+ * batch number, a snapshot): so a reader that still reads the old
+ * rcu_gp_started() is one this grace period must wait for, and
+ * rcutorture checks exactly that (torture_readers.c). The fence orders
+ * the count before what the variant does next, stores and loads alike.
+ */
 void __noinline rcu_gp_begin(unsigned long gpnum)
 {
 	rcu_gp_stats.last_start_ns = ktime_get_ns();
 	WRITE_ONCE(rcu_gp_current, gpnum);
 	smp_wmb();
 	WRITE_ONCE(rcu_gp_stats.started, rcu_gp_stats.started + 1);
+	smp_mb();	/* the start counted before any CPU is looked at */
 }
 
 void __noinline rcu_gp_end(unsigned long gpnum)

@@ -44,6 +44,7 @@ struct torture_params torture_params = {
 	.barrier_cbs = 16,
 	.long_delay_us = 500,
 	.long_every = 64,
+	.stutter_ms = 1000,
 };
 
 struct torture_errors torture_errors;
@@ -63,7 +64,7 @@ TORTURE_PARAM("nreaders", nreaders, 0, 64,
 TORTURE_PARAM("nfakewriters", nfakewriters, 0, 16,
 	      "torture.nfakewriters=N: grace-period-only writers (default 2, 0..16)");
 TORTURE_PARAM("irqreader", irqreader, 0, 1,
-	      "torture.irqreader=0|1: readers in per-CPU timer handlers (default 1)");
+	      "torture.irqreader=0|1: readers in per-CPU timer handlers and IPIs (default 1)");
 TORTURE_PARAM("flood", flood, 0, 100000000,
 	      "torture.flood=N: callbacks in the flood test, 0 = none (default 100000, 0..100000000)");
 TORTURE_PARAM("flood_bound", flood_bound, 16, 10000000,
@@ -75,6 +76,9 @@ TORTURE_PARAM("long_delay", long_delay_us, 0, 1000000,
 	      "(default 500, 0..1000000)");
 TORTURE_PARAM("long_every", long_every, 1, 1000000,
 	      "torture.long_every=N: one thread read in N takes the long delay (default 64, 1..1000000)");
+TORTURE_PARAM("stutter", stutter_ms, 0, 60000,
+	      "torture.stutter=MS: run about MS ms, pause about MS/4 (every CPU idles), "
+	      "0 = never pause (default 1000, 0..60000)");
 
 /* ---------------------------------------------------------------- helpers */
 
@@ -105,6 +109,43 @@ void torture_sleep(long j)
 		schedule_timeout_uninterruptible(j);
 }
 
+/*
+ * Stutter, as Linux's rcutorture does it: every torture thread stops now
+ * and then, all at once, so that every CPU goes idle, and then they all
+ * start again together. Grace periods must end across the idle spell and
+ * survive the rush back (the idle loop's and the wake-up's quiescent
+ * states, timers that stop and restart).
+ */
+static volatile bool torture_stutter_paused;
+static struct task *stutter_task;
+static unsigned long torture_stutters;
+
+void torture_stutter_wait(void)
+{
+	while (READ_ONCE(torture_stutter_paused) && !READ_ONCE(torture_stopping))
+		schedule_timeout_uninterruptible(1);
+}
+
+static int torture_stutter(void *arg)
+{
+	struct torture_rand r;
+	unsigned long run = torture_params.stutter_ms, x;
+
+	torture_rand_init(&r, 99);
+	while (!READ_ONCE(torture_stopping)) {
+		x = torture_random(&r);
+		msleep(run / 2 + x % (run + 1));
+		if (READ_ONCE(torture_stopping))
+			break;
+		WRITE_ONCE(torture_stutter_paused, true);
+		torture_stutters++;
+		msleep(run / 8 + (x >> 16) % (run / 4 + 1));
+		WRITE_ONCE(torture_stutter_paused, false);
+	}
+	WRITE_ONCE(torture_stutter_paused, false);
+	return 0;
+}
+
 static atomic_t torture_reports;
 #define TORTURE_MAX_REPORTS	20
 
@@ -129,6 +170,7 @@ static const struct {
 	bool reader;		/* caught by the readers' checks */
 } error_kinds[] = {
 	{ "pipe", offsetof(struct torture_errors, pipe), true },
+	{ "gp", offsetof(struct torture_errors, gp), true },
 	{ "freed", offsetof(struct torture_errors, mark), true },
 	{ "reused", offsetof(struct torture_errors, reuse), true },
 	{ "barrier", offsetof(struct torture_errors, barrier), false },
@@ -252,6 +294,8 @@ static void torture_reset(void)
 	rcu_torture_current = NULL;
 	rcu_torture_current_version = 0;
 	torture_stopping = false;
+	torture_stutter_paused = false;
+	torture_stutters = 0;
 }
 
 /*
@@ -308,11 +352,11 @@ static bool rcu_torture_run(char *why, size_t len)
 	torture_reset();
 	printk("rcu-torture: start: variant=%s cpus=%u preempt=%s duration=%lus "
 	       "readers=%lu fakewriters=%lu irqreader=%lu flood=%lu bound=%lu barrier=%lu "
-	       "poison=%s\n", rcu_variant_name(), num_online_cpus(), preempt_model_name(),
-	       torture_params.duration_s,
+	       "stutter=%lums poison=%s\n", rcu_variant_name(), num_online_cpus(),
+	       preempt_model_name(), torture_params.duration_s,
 	       torture_params.nreaders ? torture_params.nreaders : num_online_cpus(),
 	       torture_params.nfakewriters, torture_params.irqreader, torture_params.flood,
-	       torture_params.flood_bound, torture_params.barrier_cbs,
+	       torture_params.flood_bound, torture_params.barrier_cbs, torture_params.stutter_ms,
 #ifdef CONFIG_DEBUG_KMALLOC_POISON
 	       "on"
 #else
@@ -323,6 +367,10 @@ static bool rcu_torture_run(char *why, size_t len)
 	last = start;
 	started = !torture_writer_start() && !torture_readers_start() &&
 		  !torture_flood_start();
+	if (started && torture_params.stutter_ms) {
+		stutter_task = kthread_run(torture_stutter, NULL, "rcu_torture_stutter");
+		started = stutter_task != NULL;
+	}
 	if (!started) {
 		atomic_long_inc(&torture_errors.alloc);
 		torture_report("could not start the torture threads");
@@ -345,6 +393,10 @@ static bool rcu_torture_run(char *why, size_t len)
 
 	take_snapshot(&stop);		/* the grace-period rate is the torture phase's */
 	WRITE_ONCE(torture_stopping, true);
+	if (stutter_task) {
+		kthread_join(stutter_task);
+		stutter_task = NULL;
+	}
 	torture_readers_stop();
 	stopped = torture_writer_stop();
 	torture_flood_stop(MAX(30UL, torture_params.duration_s));
@@ -371,6 +423,14 @@ static bool rcu_torture_run(char *why, size_t len)
 	       end.cbq - start.cbq, end.cbi - start.cbi, reads, treads, end.version,
 	       atomic_long_read(&torture_fstats.invoked), torture_params.flood,
 	       torture_error_total());
+	{
+		unsigned long irq, longr, gpw;
+
+		torture_reader_mix(&irq, &longr, &gpw);
+		printk("rcu-torture: reads: %lu thread, %lu timer (softirq), %lu IPI (hard IRQ); "
+		       "%lu long, %lu waited for a grace period to begin; %lu stutters\n",
+		       reads, treads, irq, longr, gpw, torture_stutters);
+	}
 	if (rcu_read_side_preemptible()) {
 		unsigned long np, nm;
 

@@ -53,12 +53,14 @@ struct torture_params {
 	unsigned long barrier_cbs;	/* torture.barrier: callbacks per CPU per round */
 	unsigned long long_delay_us;	/* torture.long_delay: longest reader delay */
 	unsigned long long_every;	/* torture.long_every: 1 read in N is long */
+	unsigned long stutter_ms;	/* torture.stutter: run/pause cycle, 0 = none */
 };
 extern struct torture_params torture_params;
 
 /* ---- Error counters, all atomic (readers run in threads and softirqs). */
 struct torture_errors {
 	atomic_long_t pipe;		/* a reader saw age > 1 */
+	atomic_long_t gp;		/* a grace period began and ended inside a reader */
 	atomic_long_t mark;		/* a reader saw poison (freed element) */
 	atomic_long_t reuse;		/* the element changed under a reader */
 	atomic_long_t barrier;		/* rcu_barrier() returned early */
@@ -87,6 +89,8 @@ unsigned long torture_random(struct torture_rand *r);
 
 /* Sleep a few jiffies unless the run is stopping (the torture threads' pause). */
 void torture_sleep(long jiffies);
+/* Stutter (torture.stutter): while the run pauses, wait for it to go on. */
+void torture_stutter_wait(void);
 
 /* ---- Writer side (torture_writer.c). */
 struct torture_writer_stats {
@@ -106,7 +110,9 @@ void torture_writer_drain(void);	/* free every element; counts losses */
 struct torture_reader_stats {
 	atomic_long_t pipe[RCU_TORTURE_PIPE_LEN + 1];	/* Reader Pipe */
 	atomic_long_t batch[RCU_TORTURE_PIPE_LEN + 1];	/* Reader Batch */
-	atomic_long_t reads, timer_reads, null_reads;
+	atomic_long_t reads, timer_reads, irq_reads, null_reads;
+	atomic_long_t long_reads;	/* thread reads that took torture.long_delay */
+	atomic_long_t gp_waits;		/* thread reads that waited for a grace period to begin */
 	atomic_long_t preempted, migrated;	/* preemptible readers (rcu-preempt) */
 };
 DECLARE_PER_CPU(struct torture_reader_stats, torture_rstats);
@@ -116,6 +122,7 @@ void torture_readers_stop(void);
 void torture_reader_hist(unsigned long pipe[], unsigned long batch[],
 			 unsigned long *reads, unsigned long *timer_reads);
 void torture_reader_preemptions(unsigned long *preempted, unsigned long *migrated);
+void torture_reader_mix(unsigned long *irq, unsigned long *longr, unsigned long *gpw);
 
 /* ---- Callback flood (torture_flood.c). */
 struct torture_flood_stats {

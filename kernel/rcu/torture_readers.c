@@ -1,7 +1,8 @@
 /*
  * rcutorture, the read side: reader threads (one bound to each CPU, more
- * free-running if asked) and one kernel timer per CPU whose handler reads
- * in softirq context (docs/rcu/torture.md).
+ * free-running if asked), one kernel timer per CPU whose handler reads
+ * in softirq context, and a thread that sends reads to random CPUs as
+ * IPIs, which run in hard-IRQ context (docs/rcu/torture.md).
  *
  * One read: enter 1-3 nested read-side sections (sometimes a _bh one
  * inside), pick up rcu_torture_current, note its mark, version and age,
@@ -14,15 +15,28 @@
  *   Reader Batch[b]  grace periods completed (rcu_gp_completed()) during
  *                    the section; diagnostic only (a grace period that was
  *                    already running when the reader began may end).
+ *   gp               rcu_gp_completed() at the end passed rcu_gp_started()
+ *                    at the start: a grace period that began after the
+ *                    reader ended before it. Exact for every read, since
+ *                    each variant counts a start before it looks at a CPU.
  *   mark             RTORT_MARK, or 0x6b poison: the element was freed
  *                    under the reader (kmalloc poisoning).
  *   version          changed: the element was freed and its memory
  *                    handed out again as a newer element.
  *
+ * How long a thread read holds its element is drawn from a spread of
+ * distributions (rcu_torture_read_delay()): none, short uniform, log-
+ * uniform up to 128 us, rare medium ones, the long ones of
+ * torture.long_delay, and reads that wait inside the section until a grace
+ * period begins, so that the variant must notice it while the reader runs
+ * (a CPU that takes its snapshot, swaps its counters or is marked with a
+ * reader in flight is where early-ending bugs live).
+ *
  * Between reads the thread passes through quiescent states on purpose:
  * usually cond_resched(), often yield() (a voluntary switch), now and
- * then a one-tick sleep (the idle loop), so that rcu-ltimer's grace
- * periods, which wait for exactly these, keep ending.
+ * then a short sleep (its CPU goes idle and wakes again), so that
+ * rcu-ltimer's grace periods, which wait for exactly these, keep ending.
+ * torture_stutter() pauses every thread now and then (torture.c).
  */
 #include "torture.h"
 #include <kmalloc.h>
@@ -47,25 +61,65 @@ static struct torture_timer *reader_timers;	/* one per possible CPU */
 
 /* ---------------------------------------------------------------- one read */
 
-static void rcu_torture_read_delay(struct torture_rand *r, bool in_timer)
+enum read_ctx { READ_THREAD, READ_TIMER, READ_IRQ };
+
+static const char *const read_ctx_name[] = { "thread", "timer", "irq" };
+
+/*
+ * Spin inside the section until a grace period begins (at most max_us),
+ * if none is in progress: one that is may be waiting for this very CPU,
+ * and the next could not begin before this reader ends.
+ */
+static void rcu_torture_wait_gp_start(unsigned long max_us)
+{
+	unsigned long s0 = rcu_gp_started();
+	u64 end = ktime_get_ns() + max_us * 1000;
+
+	if (s0 != rcu_gp_completed())
+		return;
+	while (rcu_gp_started() == s0 && ktime_get_ns() < end)
+		cpu_relax();
+}
+
+/*
+ * How long the reader holds the element: a distribution drawn per read,
+ * so that every variant meets short, long and grace-period-straddling
+ * sections. Timer and IRQ reads stay short (softirq, interrupts off).
+ */
+static void rcu_torture_read_delay(struct torture_rand *r, enum read_ctx ctx)
 {
 	unsigned long x = torture_random(r);
 	unsigned long longd = torture_params.long_delay_us;
+	unsigned long pick = (x >> 4) % 100;
 
-	if (in_timer) {			/* keep softirqs short */
+	if (ctx != READ_THREAD) {
 		if (!(x % 4))
 			udelay(1 + (x >> 8) % 20);
 		return;
 	}
-	if (longd && !(x % torture_params.long_every))
+	if (longd && !(x % torture_params.long_every)) {
 		udelay(longd / 2 + (x >> 8) % (longd / 2 + 1));
-	else if (x % 2)
-		udelay(1 + (x >> 8) % 50);
+		atomic_long_inc(&this_cpu_ptr(&torture_rstats)->long_reads);
+	} else if (pick < 35) {
+		/* none at all */
+	} else if (pick < 60) {
+		udelay(1 + (x >> 12) % 20);			/* short, uniform */
+	} else if (pick < 85) {
+		udelay(1UL << ((x >> 12) % 8));			/* 1..128 us, log-uniform */
+	} else if (pick < 87) {
+		udelay(200 + (x >> 12) % 800);			/* medium: up to 1 ms */
+	} else if (pick < 95) {
+		rcu_torture_wait_gp_start(1000);		/* straddle a grace-period start */
+		udelay((x >> 12) % 50);
+		atomic_long_inc(&this_cpu_ptr(&torture_rstats)->gp_waits);
+	}
 }
 
 struct read_snap {
 	unsigned long mark, version;
 	int pipe;
+	unsigned long gp_started;	/* rcu_gp_started() at the reader's start */
+	unsigned long gp_completed;	/* rcu_gp_completed() at its end */
 };
 
 static void snap(struct rcu_torture *p, struct read_snap *s)
@@ -76,10 +130,28 @@ static void snap(struct rcu_torture *p, struct read_snap *s)
 }
 
 static void rcu_torture_check(struct rcu_torture *p, const struct read_snap *a,
-			      const struct read_snap *b, unsigned long gps, bool in_timer)
+			      const struct read_snap *b, unsigned long gps, enum read_ctx ctx)
 {
 	struct torture_reader_stats *rs = this_cpu_ptr(&torture_rstats);
 	int pipe = MAX(a->pipe, b->pipe);
+
+	/*
+	 * The grace-period check: a grace period that began after this
+	 * reader did (rcu_gp_started() had not counted it when the reader
+	 * looked) must not end before the reader does. Every variant counts a
+	 * grace period's start before it looks at any CPU (stats.c), so this
+	 * holds for every read, whether or not the writer retired the element
+	 * meanwhile.
+	 */
+	if ((long)(b->gp_completed - a->gp_started) > 0) {
+		atomic_long_inc(&torture_errors.gp);
+		torture_report("%s reader on CPU %u: grace period %lu began after the reader "
+			       "and ended before it (started %lu at the reader's start, completed "
+			       "%lu at its end); element %p version %lu, pipe %d, current version %lu",
+			       read_ctx_name[ctx], smp_processor_id(),
+			       a->gp_started + 1, a->gp_started, b->gp_completed, p, a->version,
+			       pipe, rcu_torture_current_version);
+	}
 
 	/* Poison reads as a huge age: it lands in the last bucket. */
 	if (pipe < 0 || pipe > RCU_TORTURE_PIPE_LEN)
@@ -90,14 +162,14 @@ static void rcu_torture_check(struct rcu_torture *p, const struct read_snap *a,
 		atomic_long_inc(&torture_errors.pipe);
 		torture_report("%s reader on CPU %u held element %p (version %lu) "
 			       "to age %d; current version %lu",
-			       in_timer ? "timer" : "thread", smp_processor_id(), p,
+			       read_ctx_name[ctx], smp_processor_id(), p,
 			       a->version, pipe, rcu_torture_current_version);
 	}
 	if (a->mark != RTORT_MARK || b->mark != RTORT_MARK) {
 		atomic_long_inc(&torture_errors.mark);
 		torture_report("%s reader on CPU %u: element %p has mark %lx "
 			       "(%s) inside its read-side section",
-			       in_timer ? "timer" : "thread", smp_processor_id(), p,
+			       read_ctx_name[ctx], smp_processor_id(), p,
 			       a->mark != RTORT_MARK ? a->mark : b->mark,
 			       (a->mark == RTORT_POISON || b->mark == RTORT_POISON) ?
 			       "freed: kmalloc poison" : "corrupt");
@@ -105,7 +177,7 @@ static void rcu_torture_check(struct rcu_torture *p, const struct read_snap *a,
 		atomic_long_inc(&torture_errors.reuse);
 		torture_report("%s reader on CPU %u: element %p went from version "
 			       "%lu to %lu inside its read-side section (freed and reused)",
-			       in_timer ? "timer" : "thread", smp_processor_id(), p,
+			       read_ctx_name[ctx], smp_processor_id(), p,
 			       a->version, b->version);
 	}
 }
@@ -147,7 +219,7 @@ static bool rcu_torture_preempt_reader(struct torture_rand *r, cpumask_t *saved)
 	return moved;
 }
 
-static void rcu_torture_one_read(struct torture_rand *r, bool in_timer)
+static void rcu_torture_one_read(struct torture_rand *r, enum read_ctx ctx)
 {
 	unsigned long x = torture_random(r);
 	int nest = 1 + x % 3;
@@ -162,6 +234,7 @@ static void rcu_torture_one_read(struct torture_rand *r, bool in_timer)
 		rcu_read_lock();
 	if (bh)
 		rcu_read_lock_bh();
+	a.gp_started = rcu_gp_started();
 	gp0 = rcu_gp_completed();
 	p = rcu_dereference(rcu_torture_current);
 	if (!p) {
@@ -173,20 +246,20 @@ static void rcu_torture_one_read(struct torture_rand *r, bool in_timer)
 		return;
 	}
 	snap(p, &a);
-	rcu_torture_read_delay(r, in_timer);
+	rcu_torture_read_delay(r, ctx);
 	/* Leaving inner sections must not end the outermost one. */
 	if (bh)
 		rcu_read_unlock_bh();
 	for (int i = 1; i < nest; i++)
 		rcu_read_unlock();
-	if (!in_timer && !((x >> 8) % 8))
+	if (ctx == READ_THREAD && !((x >> 8) % 8))
 		udelay(1 + (x >> 12) % 10);
-	if (!in_timer && rcu_read_side_preemptible() && !((x >> 16) % 4))
+	if (ctx == READ_THREAD && rcu_read_side_preemptible() && !((x >> 16) % 4))
 		restore = rcu_torture_preempt_reader(r, &saved);
 	snap(p, &b);
-	gp1 = rcu_gp_completed();
+	gp1 = b.gp_completed = rcu_gp_completed();
 	rcu_read_unlock();
-	rcu_torture_check(p, &a, &b, gp1 - gp0, in_timer);
+	rcu_torture_check(p, &a, &b, gp1 - gp0, ctx);
 	if (restore)
 		set_cpus_allowed(current, &saved);
 }
@@ -201,15 +274,16 @@ static int rcu_torture_reader(void *arg)
 	while (!READ_ONCE(torture_stopping)) {
 		unsigned long x;
 
-		rcu_torture_one_read(&r, false);
+		rcu_torture_one_read(&r, READ_THREAD);
 		atomic_long_inc(&this_cpu_ptr(&torture_rstats)->reads);
 		x = torture_random(&r);
-		if (!(x % 256))
-			torture_sleep(1);	/* idle: a quiescent state */
+		if (!(x % 128))
+			torture_sleep(1 + (x >> 8) % 3);	/* the CPU idles, then wakes */
 		else if (!(x % 8))
 			yield();		/* voluntary switch: a quiescent state */
 		else
 			cond_resched();
+		torture_stutter_wait();
 	}
 	return 0;
 }
@@ -220,10 +294,46 @@ static void rcu_torture_timer(unsigned long data)
 {
 	struct torture_timer *tt = (struct torture_timer *)data;
 
-	rcu_torture_one_read(&tt->r, true);
+	rcu_torture_one_read(&tt->r, READ_TIMER);
 	atomic_long_inc(&this_cpu_ptr(&torture_rstats)->timer_reads);
 	if (!READ_ONCE(torture_stopping))
 		mod_timer(&tt->t, jiffies + 1);
+}
+
+/* ---------------------------------------------------------------- IPIs */
+
+static struct torture_rand irq_rand[CONFIG_NR_CPUS];
+static struct task *irq_reader_task;
+
+/* In the IPI handler: hard-IRQ context, interrupts off. */
+static void rcu_torture_irq_read(void *arg)
+{
+	rcu_torture_one_read(&irq_rand[smp_processor_id()], READ_IRQ);
+	atomic_long_inc(&this_cpu_ptr(&torture_rstats)->irq_reads);
+}
+
+/* Sends a read to a random CPU (itself included) every few microseconds. */
+static int rcu_torture_irq_reader(void *arg)
+{
+	struct torture_rand r;
+
+	torture_rand_init(&r, 4242);
+	while (!READ_ONCE(torture_stopping)) {
+		unsigned long x = torture_random(&r);
+		unsigned int n = num_online_cpus(), cpu, target = x % n;
+
+		for_each_online_cpu(cpu)
+			if (!target--)
+				break;
+		smp_call_function_single(cpu, rcu_torture_irq_read, NULL, (x >> 8) % 2);
+		if (!((x >> 12) % 16))
+			torture_sleep(1);
+		else
+			udelay(20 + (x >> 16) % 200);
+		cond_resched();
+		torture_stutter_wait();
+	}
+	return 0;
 }
 
 /* ---------------------------------------------------------------- start, stop */
@@ -253,6 +363,11 @@ int torture_readers_start(void)
 	}
 	if (!torture_params.irqreader)
 		return 0;
+	for_each_online_cpu(cpu)
+		torture_rand_init(&irq_rand[cpu], 6000 + cpu);
+	irq_reader_task = kthread_run(rcu_torture_irq_reader, NULL, "rcu_torture_irq");
+	if (!irq_reader_task)
+		return -1;
 	reader_timers = kzalloc(sizeof(*reader_timers) * nr_cpu_ids);
 	if (!reader_timers)
 		return -1;
@@ -281,6 +396,11 @@ void torture_readers_stop(void)
 		reader_tasks[i] = NULL;
 	}
 	nr_reader_tasks = 0;
+	if (irq_reader_task && !kthread_join_timeout(irq_reader_task, 30 * HZ, &code)) {
+		atomic_long_inc(&torture_errors.stall);
+		torture_report("the IPI reader did not stop");
+	}
+	irq_reader_task = NULL;
 	if (!reader_timers)
 		return;
 	for_each_online_cpu(cpu) {
@@ -312,6 +432,21 @@ void torture_reader_hist(unsigned long pipe[], unsigned long batch[],
 		}
 		*reads += atomic_long_read(&rs->reads);
 		*timer_reads += atomic_long_read(&rs->timer_reads);
+	}
+}
+
+/* The read mix: hard-IRQ reads, long reads, reads that waited for a grace period. */
+void torture_reader_mix(unsigned long *irq, unsigned long *longr, unsigned long *gpw)
+{
+	unsigned int cpu;
+
+	*irq = *longr = *gpw = 0;
+	for_each_possible_cpu(cpu) {
+		struct torture_reader_stats *rs = &per_cpu(torture_rstats, cpu);
+
+		*irq += atomic_long_read(&rs->irq_reads);
+		*longr += atomic_long_read(&rs->long_reads);
+		*gpw += atomic_long_read(&rs->gp_waits);
 	}
 }
 

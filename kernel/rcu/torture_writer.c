@@ -13,10 +13,11 @@
  *   age RCU_TORTURE_PIPE_LEN   freed
  *
  * The writer retires the old element in one of four ways, chosen at
- * random: call_rcu() (the callback adds one to the age and re-queues
- * itself until the element is freed, so each element waits out nine
- * grace periods in a chain), synchronize_rcu(), the polled API started
- * with start_poll_synchronize_rcu() and polled, or get_state plus
+ * random: three times in four call_rcu() (the callback adds one to the age and
+ * re-queues itself until the element is freed, so each element waits out
+ * nine grace periods in a chain; the writer does not wait, so updates
+ * come fast), otherwise synchronize_rcu(), the polled API started with
+ * start_poll_synchronize_rcu() and polled, or get_state plus
  * cond_synchronize_rcu(). The last three put the element on
  * rcu_torture_removed, and every grace period they wait for ages every
  * element on that list.
@@ -143,10 +144,11 @@ static void rcu_torture_poll_wait(unsigned long cookie, unsigned long gp_before)
 
 static void rcu_torture_retire(struct rcu_torture *old, struct torture_rand *r)
 {
-	unsigned long gp, cookie;
+	unsigned long gp, cookie, x = torture_random(r);
 
 	rcu_torture_age(old);			/* age 1: retired */
-	switch (torture_random(r) % 4) {
+	/* Mostly by call_rcu(), which does not wait: the update rate stays high. */
+	switch (x % 4 ? 0 : 1 + (x >> 8) % 3) {
 	case 0:
 		atomic_long_inc(&torture_wstats.by_call_rcu);
 		rcu_torture_queue(old);
@@ -200,10 +202,11 @@ static int rcu_torture_writer(void *arg)
 		if (old)
 			rcu_torture_retire(old, &r);
 		/* Sometimes a pause: lets readers pile up on one element. */
-		if (!(torture_random(&r) % 4))
+		if (!(torture_random(&r) % 16))
 			torture_sleep(1);
 		else
 			cond_resched();
+		torture_stutter_wait();
 	}
 	return 0;
 }
@@ -323,6 +326,7 @@ static int rcu_torture_fakewriter(void *arg)
 		}
 		atomic_long_inc(&torture_wstats.fake_ops);
 		torture_sleep(torture_random(&r) % 3);
+		torture_stutter_wait();
 	}
 	return 0;
 }

@@ -194,6 +194,14 @@ static bool rcu_read_side_check(const char **why)
 
 void rcu_hook_init(void)
 {
+	/*
+	 * Every variant copies cpu_online_mask into its grace periods: with
+	 * this CPU missing, a grace period started from here on would wait
+	 * for nobody (kmain brings this CPU online first).
+	 */
+	if (!cpu_online(smp_processor_id()))
+		panic("rcu: initialised on cpu%u, which is not in cpu_online_mask",
+		      smp_processor_id());
 	might_sleep_extra_check = rcu_read_side_check;
 	rcu_variant_init();
 	printk("rcu: %s%s\n", rcu_variant_name(),
@@ -203,4 +211,10 @@ void rcu_hook_init(void)
 void rcu_hook_late_init(void)
 {
 	rcu_variant_late_init();
+}
+
+/* Variants that poll remote counters replace this (rcu_internal.h). */
+__attribute__((weak)) long *rcu_variant_remote_qs_counter(unsigned int cpu)
+{
+	return NULL;
 }

@@ -60,9 +60,21 @@ long schedule_timeout(long timeout)
 	return left < 0 ? 0 : left;
 }
 
+/*
+ * An interruptible sleep must not begin after task_interrupt() has run:
+ * its wake-up found us still running and did nothing. The state is set
+ * before the look at `interrupted`, and task_interrupt() sets `interrupted`
+ * before it looks at the state, each with a full barrier in between:
+ * either we see the flag here, or it sees us asleep and wakes us.
+ */
 long schedule_timeout_interruptible(long timeout)
 {
 	WRITE_ONCE(current->state, TASK_INTERRUPTIBLE);
+	smp_mb();		/* the state, then the flag (task_interrupt: the reverse) */
+	if (signal_pending(current)) {
+		WRITE_ONCE(current->state, TASK_RUNNING);
+		return timeout;
+	}
 	return schedule_timeout(timeout);
 }
 

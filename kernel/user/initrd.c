@@ -258,6 +258,8 @@ void initrd_init(void)
 {
 	unsigned long n[2] = { 0, 0 };
 
+	if (initrd)
+		return;		/* already found (in-kernel tests read it early) */
 	if (!boot_info.module_count) {
 		printk("initrd: none (the boot loader gave no module)\n");
 		return;

@@ -13,7 +13,10 @@
  * zombie and wakes the parent; the parent's waitpid() unlinks it and
  * hands it to call_rcu(); after a grace period proc_free_rcu() drops the
  * task reference and frees the struct. Orphans go to init (the first
- * process), which reaps them.
+ * process), which reaps them. A process counts against MAX_PROCESSES from
+ * fork until it is reaped, not until its memory is freed: a grace period
+ * delays memory, never a slot (fork waits for it only when memory runs
+ * out, proc_fork()).
  */
 #include "user.h"
 #include <kmalloc.h>
@@ -31,7 +34,9 @@
 
 static LIST_HEAD(all_processes);
 static DEFINE_SPINLOCK(proc_lock);	/* the tree, zombie states, writers of the list */
-static atomic_t processes = ATOMIC_INIT(0);
+static atomic_t processes = ATOMIC_INIT(0);		/* alive or zombie: the limit */
+static atomic_t processes_freeing = ATOMIC_INIT(0);	/* reaped, memory awaits a grace period */
+static atomic_long_t fork_rcu_retries;			/* forks that waited for those frees */
 static struct process *init_proc;
 
 long nr_processes(void)
@@ -39,17 +44,30 @@ long nr_processes(void)
 	return atomic_read(&processes);
 }
 
-static struct process *proc_alloc(const char *name, int uid, int gid)
+long nr_processes_freeing(void)
+{
+	return atomic_read(&processes_freeing);
+}
+
+long nr_fork_rcu_retries(void)
+{
+	return atomic_long_read(&fork_rcu_retries);
+}
+
+/* A new process, counted against MAX_PROCESSES; NULL with *err set. */
+static struct process *proc_alloc(const char *name, int uid, int gid, int *err)
 {
 	struct process *p;
 
 	if (atomic_fetch_add(1, &processes) >= MAX_PROCESSES) {
 		atomic_dec(&processes);
+		*err = -EAGAIN;
 		return NULL;
 	}
 	p = kzalloc(sizeof(*p));
 	if (!p) {
 		atomic_dec(&processes);
+		*err = -ENOMEM;
 		return NULL;
 	}
 	INIT_LIST_HEAD(&p->children);
@@ -63,14 +81,18 @@ static struct process *proc_alloc(const char *name, int uid, int gid)
 	return p;
 }
 
-/* After a grace period: no `ps` reader can still stand on p. */
+/*
+ * After a grace period: no `ps` or kill() reader can still stand on p.
+ * Only memory waited for it: the process stopped counting against
+ * MAX_PROCESSES when it was reaped.
+ */
 static void proc_free_rcu(void *arg)
 {
 	struct process *p = arg;
 
 	put_task(p->task);
 	kfree(p);
-	atomic_dec(&processes);
+	atomic_dec(&processes_freeing);
 }
 
 /* Not yet visible to anyone: undo proc_alloc() and what followed. */
@@ -117,12 +139,12 @@ static void proc_link(struct process *p, struct process *parent)
 
 int proc_start_init(const char *const argv[], int argc)
 {
-	struct process *p = proc_alloc("init", 0, 0);
 	struct task *t;
 	int err;
+	struct process *p = proc_alloc("init", 0, 0, &err);
 
 	if (!p)
-		return -ENOMEM;
+		return err;
 	err = exec_load("bin/init", argv, argc, &p->vm, &p->entry_regs);
 	if (err) {
 		proc_discard(p);
@@ -140,14 +162,15 @@ int proc_start_init(const char *const argv[], int argc)
 	return 0;
 }
 
-long proc_fork(struct pt_regs *regs)
+static long proc_fork_once(struct pt_regs *regs)
 {
 	struct process *parent = current_proc(), *child;
 	struct task *t;
+	int err;
 
-	child = proc_alloc(parent->name, parent->uid, parent->gid);
+	child = proc_alloc(parent->name, parent->uid, parent->gid, &err);
 	if (!child)
-		return -EAGAIN;
+		return err;
 	files_clone(&child->files, &parent->files);
 	child->vm = uvm_clone(parent->vm);
 	if (!child->vm) {
@@ -169,6 +192,24 @@ long proc_fork(struct pt_regs *regs)
 	proc_link(child, parent);
 	wake_up_process(t);
 	return child->pid;
+}
+
+/*
+ * Out of memory while reaped processes still wait for their grace period
+ * (their task stacks and structs are freed by call_rcu()): that memory is
+ * as good as free, so wait for those callbacks once and try again. Only a
+ * second failure reaches the caller, as ENOMEM.
+ */
+long proc_fork(struct pt_regs *regs)
+{
+	long ret = proc_fork_once(regs);
+
+	if (ret == -ENOMEM && atomic_read(&processes_freeing)) {
+		atomic_long_inc(&fork_rcu_retries);
+		rcu_barrier();
+		ret = proc_fork_once(regs);
+	}
+	return ret;
 }
 
 __noreturn void proc_exit(int wstatus)
@@ -255,6 +296,9 @@ long proc_wait(int pid, int __user *status, int options)
 	list_del(&z->sibling);
 	list_del_rcu(&z->list);
 	spin_unlock_irqrestore(&proc_lock, flags);
+	/* Gone for the limit now; its memory waits for readers of the list. */
+	atomic_inc(&processes_freeing);
+	atomic_dec(&processes);
 	call_rcu(&z->rcu, proc_free_rcu, z);
 	return pid;
 }

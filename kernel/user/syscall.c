@@ -287,6 +287,8 @@ static void fill_stats(struct qs_stats *s)
 	s->total_pages = pmm_total_pages();
 	s->tasks_alive = nr_tasks_alive();
 	s->processes = nr_processes();
+	s->processes_freeing = nr_processes_freeing();
+	s->fork_rcu_retries = nr_fork_rcu_retries();
 	s->user_pages = uvm_pages_alive();
 	s->syscalls = syscall_count();
 	s->files_open = nr_files_alive();

@@ -60,7 +60,9 @@ long proc_list(struct qs_procinfo __user *buf, int max);
 struct task *proc_find_task(int pid);	/* a reference, or NULL */
 /* kill(): as sender_uid, record sig (0: only check) for process pid. */
 long proc_signal(int pid, int sig, int sender_uid);
-long nr_processes(void);
+long nr_processes(void);		/* alive or zombie */
+long nr_processes_freeing(void);	/* reaped, memory waits for a grace period */
+long nr_fork_rcu_retries(void);		/* forks that had to wait for those */
 /* The first process: a kernel thread that becomes /bin/init. */
 int proc_start_init(const char *const argv[], int argc);
 

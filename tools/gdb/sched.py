@@ -7,6 +7,8 @@ Commands:
                        policy, switches; '*' marks the task running on its CPU
     qs-runqueues       per CPU: current task, nr_running, the queued tasks by priority
     qs-sched-stats     per-CPU scheduler statistics (runqueues.stats)
+    qs-bt PID          the kernel stack of a task that is switched out: where
+                       it sleeps (for the running ones, use `bt` in their thread)
 
 Data: the per-CPU `runqueues` (struct rq, kernel/sched/sched.h) and the
 list `all_tasks` (kernel/sched/kthread.c) of struct task (include/sched.h).
@@ -155,6 +157,58 @@ class QsSchedStats(gdb.Command):
             print(f"{cpu:3d} " + " ".join(f"{int(s[f]):14d}" for f in fields))
 
 
+def _sym(pc):
+    try:
+        blk = gdb.block_for_pc(pc)
+        fn = blk.function if blk else None
+        while blk and not fn:
+            blk = blk.superblock
+            fn = blk.function if blk else None
+        if fn:
+            sal = gdb.find_pc_line(pc)
+            where = f" at {sal.symtab.filename}:{sal.line}" if sal and sal.symtab else ""
+            return f"{fn.name}+{pc - int(fn.value().address):#x}{where}"
+    except (gdb.error, RuntimeError):
+        pass
+    return "??"
+
+
+class QsBt(gdb.Command):
+    """qs-bt PID: the call chain of a switched-out task, from its saved stack.
+
+switch_to_asm (kernel/sched/switch.asm) left rbp and the return address at
+rsp+40 and rsp+48; from there the frame pointers (-fno-omit-frame-pointer)
+lead back up the stack."""
+
+    def __init__(self):
+        super().__init__("qs-bt", gdb.COMMAND_STACK)
+
+    def invoke(self, arg, from_tty):
+        if not arg.strip():
+            raise gdb.GdbError("usage: qs-bt PID")
+        pid = int(arg)
+        task = None
+        for t in _list(gdb.parse_and_eval("all_tasks"), "struct task", "tasks"):
+            if int(t["pid"]) == pid:
+                task = t
+        if task is None:
+            raise gdb.GdbError(f"no task with pid {pid}")
+        if int(task.address) in _currents():
+            raise gdb.GdbError(f"pid {pid} is running: use `bt` in its CPU's thread")
+        u64 = gdb.lookup_type("unsigned long").pointer()
+        rd = lambda a: int(gdb.Value(a).cast(u64).dereference())
+        lo, hi = int(task["stack"]), int(task["stack"]) + int(task["stack_size"])
+        rsp = int(task["rsp"])
+        rbp, pc = rd(rsp + 40), rd(rsp + 48)
+        print(f"#0  {pc:#x} {_sym(pc)}")
+        for n in range(1, 32):
+            if not (lo <= rbp < hi - 16):
+                break
+            pc, rbp = rd(rbp + 8), rd(rbp)
+            print(f"#{n:<2d} {pc:#x} {_sym(pc)}")
+
+
 QsTasks()
 QsRunqueues()
 QsSchedStats()
+QsBt()

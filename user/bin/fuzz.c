@@ -10,6 +10,13 @@
  * reaped its allocation statistics (kmalloc objects and bytes, tasks,
  * processes, user pages) must be back at their baseline.
  *
+ * As root, before the children start, the parent also feeds init_module()
+ * a bounded number of images (random bytes, and hello.ko truncated or with
+ * a few random bytes changed) and delete_module() random names: every
+ * image must be refused, and none can run: each goes with a parameter no
+ * module has, so one that passes every check of the file is still
+ * refused before its init (kernel/module/loader.c).
+ *
  * Never chosen: exit, fork (the number of processes and calls would stop
  * being bounded) and read (it would wait for the console). write to the
  * console and nanosleep are tamed (short, a few dots; short sleeps) when
@@ -29,6 +36,10 @@
 #include <sys/syscall.h>
 #include <sys/sem.h>
 #include <quiescent.h>
+#include <sys/socket.h>
+#include <netinet/in.h>
+#include <sys/module.h>
+#include <errno.h>
 
 static char scratch[8192] __attribute__((aligned(4096)));
 static unsigned long long state;
@@ -72,14 +83,83 @@ static long pick_nr(void)
 		unsigned long long r = rnd();
 		long nr = r % 8 == 0 ? (long)rnd() : (long)((r >> 3) % 104);	/* past the ranges in use */
 
+		if (r % 8 == 1)		/* a socket call more often: they have many paths */
+			nr = SYS_socket + (long)((r >> 3) % (SYS_qs_neigh - SYS_socket + 1));
+		if (r % 16 == 2)	/* and a semaphore call (kernel/ipc) */
+			nr = SYS_semget + (long)((r >> 4) % 4);
+
 		if (nr == SYS_exit || nr == SYS_fork || nr == SYS_read)
 			continue;
 		return nr;
 	}
 }
 
+/*
+ * Socket calls (60-72): mostly real sockets and well-formed addresses,
+ * so that the calls get past their first checks and into the protocol;
+ * the destinations are 127.0.0.1 or addresses with no route, so nothing
+ * waits on ARP; recvfrom always gets MSG_DONTWAIT, so nothing blocks.
+ */
+static void tame_socket(long nr, long a[6])
+{
+	unsigned long long r = rnd();
+	struct sockaddr_in *sin = (struct sockaddr_in *)(scratch + 4096);
+
+	if (nr < SYS_socket || nr > SYS_qs_neigh)
+		return;
+	if (nr == SYS_socket) {
+		static const long types[] = { SOCK_DGRAM, SOCK_DGRAM | SOCK_NONBLOCK, SOCK_RAW };
+		if (r % 4) {
+			a[0] = AF_INET;
+			a[1] = types[(r >> 2) % 3];
+			a[2] = a[1] == SOCK_RAW ? IPPROTO_ICMP : (long)((r >> 4) % 2) * IPPROTO_UDP;
+		}
+		return;
+	}
+	if (r % 4)
+		a[0] = 3 + (long)((r >> 2) % 8);		/* likely a socket */
+	if ((r >> 5) % 3) {					/* a real address */
+		sin->sin_family = (r >> 7) % 8 ? AF_INET : (sa_family_t)(r >> 8);
+		sin->sin_port = htons((r >> 10) % 4 ? 7000 + (r >> 12) % 8 : (uint16_t)(r >> 12));
+		sin->sin_addr.s_addr = (r >> 28) % 4 ? htonl(INADDR_LOOPBACK)
+						    : (r >> 30) % 2 ? 0 : htonl(0xc0000201);
+		if (nr == SYS_bind || nr == SYS_connect) {
+			a[1] = (long)sin;
+			a[2] = (r >> 31) % 4 ? sizeof(*sin) : (long)((r >> 33) % 20);
+		} else if (nr == SYS_sendto) {
+			a[4] = (long)sin;
+			a[5] = sizeof(*sin);
+		}
+	}
+	if ((nr == SYS_sendto || nr == SYS_recvfrom) && (r >> 40) % 2) {
+		a[1] = (long)scratch + (long)((r >> 41) % 1024);	/* a real buffer */
+		a[2] = (long)((r >> 51) % 1600);
+	}
+	if ((nr == SYS_sendto || nr == SYS_recvfrom) && (r >> 45) % 4)
+		a[3] = (r >> 47) % 2 ? MSG_PEEK : 0;			/* flags that are allowed */
+	if (nr == SYS_recvfrom) {
+		a[3] |= MSG_DONTWAIT;
+		if ((r >> 44) % 2) {
+			int *alen = (int *)(scratch + 4096 + 128);
+			*alen = sizeof(*sin);
+			a[4] = (long)sin;
+			a[5] = (long)alen;
+		}
+	}
+	if (nr == SYS_setsockopt && (r >> 35) % 2) {
+		struct timeval_like { long sec, usec; } *tv = (void *)(scratch + 4096 + 64);
+		tv->sec = 0;
+		tv->usec = (long)((r >> 36) % 100000);
+		a[1] = SOL_SOCKET;
+		a[2] = SO_RCVTIMEO;
+		a[3] = (long)tv;
+		a[4] = sizeof(*tv);
+	}
+}
+
 static void tame(long nr, long a[6])
 {
+	tame_socket(nr, a);
 	/* Siblings share our uid: a signal would end them, so only ask. */
 	if (nr == SYS_kill && a[1] > 0 && a[1] < QS_NSIG)
 		a[1] = 0;
@@ -228,7 +308,7 @@ static void sem_grow_table(void)
 static int child(int id, int ncpus, long calls)
 {
 	cpu_set_t set;
-	long ok = 0, err = 0;
+	long ok = 0, err = 0, sock_ok = 0;
 
 	CPU_ZERO(&set);
 	CPU_SET(id % ncpus, &set);
@@ -246,15 +326,18 @@ static int child(int id, int ncpus, long calls)
 		if (nr >= SYS_semget && nr <= SYS_semctl)
 			tame_sem(nr, a);
 		long ret = __syscall6(nr, a[0], a[1], a[2], a[3], a[4], a[5]);
-		if (ret < 0)
+		if (ret < 0) {
 			err++;
-		else
+		} else {
 			ok++;
+			sock_ok += nr >= SYS_socket && nr <= SYS_qs_neigh;
+		}
 		sem_note(nr, ret);
 	}
 	sem_cleanup();
-	printf("\nfuzz: child %d (pid %d, uid %d) on cpu %d: %ld calls, %ld failed as expected or not\n",
-	       id, getpid(), getuid(), sched_getcpu(), ok + err, err);
+	printf("\nfuzz: child %d (pid %d, uid %d) on cpu %d: %ld calls, %ld failed as expected or not, "
+	       "%ld socket calls succeeded\n", id, getpid(), getuid(), sched_getcpu(), ok + err, err,
+	       sock_ok);
 	return 0;
 }
 
@@ -282,6 +365,48 @@ static int round(int procs, int ncpus, long calls, unsigned long seed)
 	return bad;
 }
 
+/* Root's share: images the loader must refuse, names that match no module. */
+static int root_modules(int n)
+{
+	char err[QS_MODULE_ERRLEN], name[16];
+	unsigned char *img = NULL, *buf = malloc(8192);
+	size_t size = 0;
+	int loaded = 0, deep = 0;
+
+	if (getuid() != 0 || !buf || read_file("/lib/modules/hello.ko", (void **)&img, &size)) {
+		free(buf);
+		return 0;
+	}
+	for (int i = 0; i < n; i++) {
+		unsigned long r = rnd();
+		size_t len;
+
+		if (r % 3 == 0 || size > 8192) {
+			len = 1 + (rnd() % 8192);
+			for (size_t k = 0; k < len; k++)
+				buf[k] = rnd();
+		} else {
+			len = r % 3 == 1 ? 1 + rnd() % size : size;
+			memcpy(buf, img, size);
+			for (int k = 1 + rnd() % 8; k > 0; k--)
+				buf[rnd() % len] = rnd();
+		}
+		if (init_module(buf, len, "fuzz_refuse_me=1", err) == 0) {
+			printf("fuzz: FAIL: a fuzzed image was loaded\n");
+			loaded++;
+		} else {
+			deep += errno == EINVAL;	/* the file passed; the parameter did not */
+		}
+		snprintf(name, sizeof(name), "fz%lx", (unsigned long)(rnd() & 0xffffff));
+		delete_module(name, rnd() % 2);
+	}
+	free(img);
+	free(buf);
+	printf("fuzz: root: %d images refused by the module loader (%d of them only for the "
+	       "parameter), %d loaded\n", n - loaded, deep, loaded);
+	return loaded;
+}
+
 static bool same(const char *what, unsigned long before, unsigned long after)
 {
 	printf("fuzz: %-16s %10lu -> %10lu%s\n", what, before, after, before == after ? "" : "  CHANGED");
@@ -294,6 +419,7 @@ int main(int argc, char **argv)
 	long calls = argc > 2 ? atol(argv[2]) : 5000;
 	unsigned long seed = argc > 3 ? strtoul(argv[3], NULL, 0) : 42;
 	struct qs_stats before, after;
+	struct qs_module_stats mbefore, mafter;
 	struct utsname u;
 	int bad = 0;
 	bool ok = true;
@@ -311,10 +437,17 @@ int main(int argc, char **argv)
 	 */
 	printf("fuzz: warm-up: %d processes x %ld calls\n", procs, calls / 20 + 1);
 	bad += round(procs, u.ncpus, calls / 20 + 1, seed + 1000);
+	state = seed + 1000;
+	bad += root_modules(10);
 	qs_stats(&before, QS_STATS_SYNC);
+	module_stats(&mbefore);
 	printf("fuzz: %d processes x %ld calls on %d CPUs, seed %lu\n", procs, calls, u.ncpus, seed);
+	state = seed;
+	bad += root_modules(calls / 20 < 300 ? calls / 20 : 300);
 	bad += round(procs, u.ncpus, calls, seed);
 	qs_stats(&after, QS_STATS_SYNC);
+	module_stats(&mafter);
+	ok &= same("module pages", mbefore.pages, mafter.pages);
 	ok &= same("kmalloc objects", before.kmalloc_objects, after.kmalloc_objects);
 	ok &= same("kmalloc bytes", before.kmalloc_bytes, after.kmalloc_bytes);
 	ok &= same("tasks", before.tasks_alive, after.tasks_alive);

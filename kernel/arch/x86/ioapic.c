@@ -19,6 +19,7 @@
 #define RTE_MASKED	(1U << 16)
 #define RTE_LEVEL	(1U << 15)
 #define RTE_LOW		(1U << 13)
+#define RTE_DM_NMI	(4U << 8)
 
 #define MAX_IOAPICS	8
 
@@ -74,15 +75,33 @@ void ioapic_add_override(u8 isa_irq, u32 gsi, u16 flags)
 		isa_over[isa_irq] = (struct isa_override){ gsi, flags, true };
 }
 
+static int route_isa(unsigned int irq, u32 lo, u32 dest);
+
 int ioapic_route_isa(unsigned int irq, unsigned int vector, u32 dest)
 {
-	u32 gsi = irq, lo = vector;
+	return route_isa(irq, vector, dest);
+}
+
+/*
+ * An ISA line delivered as an NMI to every CPU (physical destination
+ * 0xff is the xAPIC broadcast): the periodic NMI source of
+ * kernel/arch/x86/nmi_timer.c. NMI delivery ignores the vector and must
+ * be edge-triggered. on = false masks the line again.
+ */
+int ioapic_route_isa_nmi_all(unsigned int irq, bool on)
+{
+	return route_isa(irq, RTE_DM_NMI | (on ? 0 : RTE_MASKED), 0xff);
+}
+
+static int route_isa(unsigned int irq, u32 lo, u32 dest)
+{
+	u32 gsi = irq;
 
 	if (irq < 16 && isa_over[irq].set) {
 		gsi = isa_over[irq].gsi;
 		if ((isa_over[irq].flags & 3) == 3)
 			lo |= RTE_LOW;
-		if (((isa_over[irq].flags >> 2) & 3) == 3)
+		if (((isa_over[irq].flags >> 2) & 3) == 3 && !(lo & RTE_DM_NMI))
 			lo |= RTE_LEVEL;
 	}
 	for (int i = 0; i < nr_ioapics; i++) {
@@ -91,7 +110,8 @@ int ioapic_route_isa(unsigned int irq, unsigned int vector, u32 dest)
 			continue;
 		unsigned long flags = spin_lock_irqsave(&ioapic_lock);
 		io_write(io, IOREDTBL(gsi - io->gsi_base) + 1, dest << 24);
-		io_write(io, IOREDTBL(gsi - io->gsi_base), lo);	/* unmasks */
+		io_write(io, IOREDTBL(gsi - io->gsi_base), lo);	/* unmasks (unless lo masks) */
+		(void)io_read(io, IOREDTBL(gsi - io->gsi_base));	/* the write has landed */
 		spin_unlock_irqrestore(&ioapic_lock, flags);
 		return 0;
 	}

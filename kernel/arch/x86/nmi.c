@@ -6,6 +6,11 @@
  *     which CPU panicked and why, and stops for good;
  *   - backtraces: nmi_trigger_backtrace() asks CPUs to print their
  *     registers and stack (RCU stall warnings use it).
+ * Then every NMI runs the chain of registered handlers (include/nmi.h,
+ * kernel/module/nmi_handler.c: profilers, the periodic NMI source's
+ * users). Each CPU counts its NMI entries and exits in nmi_seq, odd while
+ * it is inside one, so that unregister_nmi_handler() can check that no
+ * NMI it must wait for is still running.
  */
 #include <smp.h>
 #include <printk.h>
@@ -14,11 +19,29 @@
 #include <arch/irq.h>
 #include <arch/cpu.h>
 #include <time.h>
+#include <nmi.h>
 
 extern char panic_reason[];
 static cpumask_t backtrace_mask;
 static unsigned long unknown_nmis;
 static DEFINE_PER_CPU(unsigned long, nmi_backtraces);
+static DEFINE_PER_CPU(unsigned long, nmi_seq_count);
+
+unsigned long nmi_seq(unsigned int cpu)
+{
+	return READ_ONCE(per_cpu(nmi_seq_count, cpu));
+}
+
+unsigned long nmi_count(unsigned int cpu)
+{
+	return nmi_seq(cpu) / 2;
+}
+
+/* kernel/module/nmi_handler.c replaces this: run the registered handlers. */
+__attribute__((weak)) int nmi_handle_chain(struct pt_regs *regs)
+{
+	return NMI_DONE;
+}
 
 unsigned long nmi_backtraces_done(unsigned int cpu)
 {
@@ -31,23 +54,33 @@ void nmi_handler(struct pt_regs *regs)
 {
 	unsigned int me = smp_processor_id();
 	int pc = READ_ONCE(panic_cpu);
+	unsigned long *seq = this_cpu_ptr(&nmi_seq_count);
+	int handled;
 
 	preempt_count_add(NMI_OFFSET);
+	/* Odd from here on. A locked add is a full barrier: the increment is
+	 * visible before the chain's loads (unregister_nmi_handler() reads
+	 * nmi_seq after unlinking: one of the two sees the other). */
+	__atomic_fetch_add(seq, 1, __ATOMIC_SEQ_CST);
 	if (pc >= 0 && pc != (int)me) {
 		printk("CPU %u stopping: panic on CPU %d: %s (was at %pS)\n",
 		       me, pc, panic_reason, (void *)regs->rip);
 		for (;;)
 			halt();			/* NMIs stay blocked: no iret */
 	}
+	/* One NMI may carry several requests (NMIs do not queue): run all. */
+	handled = nmi_handle_chain(regs);
 	if (cpumask_test_and_clear(me, &backtrace_mask)) {
 		printk("NMI backtrace for CPU %u:\n", me);
 		show_regs(regs);
 		show_backtrace_regs(regs);
 		this_cpu(nmi_backtraces)++;
-	} else {
+	} else if (!handled && !nmi_timer_note_unclaimed()) {
 		unknown_nmis++;
 		printk("NMI received for unknown reason on CPU %u at %pS\n", me, (void *)regs->rip);
 	}
+	/* Even again, after every load the handlers made (full barrier). */
+	__atomic_fetch_add(seq, 1, __ATOMIC_SEQ_CST);
 	preempt_count_sub(NMI_OFFSET);
 }
 

@@ -95,6 +95,17 @@ static bool start_ap(unsigned int cpu)
 	return true;
 }
 
+/*
+ * The boot CPU is online from the first instruction of kmain: anything
+ * that walks cpu_online_mask before the APs come up (RCU's first grace
+ * periods, whose CPU masks are copies of it) must at least find the CPU
+ * it runs on, or a grace period would wait for nobody.
+ */
+void smp_prepare_boot_cpu(void)
+{
+	cpumask_set(0, &cpu_online_mask);
+}
+
 void smp_boot_aps(void)
 {
 	struct trampoline_params *tp;
@@ -102,7 +113,6 @@ void smp_boot_aps(void)
 	u64 t0 = ktime_get_ns();
 	u8 *dst = phys_to_virt(TRAMPOLINE_PHYS);
 
-	cpumask_set(0, &cpu_online_mask);
 	cpu_boot_stack[0] = 0;
 	memcpy(dst, trampoline_start, size);
 	tp = (struct trampoline_params *)(dst + size - sizeof(*tp));

@@ -62,7 +62,7 @@ static void show_backtrace_chain(unsigned long rbp)
 		unsigned long *frame = (unsigned long *)rbp;
 		unsigned long ret = frame[1];
 
-		if (!ret || !ksym_lookup(ret, NULL, NULL))
+		if (!ret || !ksym_is_text(ret))
 			break;
 		/* Return addresses point after the call: show the call site. */
 		printk("  [<%016lx>] %pS\n", ret, (void *)(ret - 1));
@@ -88,11 +88,11 @@ void show_backtrace(unsigned long rip, unsigned long rbp)
  */
 void show_backtrace_regs(const struct pt_regs *regs)
 {
-	unsigned long off;
+	struct ksym_info fn;
 
-	if (!user_mode(regs) && ksym_lookup(regs->rip, &off, NULL) && off <= 1) {
-		unsigned long ret = ((unsigned long *)regs->rsp)[off];
-		if (ksym_lookup(ret, NULL, NULL)) {
+	if (!user_mode(regs) && ksym_resolve(regs->rip, &fn) && fn.offset <= 1) {
+		unsigned long ret = ((unsigned long *)regs->rsp)[fn.offset];
+		if (ksym_is_text(ret)) {
 			printk("Call Trace:\n");
 			printk("  [<%016lx>] %pS\n", regs->rip, (void *)regs->rip);
 			printk("  [<%016lx>] %pS (no frame yet)\n", ret, (void *)(ret - 1));
