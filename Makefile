@@ -197,7 +197,8 @@ $(INITRD): $(USER_PROGS) tools/mkinitrd.py $(foreach f,$(INITRD_FILES),$(lastwor
 initrd: $(INITRD)
 
 # ---------------------------------------------------------------- top targets
-.PHONY: all kernel initrd modules iso run gdb test test-quick soak repeat mutants compare amlat modbench clean \
+.PHONY: all kernel initrd modules iso run gdb test test-quick soak repeat mutants compare amlat modbench \
+	semopbench clean \
 	distclean deps \
 	menuconfig defconfig olddefconfig savedefconfig FORCE
 
@@ -345,6 +346,14 @@ modbench: deps
 AMLAT_ARGS	?=
 amlat: deps
 	$(Q)$(PYTHON) tools/amlat.py --kvm $(if $(filter auto,$(KVM)),0,$(KVM)) $(AMLAT_ARGS)
+
+# Seed 004 Table 5: semopbench with ipc=global and ipc=rcu at each CPU
+# count, the ratio beside the paper's 515 s and 46.7 s (build/semopbench/).
+SEMOPBENCH_CPUS	?= 1,2
+SEMOPBENCH_ARGS	?=
+semopbench: deps
+	$(Q)$(PYTHON) tools/semopbench.py --cpus $(SEMOPBENCH_CPUS) \
+		--kvm $(if $(filter auto,$(KVM)),0,$(KVM)) $(SEMOPBENCH_ARGS)
 
 # Every scenario (or SCN='glob'), REPEAT times, one summary line per run.
 repeat: deps

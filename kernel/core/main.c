@@ -25,6 +25,7 @@
 #include <interrupt.h>
 #include <timer.h>
 #include <workqueue.h>
+#include <ipc.h>
 #include <arch/irq.h>
 #include <arch/gdt.h>
 #include <arch/cpu.h>
@@ -130,6 +131,7 @@ void kmain(u32 magic, u32 info)
 	smp_boot_aps();
 	timers_init();			/* per-CPU wheels: the other CPUs' areas exist now */
 	net_init();			/* softnet per CPU, ARP timers, then the NICs on PCI */
+	ipc_init();			/* SysV semaphore ids, in the mode ipc= chose */
 	banner();
 	report_ticks();
 
