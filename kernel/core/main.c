@@ -107,6 +107,9 @@ void kmain(u32 magic, u32 info)
 	multiboot_parse(magic, info);
 	printk("boot: %s (%s), cmdline '%s'\n", boot_info.loader,
 	       boot_info.loader_name[0] ? boot_info.loader_name : "?", boot_info.cmdline);
+	if (boot_info.cmdline_len >= sizeof(boot_info.cmdline))
+		printk("boot: WARNING: the command line is %zu bytes; only the first %zu were kept\n",
+		       boot_info.cmdline_len, sizeof(boot_info.cmdline) - 1);
 	gdt_init_cpu();
 	idt_init();
 	idt_load();
