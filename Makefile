@@ -197,7 +197,8 @@ $(INITRD): $(USER_PROGS) tools/mkinitrd.py $(foreach f,$(INITRD_FILES),$(lastwor
 initrd: $(INITRD)
 
 # ---------------------------------------------------------------- top targets
-.PHONY: all kernel initrd modules iso run gdb test test-quick soak compare amlat modbench rtbench clean \
+.PHONY: all kernel initrd modules iso run gdb test test-quick soak repeat mutants compare amlat modbench \
+	semopbench rtbench clean \
 	distclean deps \
 	menuconfig defconfig olddefconfig savedefconfig FORCE
 
@@ -346,14 +347,46 @@ AMLAT_ARGS	?=
 amlat: deps
 	$(Q)$(PYTHON) tools/amlat.py --kvm $(if $(filter auto,$(KVM)),0,$(KVM)) $(AMLAT_ARGS)
 
+# Seed 004 Table 5: semopbench with ipc=global and ipc=rcu at each CPU
+# count, the ratio beside the paper's 515 s and 46.7 s (build/semopbench/).
+SEMOPBENCH_CPUS	?= 1,2
+SEMOPBENCH_ARGS	?=
+semopbench: deps
+	$(Q)$(PYTHON) tools/semopbench.py --cpus $(SEMOPBENCH_CPUS) \
+		--kvm $(if $(filter auto,$(KVM)),0,$(KVM)) $(SEMOPBENCH_ARGS)
+
 # Route lookups per second, rcu against rwlock against no cache, by CPU
 # count and hit ratio, in one boot: a table and a plot (build/rtbench/).
 rtbench: deps
 	$(Q)$(PYTHON) tools/rtbench.py --cpus $(CPUS) --kvm $(if $(filter auto,$(KVM)),0,$(KVM))
 
 # Every scenario (or SCN='glob'), REPEAT times, one summary line per run.
-soak: deps
+repeat: deps
 	$(Q)$(PYTHON) tools/qrun.py scenario --kvm $(KVM) --repeat $(REPEAT) $(SCN)
+
+# rcutorture on every variant, long enough to matter (docs/rcu/torture.md):
+# SOAK_MINUTES per run (default 10) at -smp SOAK_CPUS (4), both preemption
+# models; SOAK_VARIANTS=poll,sched and SOAK_PREEMPT=none|preempt|both choose,
+# SOAK_RUNS repeats, SOAK_JOBS boots at once. A table at the end.
+SOAK_MINUTES	?= 10
+SOAK_CPUS	?= 4
+SOAK_VARIANTS	?=
+SOAK_PREEMPT	?= both
+SOAK_RUNS	?= 1
+SOAK_JOBS	?= 1
+# The mutation suite (tests/mutants/*.toml): each realistic RCU bug planted
+# in a scratch copy of the tree and run against the check that should catch
+# it. MUTANTS='poll-*' chooses, MUTANTS_REPEAT=3 runs each several times.
+MUTANTS		?=
+MUTANTS_REPEAT	?= 1
+mutants: deps
+	$(Q)$(PYTHON) tools/mutants.py $(MUTANTS) --repeat $(MUTANTS_REPEAT) \
+		--kvm $(if $(filter auto,$(KVM)),0,$(KVM))
+
+soak: deps
+	$(Q)$(PYTHON) tools/soak.py --minutes $(SOAK_MINUTES) --cpus $(SOAK_CPUS) \
+		$(if $(SOAK_VARIANTS),--variants $(SOAK_VARIANTS)) --preempt $(SOAK_PREEMPT) \
+		--runs $(SOAK_RUNS) --jobs $(SOAK_JOBS) --kvm $(if $(filter auto,$(KVM)),0,$(KVM))
 
 clean:
 	rm -rf $(O)

@@ -7,6 +7,9 @@
 
 #include <types.h>
 
+/* The longest kernel command line kept (the rest is cut, with a warning). */
+#define BOOT_CMDLINE_MAX	4096
+
 #define BOOT_MMAP_MAX		64
 #define BOOT_MODULES_MAX	8
 
@@ -29,7 +32,8 @@ struct boot_module {
 struct boot_info {
 	const char *loader;		/* "multiboot2" or "multiboot1" */
 	char loader_name[64];		/* what the loader calls itself */
-	char cmdline[1024];
+	char cmdline[BOOT_CMDLINE_MAX];
+	size_t cmdline_len;		/* as the loader gave it: more than fits = cut */
 	struct boot_mmap_entry mmap[BOOT_MMAP_MAX];
 	unsigned int mmap_count;
 	struct boot_module modules[BOOT_MODULES_MAX];

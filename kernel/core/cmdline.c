@@ -3,11 +3,12 @@
 #include <string.h>
 #include <printk.h>
 #include <errno.h>
+#include <bootinfo.h>
 
 extern const struct cmdline_param __cmdline_params_start[], __cmdline_params_end[];
 
-static char cmdline_copy[1024];
-static char init_args[1024];
+static char cmdline_copy[BOOT_CMDLINE_MAX];
+static char init_args[BOOT_CMDLINE_MAX];
 
 const char *cmdline_get(void)
 {
@@ -49,7 +50,7 @@ static void handle(char *tok)
 
 void cmdline_parse(const char *cmdline)
 {
-	char buf[1024];
+	static char buf[BOOT_CMDLINE_MAX];	/* once, at boot: not on the stack */
 	char *p = buf;
 
 	strlcpy(cmdline_copy, cmdline, sizeof(cmdline_copy));

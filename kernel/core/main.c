@@ -25,6 +25,7 @@
 #include <interrupt.h>
 #include <timer.h>
 #include <workqueue.h>
+#include <ipc.h>
 #include <arch/irq.h>
 #include <arch/gdt.h>
 #include <arch/cpu.h>
@@ -106,6 +107,9 @@ void kmain(u32 magic, u32 info)
 	multiboot_parse(magic, info);
 	printk("boot: %s (%s), cmdline '%s'\n", boot_info.loader,
 	       boot_info.loader_name[0] ? boot_info.loader_name : "?", boot_info.cmdline);
+	if (boot_info.cmdline_len >= sizeof(boot_info.cmdline))
+		printk("boot: WARNING: the command line is %zu bytes; only the first %zu were kept\n",
+		       boot_info.cmdline_len, sizeof(boot_info.cmdline) - 1);
 	gdt_init_cpu();
 	idt_init();
 	idt_load();
@@ -130,6 +134,7 @@ void kmain(u32 magic, u32 info)
 	smp_boot_aps();
 	timers_init();			/* per-CPU wheels: the other CPUs' areas exist now */
 	net_init();			/* softnet per CPU, ARP timers, then the NICs on PCI */
+	ipc_init();			/* SysV semaphore ids, in the mode ipc= chose */
 	banner();
 	report_ticks();
 

@@ -50,7 +50,8 @@ static void parse_mb2(u32 info)
 			break;
 		switch (type) {
 		case 1:		/* command line */
-			strlcpy(boot_info.cmdline, (char *)t + 8, sizeof(boot_info.cmdline));
+			boot_info.cmdline_len = strlcpy(boot_info.cmdline, (char *)t + 8,
+							sizeof(boot_info.cmdline));
 			break;
 		case 2:		/* boot loader name */
 			strlcpy(boot_info.loader_name, (char *)t + 8, sizeof(boot_info.loader_name));
@@ -88,7 +89,8 @@ static void parse_mb1(u32 info)
 	boot_info.loader = "multiboot1";
 	boot_info.info_end = info + sizeof(*mb);
 	if (mb->flags & (1 << 2))
-		strlcpy(boot_info.cmdline, phys_to_virt(mb->cmdline), sizeof(boot_info.cmdline));
+		boot_info.cmdline_len = strlcpy(boot_info.cmdline, phys_to_virt(mb->cmdline),
+						sizeof(boot_info.cmdline));
 	if (mb->flags & (1 << 9))
 		strlcpy(boot_info.loader_name, phys_to_virt(mb->boot_loader_name),
 			sizeof(boot_info.loader_name));

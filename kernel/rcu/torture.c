@@ -42,8 +42,8 @@ struct torture_params torture_params = {
 	.flood = 100000,
 	.flood_bound = 10000,
 	.barrier_cbs = 16,
-	.long_delay_us = 500,
-	.long_every = 64,
+	.long_delay_us = 40000,
+	.long_every = 1024,
 	.stutter_ms = 1000,
 };
 
@@ -73,9 +73,9 @@ TORTURE_PARAM("barrier", barrier_cbs, 0, 64,
 	      "torture.barrier=N: callbacks per CPU per rcu_barrier() round, 0 = off (default 16, 0..64)");
 TORTURE_PARAM("long_delay", long_delay_us, 0, 1000000,
 	      "torture.long_delay=US: longest reader delay, 1 read in torture.long_every "
-	      "(default 500, 0..1000000)");
+	      "(default 40000, 0..1000000)");
 TORTURE_PARAM("long_every", long_every, 1, 1000000,
-	      "torture.long_every=N: one thread read in N takes the long delay (default 64, 1..1000000)");
+	      "torture.long_every=N: one thread read in N takes the long delay (default 1024, 1..1000000)");
 TORTURE_PARAM("stutter", stutter_ms, 0, 60000,
 	      "torture.stutter=MS: run about MS ms, pause about MS/4 (every CPU idles), "
 	      "0 = never pause (default 1000, 0..60000)");
@@ -424,12 +424,12 @@ static bool rcu_torture_run(char *why, size_t len)
 	       atomic_long_read(&torture_fstats.invoked), torture_params.flood,
 	       torture_error_total());
 	{
-		unsigned long irq, longr, gpw;
+		unsigned long irq, longr, gpw, cbr;
 
-		torture_reader_mix(&irq, &longr, &gpw);
+		torture_reader_mix(&irq, &longr, &gpw, &cbr);
 		printk("rcu-torture: reads: %lu thread, %lu timer (softirq), %lu IPI (hard IRQ); "
-		       "%lu long, %lu waited for a grace period to begin; %lu stutters\n",
-		       reads, treads, irq, longr, gpw, torture_stutters);
+		       "%lu long, %lu waited for a grace period to begin, %lu queued a callback "
+		       "inside; %lu stutters\n", reads, treads, irq, longr, gpw, cbr, torture_stutters);
 	}
 	if (rcu_read_side_preemptible()) {
 		unsigned long np, nm;

@@ -113,6 +113,7 @@ struct torture_reader_stats {
 	atomic_long_t reads, timer_reads, irq_reads, null_reads;
 	atomic_long_t long_reads;	/* thread reads that took torture.long_delay */
 	atomic_long_t gp_waits;		/* thread reads that waited for a grace period to begin */
+	atomic_long_t call_rcu_reads;	/* thread reads that queued a callback and ran softirqs */
 	atomic_long_t preempted, migrated;	/* preemptible readers (rcu-preempt) */
 };
 DECLARE_PER_CPU(struct torture_reader_stats, torture_rstats);
@@ -122,7 +123,8 @@ void torture_readers_stop(void);
 void torture_reader_hist(unsigned long pipe[], unsigned long batch[],
 			 unsigned long *reads, unsigned long *timer_reads);
 void torture_reader_preemptions(unsigned long *preempted, unsigned long *migrated);
-void torture_reader_mix(unsigned long *irq, unsigned long *longr, unsigned long *gpw);
+void torture_reader_mix(unsigned long *irq, unsigned long *longr, unsigned long *gpw,
+			unsigned long *cbr);
 
 /* ---- Callback flood (torture_flood.c). */
 struct torture_flood_stats {

@@ -82,6 +82,21 @@ static void rcu_torture_wait_gp_start(unsigned long max_us)
 }
 
 /*
+ * Spin until the next grace period begins (at most max_us), then a few
+ * microseconds more: a variant counts the start before it marks the CPUs
+ * (stats.c), and the CPU should find itself marked.
+ */
+static void rcu_torture_wait_new_gp(unsigned long max_us)
+{
+	unsigned long s0 = rcu_gp_started();
+	u64 end = ktime_get_ns() + max_us * 1000;
+
+	while (rcu_gp_started() == s0 && ktime_get_ns() < end)
+		cpu_relax();
+	udelay(20);
+}
+
+/*
  * How long the reader holds the element: a distribution drawn per read,
  * so that every variant meets short, long and grace-period-straddling
  * sections. Timer and IRQ reads stay short (softirq, interrupts off).
@@ -89,7 +104,6 @@ static void rcu_torture_wait_gp_start(unsigned long max_us)
 static void rcu_torture_read_delay(struct torture_rand *r, enum read_ctx ctx)
 {
 	unsigned long x = torture_random(r);
-	unsigned long longd = torture_params.long_delay_us;
 	unsigned long pick = (x >> 4) % 100;
 
 	if (ctx != READ_THREAD) {
@@ -97,10 +111,7 @@ static void rcu_torture_read_delay(struct torture_rand *r, enum read_ctx ctx)
 			udelay(1 + (x >> 8) % 20);
 		return;
 	}
-	if (longd && !(x % torture_params.long_every)) {
-		udelay(longd / 2 + (x >> 8) % (longd / 2 + 1));
-		atomic_long_inc(&this_cpu_ptr(&torture_rstats)->long_reads);
-	} else if (pick < 35) {
+	if (pick < 35) {
 		/* none at all */
 	} else if (pick < 60) {
 		udelay(1 + (x >> 12) % 20);			/* short, uniform */
@@ -219,6 +230,36 @@ static bool rcu_torture_preempt_reader(struct torture_rand *r, cpumask_t *saved)
 	return moved;
 }
 
+/*
+ * Now and then a thread reader queues a callback from inside its section
+ * and lets this CPU's softirqs run there (local_bh_enable()): the variant's
+ * softirq work (a new batch, the CPU noticing it, rcu-preempt's counter
+ * swap) then happens with a reader in flight on this CPU, the case where a
+ * CPU's own bookkeeping must not take the reader for done.
+ */
+struct reader_cb {
+	struct rcu_head head;
+};
+
+static void reader_cb_done(void *arg)
+{
+	atomic_long_inc(&torture_wstats.cbs_invoked);
+	kfree(arg);
+}
+
+static void rcu_torture_reader_call_rcu(void)
+{
+	struct reader_cb *rc = kmalloc(sizeof(*rc));	/* does not sleep */
+
+	if (rc) {
+		atomic_long_inc(&torture_wstats.cbs_queued);
+		call_rcu(&rc->head, reader_cb_done, rc);
+	}
+	local_bh_disable();
+	local_bh_enable();	/* this CPU's softirqs run here, over the reader */
+	atomic_long_inc(&this_cpu_ptr(&torture_rstats)->call_rcu_reads);
+}
+
 static void rcu_torture_one_read(struct torture_rand *r, enum read_ctx ctx)
 {
 	unsigned long x = torture_random(r);
@@ -229,6 +270,8 @@ static void rcu_torture_one_read(struct torture_rand *r, enum read_ctx ctx)
 	unsigned long gp0, gp1;
 	cpumask_t saved;
 	bool restore = false;
+	bool long_read = ctx == READ_THREAD && torture_params.long_delay_us &&
+			 !(torture_random(r) % torture_params.long_every);
 
 	for (int i = 0; i < nest; i++)
 		rcu_read_lock();
@@ -246,7 +289,42 @@ static void rcu_torture_one_read(struct torture_rand *r, enum read_ctx ctx)
 		return;
 	}
 	snap(p, &a);
-	rcu_torture_read_delay(r, ctx);
+	if (long_read) {
+		/*
+		 * The long reads are where a grace period can begin and end
+		 * inside one section, so they also try the riskiest things a
+		 * reader can do: queue a callback and run this CPU's softirqs
+		 * inside, and (where readers may be preempted) be preempted
+		 * and moved before holding on.
+		 */
+		unsigned long longd = torture_params.long_delay_us;
+
+		if ((x >> 20) % 2) {
+			/*
+			 * Right after a grace period begins this CPU has
+			 * likely not noticed it yet: the softirq will, here,
+			 * with this reader running. Preemption stays off until
+			 * then, so that nothing else on this CPU notices it
+			 * first (a preemptible reader that spins holds up no
+			 * grace period, so it may wait longer for one).
+			 */
+			preempt_disable();
+			rcu_torture_wait_new_gp(rcu_read_side_preemptible() ? 20000 : 2000);
+			rcu_torture_reader_call_rcu();
+			preempt_enable();
+		}
+		if (rcu_read_side_preemptible() && !bh)
+			restore = rcu_torture_preempt_reader(r, &saved);
+		udelay(longd / 2 + (x >> 8) % (longd / 2 + 1));
+		atomic_long_inc(&this_cpu_ptr(&torture_rstats)->long_reads);
+	} else {
+		if (ctx == READ_THREAD && !((x >> 20) % 64))
+			rcu_torture_reader_call_rcu();
+		/* Preempted before the delay (held while preempted), or after it. */
+		if (ctx == READ_THREAD && rcu_read_side_preemptible() && !bh && !((x >> 16) % 8))
+			restore = rcu_torture_preempt_reader(r, &saved);
+		rcu_torture_read_delay(r, ctx);
+	}
 	/* Leaving inner sections must not end the outermost one. */
 	if (bh)
 		rcu_read_unlock_bh();
@@ -254,7 +332,7 @@ static void rcu_torture_one_read(struct torture_rand *r, enum read_ctx ctx)
 		rcu_read_unlock();
 	if (ctx == READ_THREAD && !((x >> 8) % 8))
 		udelay(1 + (x >> 12) % 10);
-	if (ctx == READ_THREAD && rcu_read_side_preemptible() && !((x >> 16) % 4))
+	if (ctx == READ_THREAD && rcu_read_side_preemptible() && !restore && !((x >> 24) % 4))
 		restore = rcu_torture_preempt_reader(r, &saved);
 	snap(p, &b);
 	gp1 = b.gp_completed = rcu_gp_completed();
@@ -435,18 +513,21 @@ void torture_reader_hist(unsigned long pipe[], unsigned long batch[],
 	}
 }
 
-/* The read mix: hard-IRQ reads, long reads, reads that waited for a grace period. */
-void torture_reader_mix(unsigned long *irq, unsigned long *longr, unsigned long *gpw)
+/* The read mix: hard-IRQ reads, long reads, reads that waited for a grace
+ * period, reads that queued a callback. */
+void torture_reader_mix(unsigned long *irq, unsigned long *longr, unsigned long *gpw,
+			unsigned long *cbr)
 {
 	unsigned int cpu;
 
-	*irq = *longr = *gpw = 0;
+	*irq = *longr = *gpw = *cbr = 0;
 	for_each_possible_cpu(cpu) {
 		struct torture_reader_stats *rs = &per_cpu(torture_rstats, cpu);
 
 		*irq += atomic_long_read(&rs->irq_reads);
 		*longr += atomic_long_read(&rs->long_reads);
 		*gpw += atomic_long_read(&rs->gp_waits);
+		*cbr += atomic_long_read(&rs->call_rcu_reads);
 	}
 }
 

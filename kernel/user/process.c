@@ -30,6 +30,7 @@
 #include <arch/gdt.h>
 #include <arch/cpu.h>
 #include <arch/user.h>
+#include <ipc.h>
 
 static LIST_HEAD(all_processes);
 static DEFINE_SPINLOCK(proc_lock);	/* the tree, zombie states, writers of the list */
@@ -226,6 +227,7 @@ __noreturn void proc_exit(int wstatus)
 	preempt_enable();
 	uvm_destroy(vm);
 	files_close_all(&p->files);
+	exit_sem(p);			/* SEM_UNDO: give back what we still hold */
 
 	flags = spin_lock_irqsave(&proc_lock);
 	if (p == init_proc)

@@ -41,6 +41,7 @@ struct process {
 	struct pt_regs entry_regs;	/* first user registers (fork, init) */
 	struct files files;		/* open file descriptors (file.c) */
 	int kill_signal;		/* kill() asked this process to end (proc_signal) */
+	struct sem_undo *sem_undo;	/* SEM_UNDO adjustments (kernel/ipc/sem_undo.c) */
 	char name[QS_COMM_LEN];
 };
 

@@ -26,7 +26,9 @@
  * console and nanosleep are tamed (short, a few dots; short sleeps) when
  * their arguments happen to be valid, so the run stays bounded; kill only
  * asks (signal 0: the siblings share our uid), and close and dup2 leave
- * fds 0-2 alone so that each child can print its summary.
+ * fds 0-2 alone so that each child can print its summary. The SysV
+ * semaphore calls get arguments that reach their deeper paths, and never
+ * wait for long (tame_sem() below).
  */
 #include <stdio.h>
 #include <stdlib.h>
@@ -36,6 +38,7 @@
 #include <sys/wait.h>
 #include <sys/utsname.h>
 #include <sys/syscall.h>
+#include <sys/sem.h>
 #include <quiescent.h>
 #include <sys/socket.h>
 #include <netinet/in.h>
@@ -87,6 +90,8 @@ static long pick_nr(void)
 
 		if (r % 8 == 1)		/* a socket call more often: they have many paths */
 			nr = SYS_socket + (long)((r >> 3) % (SYS_qs_neigh - SYS_socket + 1));
+		if (r % 16 == 2)	/* and a semaphore call (kernel/ipc) */
+			nr = SYS_semget + (long)((r >> 4) % 4);
 
 		if (nr == SYS_exit || nr == SYS_fork || nr == SYS_read)
 			continue;
@@ -237,6 +242,130 @@ static void tame(long nr, long a[6])
 	}
 }
 
+/*
+ * SysV semaphores (kernel/ipc): arguments that reach past the first
+ * checks most of the time: ids this child made or found (and random
+ * ones), a few keys shared by the children, sembuf arrays in scratch with
+ * small semaphore numbers and values. Never an unbounded wait: semop gets
+ * IPC_NOWAIT on every operation, semtimedop a timeout of at most 2 ms (or
+ * IPC_NOWAIT when its timeout pointer is not scratch). A child removes the
+ * sets it made or found before it exits; the parent grows the table to its
+ * limit before the baseline (an array the kernel keeps is not a leak).
+ */
+#define FUZZ_SEMS	16		/* sets a child keeps track of: 4 children fit SEMMNI */
+static int sem_ids[FUZZ_SEMS], sem_nids;
+
+static int sem_id(void)
+{
+	unsigned long long r = rnd();
+
+	if (sem_nids && r % 4)
+		return sem_ids[(r >> 2) % sem_nids];
+	return r % 8 ? (int)(r >> 8) % 4 : (int)rand_arg();
+}
+
+static void sem_fill_sops(long at, int n, bool nowait)
+{
+	struct sembuf *b = (struct sembuf *)at;
+
+	for (int i = 0; i < n; i++) {
+		unsigned long long r = rnd();
+
+		b[i].sem_num = r % 16 ? r % 4 : (unsigned short)(r >> 4);
+		b[i].sem_op = r % 32 ? (short)((r >> 8) % 5) - 2 : (short)(r >> 16);
+		b[i].sem_flg = ((r >> 24) & 1 ? SEM_UNDO : 0) | ((r >> 25) & 1 ? IPC_NOWAIT : 0) |
+			       (r % 64 ? 0 : (short)(r >> 32));
+		if (nowait)
+			b[i].sem_flg |= IPC_NOWAIT;
+	}
+}
+
+static bool in_user(long p)
+{
+	return (unsigned long)p >= QS_USER_BASE && (unsigned long)p < QS_USER_TOP;
+}
+
+static void tame_sem(long nr, long a[6])
+{
+	unsigned long long r = rnd();
+	long sops = (long)scratch + 64, ts = (long)scratch;
+	int n = r % 16 ? 1 + (r >> 4) % 4 : (int)((r >> 4) % 40);
+
+	if (nr == SYS_semget) {
+		if (r % 4) {
+			a[0] = r % 3 ? IPC_PRIVATE : 0x5150 + (long)((r >> 2) % 4);
+			a[1] = r % 16 ? (long)((r >> 6) % 5) : a[1];
+			a[2] = (r >> 10) % 2 * IPC_CREAT | (r >> 11) % 4 / 3 * IPC_EXCL |
+			       ((r >> 12) % 2 ? 0600 : (long)((r >> 13) & 0777));
+		}
+		if (sem_nids == FUZZ_SEMS) {	/* enough sets: lookups only, never a new one */
+			a[0] = 0x5150 + (long)((r >> 2) % 4);
+			a[2] &= ~(long)IPC_CREAT;
+		}
+		return;
+	}
+	if (r % 4)
+		a[0] = sem_id();
+	if (nr == SYS_semctl) {
+		static const int cmds[] = { GETVAL, SETVAL, GETALL, SETALL, GETPID, GETNCNT, GETZCNT,
+					    IPC_STAT, IPC_SET, IPC_RMID, IPC_INFO, SEM_INFO, SEM_STAT };
+		if (r % 4) {
+			a[1] = (r >> 2) % 8 ? (long)((r >> 5) % 5) - 1 : a[1];
+			a[2] = (r >> 8) % 8 ? cmds[(r >> 11) % 13] : a[2];
+			if (a[2] == SETVAL)
+				a[3] = (r >> 16) % 8 ? (long)((r >> 20) % 4) : a[3];
+			else if ((r >> 16) % 4)
+				a[3] = (long)scratch + (long)((r >> 20) % 256);
+		}
+		if (a[2] == SEM_STAT && (r >> 30) % 2)
+			a[0] = (r >> 31) % 16;
+		return;
+	}
+	/* semop, semtimedop: sops in scratch, or a pointer that faults. */
+	if (r % 4 || in_user(a[1])) {
+		a[1] = sops;
+		a[2] = r % 16 ? n : a[2];
+	}
+	if (nr == SYS_semtimedop && ((r >> 40) % 4 || in_user(a[3]))) {
+		long t[2] = { 0, (long)(rnd() % 2000000) };	/* at most 2 ms */
+
+		memcpy(scratch, t, sizeof(t));
+		a[3] = ts;
+		sem_fill_sops(sops, 40, false);
+	} else {
+		/* semop, or no timeout (NULL) or one that faults: never wait. */
+		sem_fill_sops(sops, 40, true);
+	}
+}
+
+static void sem_note(long nr, long ret)
+{
+	if (nr != SYS_semget || ret < 0 || sem_nids == FUZZ_SEMS)
+		return;
+	for (int i = 0; i < sem_nids; i++)
+		if (sem_ids[i] == ret)
+			return;
+	sem_ids[sem_nids++] = ret;
+}
+
+static void sem_cleanup(void)
+{
+	while (sem_nids)
+		semctl(sem_ids[--sem_nids], 0, IPC_RMID);
+}
+
+/* Grow the semaphore table to SEMMNI slots, as the run may, before the baseline. */
+static void sem_grow_table(void)
+{
+	static int ids[SEMMNI];
+	int n = 0;
+
+	while (n < SEMMNI && (ids[n] = semget(IPC_PRIVATE, 1, 0600)) >= 0)
+		n++;
+	while (n)
+		semctl(ids[--n], 0, IPC_RMID);
+}
+
 static int child(int id, int ncpus, long calls)
 {
 	cpu_set_t set;
@@ -255,13 +384,18 @@ static int child(int id, int ncpus, long calls)
 		for (int k = 0; k < 6; k++)
 			a[k] = rand_arg();
 		tame(nr, a);
-		if (__syscall6(nr, a[0], a[1], a[2], a[3], a[4], a[5]) < 0) {
+		if (nr >= SYS_semget && nr <= SYS_semctl)
+			tame_sem(nr, a);
+		long ret = __syscall6(nr, a[0], a[1], a[2], a[3], a[4], a[5]);
+		if (ret < 0) {
 			err++;
 		} else {
 			ok++;
 			sock_ok += nr >= SYS_socket && nr <= SYS_qs_neigh;
 		}
+		sem_note(nr, ret);
 	}
+	sem_cleanup();
 	printf("\nfuzz: child %d (pid %d, uid %d) on cpu %d: %ld calls, %ld failed as expected or not, "
 	       "%ld socket calls succeeded\n", id, getpid(), getuid(), sched_getcpu(), ok + err, err,
 	       sock_ok);
@@ -397,6 +531,7 @@ int main(int argc, char **argv)
 		return 2;
 	}
 	uname(&u);
+	sem_grow_table();
 	/*
 	 * A short warm-up round first: what the kernel allocates once and
 	 * keeps (the first use of a path on a CPU) is not a leak. Then the

@@ -11,5 +11,6 @@ typedef unsigned int mode_t;
 typedef long ssize_t;
 typedef long off_t;
 typedef long time_t;
+typedef int key_t;		/* SysV IPC keys (sys/ipc.h) */
 
 #endif

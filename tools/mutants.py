@@ -1,0 +1,186 @@
+#!/usr/bin/env python3
+"""make mutants: does rcutorture (and the other RCU checks) catch real bugs?
+
+Each file in tests/mutants/*.toml plants one realistic bug in one RCU
+variant: a quiescent state counted too early, a stale snapshot, a CPU
+left out of a mask, callbacks invoked one batch early, an ordering
+dropped. For each mutant this tool copies the tree into a scratch
+directory (build/mutants/src; the real tree is never touched), replaces
+the mutant's `find` text with its `replace` text (which must occur exactly
+once), builds, and boots the check that should catch it, with the same
+parameters make test (or make soak) gives it. A mutant is CAUGHT when the
+check fails, MISSED when it passes; a mutant whose text no longer matches
+or that does not build is STALE and must be fixed.
+
+    tools/mutants.py                  # all
+    tools/mutants.py 'poll*' --repeat 3
+    tools/mutants.py --list
+
+A mutant file:
+
+    description = "what the bug is and why a real one could look like it"
+    variant = "rcu-poll"
+    kind = "stale snapshot"           # one of KINDS below
+    file = "kernel/rcu/poll.c"
+    find = '''exact text'''
+    replace = '''the bug'''
+    config = "rcu_poll_defconfig"     # the check to run: a boot as in a scenario
+    options = []                      # CONFIG_X=y added to it
+    cpus = 4
+    cmdline = "ktest=torture_rcu torture.duration=3"
+    budget = "test"                   # "test": a make test run; "soak": make soak's
+"""
+import argparse
+import fnmatch
+import os
+import re
+import shutil
+import subprocess
+import sys
+import time
+import tomllib
+from pathlib import Path
+
+REPO = Path(__file__).resolve().parent.parent
+MUTANTS = REPO / "tests" / "mutants"
+SCRATCH = REPO / "build" / "mutants" / "src"
+KINDS = ("quiescent state too early", "stale snapshot", "cpu left out",
+         "callbacks a batch early", "ordering dropped", "wrong context")
+KEYS = {"description", "variant", "kind", "file", "find", "replace", "config", "options",
+        "cpus", "cmdline", "budget", "timeout"}
+
+
+def load(path):
+    m = tomllib.loads(path.read_text())
+    unknown = set(m) - KEYS
+    missing = {"description", "variant", "kind", "file", "find", "replace", "config",
+               "cmdline"} - set(m)
+    if unknown or missing:
+        raise ValueError(f"{path.name}: unknown keys {sorted(unknown)}, missing {sorted(missing)}")
+    if m["kind"] not in KINDS:
+        raise ValueError(f"{path.name}: kind must be one of {', '.join(KINDS)}")
+    m.setdefault("options", [])
+    m.setdefault("cpus", 4)
+    m.setdefault("budget", "test")
+    m.setdefault("timeout", 240)
+    m["name"] = path.stem
+    return m
+
+
+def sync_scratch():
+    """Copy the tracked and untracked-but-not-ignored files into SCRATCH,
+    only those that changed (so the scratch builds stay incremental)."""
+    files = subprocess.run(["git", "ls-files", "-co", "--exclude-standard"], cwd=REPO,
+                           capture_output=True, text=True, check=True).stdout.split("\n")
+    for f in filter(None, files):
+        src, dst = REPO / f, SCRATCH / f
+        if not src.is_file():
+            continue
+        if dst.exists() and dst.stat().st_size == src.stat().st_size and \
+           dst.read_bytes() == src.read_bytes():
+            continue
+        dst.parent.mkdir(parents=True, exist_ok=True)
+        shutil.copy2(src, dst)
+
+
+ERROR = re.compile(r"\[\s*(\d+\.\d+)\] cpu\d+: (rcu-torture: ERROR: .*|rcu-torture: FAILURE.*|"
+                   r"(?:PANIC|panic|BUG|kmalloc: poison).*)")
+KTAP_FAIL = re.compile(r"^\s*# .*expected.*$", re.M)
+
+
+def first_evidence(log_text):
+    m = ERROR.search(log_text)
+    if m:
+        return float(m.group(1)), m.group(2)[:150]
+    m = KTAP_FAIL.search(log_text)
+    return None, (m.group(0).strip()[:150] if m else "")
+
+
+def run(m, kvm):
+    """Plant m, boot its check, restore. (verdict, seconds, evidence, log)."""
+    target = SCRATCH / m["file"]
+    pristine = (REPO / m["file"]).read_text()
+    if pristine.count(m["find"]) != 1:
+        return "STALE", 0, f"`find` occurs {pristine.count(m['find'])} times in {m['file']}", None
+    target.write_text(pristine.replace(m["find"], m["replace"]))
+    opts = sorted(m["options"])
+    name = "mut-" + m["config"][:-len("_defconfig")] + "".join(
+        "+" + o.replace("CONFIG_", "").replace("=", "-") for o in opts)
+    cmd = [sys.executable, str(SCRATCH / "tools" / "qrun.py"), "boot", "--name", name,
+           "--config", m["config"], "--cpus", str(m["cpus"]), "--args", m["cmdline"],
+           "--timeout", str(m["timeout"]), "--kvm", str(kvm), "--expect", "pass"]
+    for o in opts:
+        cmd += ["--option", o]
+    t0 = time.time()
+    try:
+        p = subprocess.run(cmd, cwd=SCRATCH, capture_output=True, text=True)
+    finally:
+        target.write_text(pristine)
+    wall = time.time() - t0
+    out = p.stdout + p.stderr
+    log = re.search(r"log=(\S+)", out)
+    log = (SCRATCH / log.group(1)) if log else None
+    if p.returncode == 2 or "build failed" in out.lower() or "BuildError" in out:
+        return "STALE", wall, "does not build: " + out.strip().splitlines()[-1][:150], log
+    if p.returncode == 0:
+        return "MISSED", wall, "", log
+    text = log.read_text(errors="replace") if log and log.exists() else out
+    at, why = first_evidence(text)
+    if not why:
+        why = next((line.strip() for line in out.splitlines() if line.startswith("FAIL")), "")
+    return "CAUGHT", at if at is not None else wall, why, log
+
+
+def main():
+    ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    ap.add_argument("patterns", nargs="*", help="mutant names or globs (default: all)")
+    ap.add_argument("--repeat", type=int, default=1, help="runs of each mutant")
+    ap.add_argument("--list", action="store_true", help="list the mutants and stop")
+    ap.add_argument("--kvm", default=os.environ.get("KVM", "0"))
+    a = ap.parse_args()
+    paths = sorted(MUTANTS.glob("*.toml"))
+    try:
+        muts = [load(p) for p in paths]
+    except (ValueError, tomllib.TOMLDecodeError) as e:
+        print(f"mutants: {e}", file=sys.stderr)
+        return 2
+    if a.patterns:
+        muts = [m for m in muts if any(fnmatch.fnmatch(m["name"], p) for p in a.patterns)]
+        if not muts:
+            print(f"mutants: nothing matches {' '.join(a.patterns)}; "
+                  f"there are: {' '.join(p.stem for p in paths)}", file=sys.stderr)
+            return 2
+    if a.list:
+        for m in muts:
+            print(f"{m['name']:32s} {m['variant']:16s} {m['kind']:26s} {m['description']}")
+        return 0
+    print(f"mutants: {len(muts)} mutants x {a.repeat}, scratch tree {SCRATCH.relative_to(REPO)}")
+    SCRATCH.mkdir(parents=True, exist_ok=True)
+    sync_scratch()
+    rows, bad = [], 0
+    for m in muts:
+        verdicts = []
+        for i in range(a.repeat):
+            v, secs, why, log = run(m, a.kvm)
+            verdicts.append(v)
+            where = f" log={log.relative_to(REPO)}" if log else ""
+            print(f"{v:7s} {m['name']:32s} {m['kind']:26s} "
+                  + (f"after {secs:.1f}s: {why}" if v == "CAUGHT" else why) + where, flush=True)
+            if v == "STALE":
+                break
+        caught = verdicts.count("CAUGHT")
+        rows.append((m, caught, len(verdicts), "STALE" in verdicts))
+        bad += caught < len(verdicts)
+    print("\n| mutant | variant | kind | check | caught |")
+    print("|---|---|---|---|---|")
+    for m, caught, n, stale in rows:
+        check = f"{m['cmdline']} -smp {m['cpus']}" + (f" ({', '.join(m['options'])})"
+                                                      if m["options"] else "")
+        print(f"| {m['name']} | {m['variant']} | {m['kind']} | `{check}` | "
+              + ("STALE" if stale else f"{caught}/{n}") + " |")
+    print(f"\nmutants: {sum(c == n and not s for _, c, n, s in rows)} of {len(rows)} caught every time")
+    return 1 if bad else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
