@@ -8,7 +8,7 @@
  * hash table keyed by (destination, source, TOS, input interface). In
  * 2.4 each bucket had a reader-writer lock: lookups in parallel, but
  * every lookup wrote the lock's cache line, which bounced between CPUs.
- * Section 2.4 removed the readers' locks: 
+ * Section 2.4 removed the readers' locks:
  *   1. delete read_lock_bh()/read_unlock_bh() around the chain walk
  *      (rt_cache_get_rcu() has rcu_read_lock_bh() in their place: the
  *      walk is in softirq context, and with softirqs off no CPU can pass
