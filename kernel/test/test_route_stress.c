@@ -16,9 +16,9 @@
  * standing on entries while others remove them.
  *
  * Meanwhile a writer thread on another CPU adds and deletes the /18
- * routes (each change flushes the cache by generation) and checks at
- * once that a lookup answers the table as it is now (no stale answer,
- * no lost route); it also flushes, runs the garbage collector, and
+ * routes (each change flushes the cache by generation): it looks a
+ * destination up (cached), changes its route, and checks at once that a
+ * lookup answers the table as it is now (no stale answer, no lost route); it also flushes, runs the garbage collector, and
  * switches the cache between rcu, rwlock and off, so that readers of
  * one mode are in flight when the next begins. The GC timer runs as
  * well, and small bounds (the scenarios' rtcache.max_size) keep
@@ -249,6 +249,7 @@ static int writer_fn(void *arg)
 		int k = x % NR_SPECIFIC, err;
 		u32 d = htonl(RT_TEST_NET | k << 14 | (u32)((x >> 8) & 0x3fff));
 
+		rt_test_out_gw(d);		/* cached now: the change must make it stale */
 		err = rt_test_route(!present[k], RT_TEST_NET | k << 14, 18, present[k] ? 0 : gws[k], 0);
 		if (err)
 			panic("route-cache-stress: %s /18 route %d: %d", present[k] ? "delete" : "add", k, err);
