@@ -31,9 +31,9 @@
 
 #define INT_MAX_GOAL	0x7fffffff
 
-unsigned long ip_rt_gc_timeout = 10 * HZ;	/* unused this long: expired */
-unsigned long ip_rt_gc_interval = HZ / 2;
-unsigned long ip_rt_gc_min_interval = HZ / 20 ? HZ / 20 : 1;
+static unsigned long ip_rt_gc_timeout = 10 * HZ;	/* unused this long: expired */
+static unsigned long ip_rt_gc_interval = HZ / 2;
+static unsigned long ip_rt_gc_min_interval = HZ / 20 ? HZ / 20 : 1;
 
 static DEFINE_SPINLOCK(rt_gc_lock);		/* one collector at a time */
 static unsigned long rt_gc_last;		/* jiffies of the last collection */
