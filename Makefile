@@ -198,7 +198,7 @@ initrd: $(INITRD)
 
 # ---------------------------------------------------------------- top targets
 .PHONY: all kernel initrd modules iso run gdb test test-quick soak repeat mutants compare amlat modbench \
-	semopbench clean \
+	semopbench rtbench clean \
 	distclean deps \
 	menuconfig defconfig olddefconfig savedefconfig FORCE
 
@@ -354,6 +354,11 @@ SEMOPBENCH_ARGS	?=
 semopbench: deps
 	$(Q)$(PYTHON) tools/semopbench.py --cpus $(SEMOPBENCH_CPUS) \
 		--kvm $(if $(filter auto,$(KVM)),0,$(KVM)) $(SEMOPBENCH_ARGS)
+
+# Route lookups per second, rcu against rwlock against no cache, by CPU
+# count and hit ratio, in one boot: a table and a plot (build/rtbench/).
+rtbench: deps
+	$(Q)$(PYTHON) tools/rtbench.py --cpus $(CPUS) --kvm $(if $(filter auto,$(KVM)),0,$(KVM))
 
 # Every scenario (or SCN='glob'), REPEAT times, one summary line per run.
 repeat: deps

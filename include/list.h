@@ -202,5 +202,10 @@ static inline void hlist_del_init(struct hlist_node *n)
 #define hlist_for_each_entry(pos, head, member)					\
 	for (pos = hlist_entry_safe((head)->first, __typeof__(*(pos)), member); pos;	\
 	     pos = hlist_entry_safe((pos)->member.next, __typeof__(*(pos)), member))
+/* The same, for a walk that may delete pos (n: a spare node pointer). */
+#define hlist_for_each_entry_safe(pos, n, head, member)				\
+	for (pos = hlist_entry_safe((head)->first, __typeof__(*(pos)), member);	\
+	     pos && ({ n = (pos)->member.next; 1; });					\
+	     pos = hlist_entry_safe(n, __typeof__(*(pos)), member))
 
 #endif

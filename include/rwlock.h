@@ -15,6 +15,7 @@
 #include <barrier.h>
 #include <preempt.h>
 #include <arch/cpu.h>
+#include <softirq.h>
 
 #define RW_WRITER	0x80000000U
 
@@ -77,5 +78,11 @@ static __always_inline unsigned long write_lock_irqsave(rwlock_t *l)
 { unsigned long f = local_irq_save(); write_lock(l); return f; }
 static __always_inline void write_unlock_irqrestore(rwlock_t *l, unsigned long f)
 { write_unlock(l); local_irq_restore(f); }
+
+/* Softirqs off on this CPU, for data that softirq handlers also lock. */
+static __always_inline void read_lock_bh(rwlock_t *l) { local_bh_disable(); read_lock(l); }
+static __always_inline void read_unlock_bh(rwlock_t *l) { read_unlock(l); local_bh_enable(); }
+static __always_inline void write_lock_bh(rwlock_t *l) { local_bh_disable(); write_lock(l); }
+static __always_inline void write_unlock_bh(rwlock_t *l) { write_unlock(l); local_bh_enable(); }
 
 #endif

@@ -26,6 +26,7 @@
 #include <barrier.h>
 #include <preempt.h>
 #include <arch/cpu.h>
+#include <softirq.h>
 
 typedef struct spinlock {
 	union {
@@ -163,6 +164,19 @@ static __always_inline void spin_unlock_irq(spinlock_t *l)
 	arch_spin_unlock(l);
 	local_irq_enable();
 	preempt_enable();
+}
+
+/* Softirqs off on this CPU, for data that softirq handlers also lock. */
+static __always_inline void spin_lock_bh(spinlock_t *l)
+{
+	local_bh_disable();
+	spin_lock(l);
+}
+
+static __always_inline void spin_unlock_bh(spinlock_t *l)
+{
+	spin_unlock(l);
+	local_bh_enable();
 }
 
 #endif

@@ -73,12 +73,16 @@ def parse_eth(frame):
 
 
 class RawLink:
-    """The host end of a guest's dgram NIC, in directory tmp."""
+    """The host end of a guest's dgram NIC, in directory tmp. others:
+    {ip: mac} of more hosts on this wire whose ARP requests it answers
+    (several next hops behind one link)."""
 
-    def __init__(self, tmp, my_mac, my_ip):
+    def __init__(self, tmp, my_mac, my_ip, others=None):
         self.host_path = os.path.join(tmp, "host.sock")
         self.guest_path = os.path.join(tmp, "guest.sock")
         self.mac, self.ip = mac(my_mac), ip(my_ip)
+        self.arp_table = {self.ip: self.mac}
+        self.arp_table.update({ip(a): mac(m) for a, m in (others or {}).items()})
         self.sock = socket.socket(socket.AF_UNIX, socket.SOCK_DGRAM)
         self.sock.bind(self.host_path)
         self.sent = 0
@@ -105,9 +109,10 @@ class RawLink:
             frame = self.sock.recv(65536)
             if len(frame) >= 42:
                 dst, src, etype, p = parse_eth(frame)
-                if etype == ETH_P_ARP and p[6:8] == b"\0\1" and p[24:28] == self.ip:
-                    self.send(eth(src, self.mac, ETH_P_ARP,
-                                  arp(2, self.mac, self.ip, p[8:14], p[14:18])))
+                who = p[24:28]
+                if etype == ETH_P_ARP and p[6:8] == b"\0\1" and who in self.arp_table:
+                    m = self.arp_table[who]
+                    self.send(eth(src, m, ETH_P_ARP, arp(2, m, who, p[8:14], p[14:18])))
             return frame
 
     def expect(self, pred, timeout, resend=None, every=0.3):

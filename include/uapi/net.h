@@ -157,7 +157,12 @@ struct qs_neighinfo {
 	X(ip_in_options,	"IP packets with (valid, ignored) options")		\
 	X(ip_in_bad_src,	"IP packets from a broadcast or multicast source")	\
 	X(ip_in_frags_dropped,	"IP fragments (no reassembly: dropped)")		\
-	X(ip_in_addr_errors,	"IP packets not for this host (no forwarding)")		\
+	X(ip_in_addr_errors,	"IP packets not for this host, not forwarded")		\
+	X(ip_in_no_routes,	"IP packets to forward with no route (ICMP net unreachable)")	\
+	X(ip_in_discards,	"IP packets dropped: no memory for their route")	\
+	X(ip_forw_datagrams,	"IP packets forwarded")					\
+	X(ip_forw_ttl_exceeded,	"IP packets not forwarded: TTL exceeded")		\
+	X(ip_forw_too_big,	"IP packets not forwarded: larger than the MTU out")	\
 	X(ip_in_unknown_protos,	"IP packets of an unknown protocol")			\
 	X(ip_in_delivers,	"IP packets delivered to ICMP, UDP or raw sockets")	\
 	X(ip_out_requests,	"IP packets sent")					\
@@ -170,7 +175,8 @@ struct qs_neighinfo {
 	X(icmp_in_dest_unreachs, "ICMP destination unreachable received")		\
 	X(icmp_out_msgs,	"ICMP messages sent")					\
 	X(icmp_out_echo_reps,	"ICMP echo replies sent")				\
-	X(icmp_out_dest_unreachs, "ICMP port unreachable sent")			\
+	X(icmp_out_dest_unreachs, "ICMP destination unreachable sent")		\
+	X(icmp_out_time_excds,	"ICMP time exceeded sent")				\
 	X(icmp_out_rate_limited, "ICMP errors not sent (rate limit)")			\
 	X(udp_in_datagrams,	"UDP datagrams delivered to a socket")			\
 	X(udp_in_errors,	"UDP datagrams malformed (length)")			\

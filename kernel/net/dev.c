@@ -291,11 +291,27 @@ void netif_napi_add(struct net_device *dev, struct napi_struct *n,
 	n->dev = dev;
 }
 
+#define NAPIF_SCHED	(1UL << NAPI_STATE_SCHED)
+#define NAPIF_MISSED	(1UL << NAPI_STATE_MISSED)
+
+/*
+ * On a shared interrupt line a device's handler runs for the other
+ * device's interrupts too, and reading its cause register clears causes
+ * that came while its poll was running: if that poll has already cleaned
+ * its rings, nothing would ever look at them again. So a schedule that
+ * finds n scheduled leaves MISSED behind, atomically with the check, and
+ * napi_complete() then keeps n for one more poll (Linux 4.10's fix).
+ */
 void napi_schedule(struct napi_struct *n)
 {
-	unsigned long flags;
+	unsigned long flags, val, new;
 
-	if (test_and_set_bit(NAPI_STATE_SCHED, &n->state))
+	do {
+		val = READ_ONCE(n->state);
+		new = val | NAPIF_SCHED | (val & NAPIF_SCHED ? NAPIF_MISSED : 0);
+	} while (__atomic_compare_exchange_n(&n->state, &val, new, false, __ATOMIC_SEQ_CST,
+					     __ATOMIC_SEQ_CST) == false);
+	if (val & NAPIF_SCHED)
 		return;
 	flags = local_irq_save();
 	list_add_tail(&n->poll_list, &this_cpu(softnet_data).poll_list);
@@ -303,14 +319,21 @@ void napi_schedule(struct napi_struct *n)
 	local_irq_restore(flags);
 }
 
-void napi_complete(struct napi_struct *n)
+bool napi_complete(struct napi_struct *n)
 {
-	unsigned long flags = local_irq_save();
+	unsigned long flags = local_irq_save(), val, new;
 
+	/* Off the list while still SCHED, so no other CPU can put it on its own yet. */
 	list_del_init(&n->poll_list);
-	smp_mb();	/* off the list before another CPU may put it on its own */
-	clear_bit(NAPI_STATE_SCHED, &n->state);
+	do {
+		val = READ_ONCE(n->state);
+		new = val & NAPIF_MISSED ? val & ~NAPIF_MISSED : val & ~NAPIF_SCHED;
+	} while (__atomic_compare_exchange_n(&n->state, &val, new, false, __ATOMIC_SEQ_CST,
+					     __ATOMIC_SEQ_CST) == false);
+	if (val & NAPIF_MISSED)		/* still scheduled: once more, on this CPU */
+		list_add_tail(&n->poll_list, &this_cpu(softnet_data).poll_list);
 	local_irq_restore(flags);
+	return !(val & NAPIF_MISSED);
 }
 
 int netif_rx(struct sk_buff *skb)

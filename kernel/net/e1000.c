@@ -226,14 +226,12 @@ static int e1000_poll(struct napi_struct *napi, int budget)
 		e1000_check_link(e);
 	e1000_clean_tx(e);
 	work = e1000_clean_rx(e, budget);
-	if (work < budget) {
-		napi_complete(napi);
-		/* Causes that came while masked are still in ICR: unmasking
-		 * raises the interrupt again at once, and nothing is missed.
-		 * A device taken down stays masked (e1000_stop). */
-		if (netif_running(&e->netdev))
-			wr(e, E1000_IMS, E1000_IMS_ENABLE);
-	}
+	/* Causes that came while masked are still in ICR: unmasking raises
+	 * the interrupt again at once. Those a shared line's handler read
+	 * meanwhile made napi_complete() keep us for another poll instead.
+	 * A device taken down stays masked (e1000_stop). */
+	if (work < budget && napi_complete(napi) && netif_running(&e->netdev))
+		wr(e, E1000_IMS, E1000_IMS_ENABLE);
 	return work;
 }
 

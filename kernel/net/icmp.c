@@ -26,18 +26,18 @@ static void icmp_echo_reply(struct sk_buff *skb, const struct rtable *rt_in)
 {
 	struct sk_buff *reply;
 	struct icmphdr *icmp;
-	struct rtable rt;
+	struct rtable *rt;
 
 	/* The reply goes back from the address that was asked. */
-	if (ip_route_output_key(&rt, skb->saddr, skb->daddr)) {
+	if (ip_route_output_key(&rt, skb->saddr, skb->daddr, 0)) {
 		NET_INC(ip_out_no_routes);
 		return;
 	}
-	if (skb->len + sizeof(struct iphdr) > rt.dev->mtu)
+	if (skb->len + sizeof(struct iphdr) > rt->u.dst.pmtu ||
+	    !(reply = alloc_skb(MAX_HEADER + skb->len))) {
+		ip_rt_put(rt);
 		return;
-	reply = alloc_skb(MAX_HEADER + skb->len);
-	if (!reply)
-		return;
+	}
 	skb_reserve(reply, MAX_HEADER);
 	icmp = skb_put(reply, skb->len);
 	memcpy(icmp, skb->data, skb->len);	/* id, sequence and data as they came */
@@ -47,7 +47,8 @@ static void icmp_echo_reply(struct sk_buff *skb, const struct rtable *rt_in)
 	icmp->checksum = csum_fold(csum_partial(icmp, reply->len, 0));
 	NET_INC(icmp_out_msgs);
 	NET_INC(icmp_out_echo_reps);
-	ip_queue_xmit(reply, &rt, IPPROTO_ICMP, IPDEFTTL);
+	ip_queue_xmit(reply, rt, IPPROTO_ICMP, IPDEFTTL);
+	ip_rt_put(rt);
 }
 
 void icmp_rcv(struct sk_buff *skb, const struct rtable *rt)
@@ -97,29 +98,48 @@ static bool icmp_rate_ok(void)
 	return ok;
 }
 
+/* Is the packet at iph an ICMP error (which no error may answer, RFC 1122 3.2.2)? */
+static bool icmp_is_error(const struct iphdr *iph, const struct sk_buff *skb)
+{
+	const u8 *icmp = (const u8 *)iph + iph->ihl * 4;
+
+	if (iph->protocol != IPPROTO_ICMP)
+		return false;
+	if (icmp + 1 > skb->tail)
+		return true;			/* too short to tell: say nothing */
+	return *icmp != ICMP_ECHO && *icmp != ICMP_ECHOREPLY;
+}
+
 void icmp_send(struct sk_buff *skb_in, const struct rtable *rt_in, u8 type, u8 code)
 {
 	struct iphdr *iph = (struct iphdr *)skb_network_header(skb_in);
 	unsigned int hlen = iph->ihl * 4, quote;
 	struct icmphdr *icmp;
 	struct sk_buff *skb;
-	struct rtable rt;
+	struct rtable *rt;
+	u32 src;
 
-	if (rt_in->rt_flags & RTCF_BROADCAST || skb_in->pkt_type != PACKET_HOST)
+	if ((rt_in && rt_in->rt_flags & RTCF_BROADCAST) || skb_in->pkt_type != PACKET_HOST ||
+	    icmp_is_error(iph, skb_in))
 		return;
 	if (!icmp_rate_ok()) {
 		NET_INC(icmp_out_rate_limited);
 		return;
 	}
-	if (ip_route_output_key(&rt, iph->saddr, iph->daddr)) {
+	/* From the address the packet was sent to if it is ours; a packet we
+	 * were forwarding gets its answer from the route back's own source. */
+	src = rt_in && (rt_in->rt_flags & RTCF_LOCAL) ? iph->daddr : 0;
+	if (ip_route_output_key(&rt, iph->saddr, src, 0)) {
 		NET_INC(ip_out_no_routes);
 		return;
 	}
 	/* The offending header and the first 8 bytes after it (RFC 792). */
 	quote = MIN(hlen + 8, (unsigned int)(skb_in->tail - (unsigned char *)iph));
 	skb = alloc_skb(MAX_HEADER + sizeof(*icmp) + quote);
-	if (!skb)
+	if (!skb) {
+		ip_rt_put(rt);
 		return;
+	}
 	skb_reserve(skb, MAX_HEADER);
 	icmp = skb_put(skb, sizeof(*icmp));
 	icmp->type = type;
@@ -129,6 +149,10 @@ void icmp_send(struct sk_buff *skb_in, const struct rtable *rt_in, u8 type, u8 c
 	icmp->checksum = 0;
 	icmp->checksum = csum_fold(csum_partial(icmp, skb->len, 0));
 	NET_INC(icmp_out_msgs);
-	NET_INC(icmp_out_dest_unreachs);
-	ip_queue_xmit(skb, &rt, IPPROTO_ICMP, IPDEFTTL);
+	if (type == ICMP_TIME_EXCEEDED)
+		NET_INC(icmp_out_time_excds);
+	else
+		NET_INC(icmp_out_dest_unreachs);
+	ip_queue_xmit(skb, rt, IPPROTO_ICMP, IPDEFTTL);
+	ip_rt_put(rt);
 }

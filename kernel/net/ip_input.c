@@ -19,8 +19,13 @@
  *      (ip_in_options): no source routing, no record route;
  *   8. a fragment (MF set or an offset) is dropped: there is no
  *      reassembly (ip_in_frags_dropped);
- *   9. the routing decision: a martian source, or a destination that is
- *      not ours, is dropped (ip_in_bad_src, ip_in_addr_errors).
+ *   9. the routing decision (ip_route_input(), through the route cache):
+ *      a martian source is dropped (ip_in_bad_src); a destination that is
+ *      not ours is forwarded on a router (ip_forward.c, net.ip_forward=1),
+ *      else dropped (ip_in_addr_errors); one to forward with no route is
+ *      answered with ICMP net unreachable (ip_in_no_routes).
+ * The route stays with the packet (skb->dst, a reference) and says where
+ * it goes: ip_local_deliver() or ip_forward().
  */
 #include <net/ip.h>
 #include <net/icmp.h>
@@ -96,9 +101,10 @@ static bool ip_header_ok(struct sk_buff *skb)
 	return true;
 }
 
-static void ip_local_deliver(struct sk_buff *skb, const struct rtable *rt)
+int ip_local_deliver(struct sk_buff *skb)
 {
 	struct iphdr *iph = (struct iphdr *)skb->data;
+	const struct rtable *rt = skb_rtable(skb);
 
 	skb->saddr = iph->saddr;
 	skb->daddr = iph->daddr;
@@ -120,12 +126,12 @@ static void ip_local_deliver(struct sk_buff *skb, const struct rtable *rt)
 		NET_INC(ip_in_unknown_protos);
 		kfree_skb(skb);
 	}
+	return 0;
 }
 
 void ip_rcv(struct sk_buff *skb)
 {
 	struct iphdr *iph;
-	struct rtable rt;
 	int err;
 
 	NET_INC(ip_in_receives);
@@ -139,17 +145,24 @@ void ip_rcv(struct sk_buff *skb)
 		NET_INC(ip_in_frags_dropped);
 		goto drop;
 	}
-	err = ip_route_input(&rt, iph->daddr, iph->saddr, skb->dev);
-	if (err == -EINVAL) {
+	err = ip_route_input(skb, iph->daddr, iph->saddr, iph->tos, skb->dev);
+	switch (err) {
+	case 0:
+		skb_rtable(skb)->u.dst.input(skb);	/* dst_input(): deliver or forward */
+		return;
+	case -EINVAL:
 		NET_INC(ip_in_bad_src);
-		goto drop;
-	}
-	if (err) {
+		break;
+	case -ENETUNREACH:
+		NET_INC(ip_in_no_routes);
+		icmp_send_noroute(skb, ICMP_DEST_UNREACH, ICMP_NET_UNREACH);
+		break;
+	case -ENOBUFS:
+		NET_INC(ip_in_discards);
+		break;
+	default:
 		NET_INC(ip_in_addr_errors);
-		goto drop;
 	}
-	ip_local_deliver(skb, &rt);
-	return;
 drop:
 	kfree_skb(skb);
 }

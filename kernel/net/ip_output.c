@@ -15,9 +15,9 @@
 
 static atomic_t ip_ident;
 
-int ip_queue_xmit(struct sk_buff *skb, const struct rtable *rt, u8 protocol, u8 ttl)
+int ip_queue_xmit(struct sk_buff *skb, struct rtable *rt, u8 protocol, u8 ttl)
 {
-	struct net_device *dev = rt->dev;
+	struct net_device *dev = rt->u.dst.dev;
 	struct iphdr *iph;
 
 	if (skb->len + sizeof(*iph) > dev->mtu) {	/* a caller's bug: they check */
@@ -40,6 +40,8 @@ int ip_queue_xmit(struct sk_buff *skb, const struct rtable *rt, u8 protocol, u8 
 	iph->check = 0;
 	iph->check = ip_fast_csum(iph, iph->ihl);
 	NET_INC(ip_out_requests);
+	skb_dst_drop(skb);
+	skb->dst = dst_clone(&rt->u.dst);	/* the packet's own: held until it is freed */
 
 	if (rt->rt_flags & RTCF_LOCAL) {
 		/* Loopback: a frame to nobody in particular, back to netif_rx. */

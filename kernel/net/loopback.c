@@ -15,6 +15,7 @@ static enum netdev_tx loopback_xmit(struct sk_buff *skb, struct net_device *dev)
 	 * and counts that separately. */
 	dev->stats.rx_packets++;
 	dev->stats.rx_bytes += skb->len;
+	skb_dst_drop(skb);		/* routed again on the way in */
 	netif_rx(skb);
 	return NETDEV_TX_OK;
 }

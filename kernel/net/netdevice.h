@@ -70,12 +70,13 @@ struct net_device_stats {
 /* NAPI: a device's poll routine, scheduled on one CPU's poll list at a time. */
 struct napi_struct {
 	struct list_head poll_list;
-	unsigned long state;		/* NAPI_STATE_SCHED: on a list or polling */
+	unsigned long state;		/* NAPI_STATE_*: on a list or polling; poll again */
 	int weight;			/* most packets per poll() call */
 	int (*poll)(struct napi_struct *n, int budget);
 	struct net_device *dev;
 };
 #define NAPI_STATE_SCHED	0
+#define NAPI_STATE_MISSED	1	/* scheduled again while scheduled: poll once more */
 #define NAPI_POLL_WEIGHT	64
 
 struct net_device {
@@ -146,10 +147,19 @@ static inline bool netif_queue_stopped(const struct net_device *dev)
 /* ---- Receive */
 void netif_napi_add(struct net_device *dev, struct napi_struct *n,
 		    int (*poll)(struct napi_struct *, int), int weight);
-/* From the interrupt handler: poll n on this CPU soon (NET_RX). */
+/*
+ * From the interrupt handler: poll n on this CPU soon (NET_RX). If n is
+ * already scheduled (or polling), the poll runs once more before it may
+ * complete: the handler has just read (and so cleared) causes that the
+ * poll in progress may already have looked past.
+ */
 void napi_schedule(struct napi_struct *n);
-/* From poll(), when it did less than its budget: off the list. */
-void napi_complete(struct napi_struct *n);
+/*
+ * From poll(), when it did less than its budget: off the list, and true:
+ * the driver may unmask. False if napi_schedule() came meanwhile: n stays
+ * scheduled and is polled again (keep the device masked).
+ */
+bool napi_complete(struct napi_struct *n);
 /* Queue a received packet on this CPU's backlog (any context). */
 int netif_rx(struct sk_buff *skb);
 /* Hand one packet to its protocol: NET_RX (softirq) context. */

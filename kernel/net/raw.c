@@ -91,30 +91,39 @@ static void raw_unhash(struct sock *sk)
 static long raw_sendmsg(struct sock *sk, const void __user *buf, size_t len, u32 daddr, u16 dport)
 {
 	struct sk_buff *skb;
-	struct rtable rt;
+	struct rtable *rt;
 	int err;
 
-	err = ip_route_output_key(&rt, daddr, sk->saddr);
+	err = ip_route_output_key(&rt, daddr, sk->saddr, 0);
 	if (err) {
 		NET_INC(ip_out_no_routes);
 		return err;
 	}
-	if ((rt.rt_flags & RTCF_BROADCAST) && !sk->broadcast)
-		return -EACCES;
-	if (len > rt.dev->mtu - sizeof(struct iphdr))
-		return -EMSGSIZE;
+	if ((rt->rt_flags & RTCF_BROADCAST) && !sk->broadcast) {
+		err = -EACCES;
+		goto out;
+	}
+	if (len > rt->u.dst.pmtu - sizeof(struct iphdr)) {
+		err = -EMSGSIZE;
+		goto out;
+	}
 	raw_hash(sk);			/* a sender hears the answers */
 	skb = alloc_skb(MAX_HEADER + len);
-	if (!skb)
-		return -ENOBUFS;
+	if (!skb) {
+		err = -ENOBUFS;
+		goto out;
+	}
 	skb_reserve(skb, MAX_HEADER);
-	if (copy_from_user(skb_put(skb, len), buf, len)) {
+	if (copy_from_user(skb_put(skb, len), buf, len)) {	/* may sleep: rt is held */
 		kfree_skb(skb);
-		return -EFAULT;
+		err = -EFAULT;
+		goto out;
 	}
 	if (sk->protocol == IPPROTO_ICMP)
 		NET_INC(icmp_out_msgs);
-	err = ip_queue_xmit(skb, &rt, sk->protocol, sk->ttl);
+	err = ip_queue_xmit(skb, rt, sk->protocol, sk->ttl);
+out:
+	ip_rt_put(rt);
 	return err ? err : (long)len;
 }
 

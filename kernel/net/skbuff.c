@@ -6,6 +6,7 @@
  */
 #include <net/skbuff.h>
 #include <net/netstat.h>
+#include <net/dst.h>
 #include <kmalloc.h>
 #include <string.h>
 #include <atomic.h>
@@ -40,10 +41,17 @@ void kfree_skb(struct sk_buff *skb)
 {
 	if (!skb)
 		return;
+	dst_release(skb->dst);
 	kfree(skb->head);
 	kfree(skb);
 	atomic_long_dec(&skb_alive);
 	atomic_long_inc(&skb_frees);
+}
+
+void skb_dst_drop(struct sk_buff *skb)
+{
+	dst_release(skb->dst);
+	skb->dst = NULL;
 }
 
 struct sk_buff *skb_copy(const struct sk_buff *skb)

@@ -24,6 +24,7 @@
 #include <panic.h>
 
 struct net_device;
+struct dst_entry;
 
 #define PACKET_HOST		0	/* to us */
 #define PACKET_BROADCAST	1
@@ -36,6 +37,7 @@ struct net_device;
 struct sk_buff {
 	struct sk_buff *next, *prev;	/* in a sk_buff_head */
 	struct net_device *dev;		/* received on, or to be sent by */
+	struct dst_entry *dst;		/* its route, with a reference (net/dst.h); or NULL */
 	unsigned char *head, *data, *tail, *end;
 	unsigned int len;		/* tail - data */
 	unsigned int truesize;		/* memory it costs: charged to socket buffers */
@@ -54,8 +56,11 @@ struct sk_buff_head {
 };
 
 struct sk_buff *alloc_skb(unsigned int size);
+/* Frees the buffer and drops its route's reference. */
 void kfree_skb(struct sk_buff *skb);
-/* A private copy of skb (data and the fields above), or NULL. */
+/* Forget the route (a looped-back packet is routed again on input). */
+void skb_dst_drop(struct sk_buff *skb);
+/* A private copy of skb (data and the fields above, but no route), or NULL. */
 struct sk_buff *skb_copy(const struct sk_buff *skb);
 
 /* Live counts for netstat and the leak checks. */

@@ -264,7 +264,7 @@ SYSCALL_DEFINE(SYS_bind, sys_bind);
 
 static long sys_connect(struct pt_regs *r)
 {
-	struct rtable rt;
+	struct rtable *rt;
 	struct file *f;
 	struct sock *sk;
 	long err;
@@ -286,13 +286,14 @@ static long sys_connect(struct pt_regs *r)
 		err = -EINVAL;
 		goto out;
 	}
-	err = ip_route_output_key(&rt, addr, sk->saddr);
+	err = ip_route_output_key(&rt, addr, sk->saddr, 0);
 	if (err)
 		goto out;
-	if ((rt.rt_flags & RTCF_BROADCAST) && !sk->broadcast) {
+	if ((rt->rt_flags & RTCF_BROADCAST) && !sk->broadcast)
 		err = -EACCES;
+	ip_rt_put(rt);
+	if (err)
 		goto out;
-	}
 	if (!READ_ONCE(sk->hashed) && (err = sk->prot->bind(sk, 0, 0)) && !READ_ONCE(sk->hashed))
 		goto out;
 	err = sk->prot->connect(sk, addr, port);

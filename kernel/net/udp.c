@@ -205,44 +205,52 @@ static long udp_sendmsg(struct sock *sk, const void __user *buf, size_t len, u32
 {
 	struct sk_buff *skb;
 	struct udphdr *uh;
-	struct rtable rt;
+	struct rtable *rt;
 	unsigned int ulen;
 	int err;
 
 	if (!dport)
 		return -EINVAL;
-	err = ip_route_output_key(&rt, daddr, sk->saddr);
+	err = ip_route_output_key(&rt, daddr, sk->saddr, 0);
 	if (err) {
 		NET_INC(ip_out_no_routes);
 		return err;
 	}
-	if ((rt.rt_flags & RTCF_BROADCAST) && !sk->broadcast)
-		return -EACCES;
-	if (len > rt.dev->mtu - sizeof(struct iphdr) - sizeof(*uh))
-		return -EMSGSIZE;
-	if (!READ_ONCE(sk->hashed) && (err = udp_autobind(sk)))
-		return err;
+	if ((rt->rt_flags & RTCF_BROADCAST) && !sk->broadcast)
+		err = -EACCES;
+	else if (len > rt->u.dst.pmtu - sizeof(struct iphdr) - sizeof(*uh))
+		err = -EMSGSIZE;
+	else if (!READ_ONCE(sk->hashed))
+		err = udp_autobind(sk);
+	if (err)
+		goto out;
 	ulen = len + sizeof(*uh);
 	skb = alloc_skb(MAX_HEADER + ulen);
-	if (!skb)
-		return -ENOBUFS;
+	if (!skb) {
+		err = -ENOBUFS;
+		goto out;
+	}
 	skb_reserve(skb, MAX_HEADER);
 	uh = skb_put(skb, ulen);
+	/* The copy may fault and sleep: the route is held, by reference. */
 	if (copy_from_user(uh + 1, buf, len)) {
 		kfree_skb(skb);
-		return -EFAULT;
+		err = -EFAULT;
+		goto out;
 	}
 	uh->source = sk->sport;
 	uh->dest = dport;
 	uh->len = htons(ulen);
 	uh->check = 0;
-	uh->check = csum_fold(csum_tcpudp_nofold(rt.rt_src, daddr, ulen, IPPROTO_UDP,
+	uh->check = csum_fold(csum_tcpudp_nofold(rt->rt_src, daddr, ulen, IPPROTO_UDP,
 						 csum_partial(uh, ulen, 0)));
 	if (!uh->check)
 		uh->check = 0xffff;		/* 0 would mean "no checksum" */
 	skb_set_transport_header(skb);
 	NET_INC(udp_out_datagrams);
-	err = ip_queue_xmit(skb, &rt, IPPROTO_UDP, sk->ttl);
+	err = ip_queue_xmit(skb, rt, IPPROTO_UDP, sk->ttl);
+out:
+	ip_rt_put(rt);
 	return err ? err : (long)len;
 }
 

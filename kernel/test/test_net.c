@@ -109,27 +109,35 @@ KTEST(net_skb_arithmetic)
 
 KTEST(net_route_loopback_and_martians)
 {
-	struct rtable rt;
+	struct sk_buff *skb = alloc_skb(64);
+	struct rtable *rt;
 	int err;
 
 	KT_ASSERT(t, loopback_dev, "lo is registered");
-	err = ip_route_output_key(&rt, htonl(0x7f000001), 0);
-	KT_EXPECT(t, !err && rt.dev == loopback_dev && (rt.rt_flags & RTCF_LOCAL) &&
-		  rt.rt_src == htonl(0x7f000001), "127.0.0.1 goes through lo (err %d)", err);
-	err = ip_route_output_key(&rt, htonl(0x7f0000fe), 0);
-	KT_EXPECT(t, !err && rt.dev == loopback_dev, "all of 127/8 does");
-	KT_EXPECT(t, ip_route_output_key(&rt, htonl(0xe0000001), 0) == -ENETUNREACH,
+	KT_ASSERT(t, skb, "a buffer");
+	err = ip_route_output_key(&rt, htonl(0x7f000001), 0, 0);
+	KT_EXPECT(t, !err && rt->u.dst.dev == loopback_dev && (rt->rt_flags & RTCF_LOCAL) &&
+		  rt->rt_src == htonl(0x7f000001), "127.0.0.1 goes through lo (err %d)", err);
+	if (!err)
+		ip_rt_put(rt);
+	err = ip_route_output_key(&rt, htonl(0x7f0000fe), 0, 0);
+	KT_EXPECT(t, !err && rt->u.dst.dev == loopback_dev, "all of 127/8 does");
+	if (!err)
+		ip_rt_put(rt);
+	KT_EXPECT(t, ip_route_output_key(&rt, htonl(0xe0000001), 0, 0) == -ENETUNREACH && !rt,
 		  "no multicast");
-	KT_EXPECT(t, ip_route_output_key(&rt, 0, 0) == -ENETUNREACH, "0.0.0.0 is no destination");
+	KT_EXPECT(t, ip_route_output_key(&rt, 0, 0, 0) == -ENETUNREACH, "0.0.0.0 is no destination");
 	if (!ip_default_gateway() && dev_count() == 1)
-		KT_EXPECT(t, ip_route_output_key(&rt, htonl(0xc0000201), 0) == -ENETUNREACH,
+		KT_EXPECT(t, ip_route_output_key(&rt, htonl(0xc0000201), 0, 0) == -ENETUNREACH,
 			  "no interface, no gateway: unreachable");
-	KT_EXPECT(t, ip_route_input(&rt, htonl(0x7f000001), 0xffffffffu, loopback_dev) == -EINVAL,
+	KT_EXPECT(t, ip_route_input(skb, htonl(0x7f000001), 0xffffffffu, 0, loopback_dev) == -EINVAL,
 		  "a broadcast source is a martian");
-	KT_EXPECT(t, ip_route_input(&rt, htonl(0x7f000001), htonl(0xe0000005), loopback_dev) == -EINVAL,
+	KT_EXPECT(t, ip_route_input(skb, htonl(0x7f000001), htonl(0xe0000005), 0, loopback_dev) == -EINVAL,
 		  "so is a multicast one");
-	KT_EXPECT(t, ip_route_input(&rt, htonl(0x7f000001), htonl(0x7f000001), loopback_dev) == 0 &&
-		  (rt.rt_flags & RTCF_LOCAL), "lo to lo is local");
+	KT_EXPECT(t, !skb->dst, "no route for a martian");
+	KT_EXPECT(t, ip_route_input(skb, htonl(0x7f000001), htonl(0x7f000001), 0, loopback_dev) == 0 &&
+		  (skb_rtable(skb)->rt_flags & RTCF_LOCAL), "lo to lo is local");
+	kfree_skb(skb);				/* and its route's reference */
 }
 
 KTEST(net_neigh_create_flush)

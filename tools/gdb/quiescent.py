@@ -9,6 +9,7 @@ Commands (qs-help lists them):
     qs-ticks              per-CPU LAPIC timer tick counts and jiffies
     qs-rcu                the RCU state of the variant built in (when there is one)
     qs-ipc                the SysV semaphore ID table and the frees waiting for a grace period
+    qs-rtcache [B|all]    the route cache's buckets and entries (tools/gdb/rtcache.py)
 Convenience function:
     $percpu("VAR", CPU)   the value of CPU's copy of VAR, e.g.  p $percpu("tick_count", 1)
 
@@ -31,6 +32,8 @@ sys.modules.setdefault("quiescent", sys.modules[__name__])
 gdb.execute("source " + os.path.join(os.path.dirname(os.path.abspath(__file__)), "sched.py"))
 # SysV IPC's qs-ipc (kernel/ipc).
 gdb.execute("source " + os.path.join(os.path.dirname(os.path.abspath(__file__)), "ipc.py"))
+# The route cache's qs-rtcache (kernel/net/route_cache.c).
+gdb.execute("source " + os.path.join(os.path.dirname(os.path.abspath(__file__)), "rtcache.py"))
 
 
 def _int(expr):

@@ -15,7 +15,11 @@
  * a few random bytes changed) and delete_module() random names: every
  * image must be refused, and none can run: each goes with a parameter no
  * module has, so one that passes every check of the file is still
- * refused before its init (kernel/module/loader.c).
+ * refused before its init (kernel/module/loader.c). It also adds and
+ * deletes a bounded number of random routes (include/uapi/route.h) and
+ * switches the route cache's mode a few times; afterwards the routing
+ * table must be as it was. The route cache is emptied before each
+ * allocation count (routes the children's lookups cached are not leaks).
  *
  * Never chosen: exit, fork (the number of processes and calls would stop
  * being bounded) and read (it would wait for the console). write to the
@@ -39,6 +43,7 @@
 #include <sys/socket.h>
 #include <netinet/in.h>
 #include <sys/module.h>
+#include <qs_route.h>
 #include <errno.h>
 
 static char scratch[8192] __attribute__((aligned(4096)));
@@ -157,9 +162,65 @@ static void tame_socket(long nr, long a[6])
 	}
 }
 
+/* A route's fields: a plausible prefix (often with bits past its length) or noise. */
+static void rand_route(struct qs_rtentry *e)
+{
+	unsigned long long r = rnd();
+	static const char *const devs[] = { "", "eth0", "eth1", "lo", "nosuch", "eth0eth0eth0eth0" };
+	static const uint32_t subnets[] = { 0x0a000200, 0x0a010000, 0x0a020000 };
+
+	memset(e, 0, sizeof(*e));
+	e->prefixlen = r % 8 ? 8 + (r >> 3) % 25 : (uint8_t)(r >> 3);
+	e->dst = r % 4 ? htonl(0xac100000 | (uint32_t)((r >> 11) & 0xfffff)) : (uint32_t)rnd();
+	if ((r >> 31) % 2 && e->prefixlen <= 32)	/* clear the bits past the length */
+		e->dst &= htonl(e->prefixlen ? ~0u << (32 - e->prefixlen) : 0);
+	/* On the test machines' subnets (10.0.2/24; a router's 10.1.0/24, 10.2.0/24), or noise. */
+	e->gateway = (r >> 32) % 4 ? htonl(subnets[(r >> 34) % 3] | (uint32_t)((r >> 36) % 256))
+				   : (uint32_t)rnd();
+	e->metric = (r >> 42) % 4 ? (r >> 44) % 4 : (uint32_t)rnd();
+	strncpy(e->dev, devs[(r >> 50) % 6], sizeof(e->dev));	/* the last one fills it unterminated */
+}
+
+/* Routing calls (80-83): real structures in scratch, counts that stay small. */
+static void tame_route(long nr, long a[6])
+{
+	unsigned long long r = rnd();
+	void *buf = scratch + 4096 + 256;
+
+	if (nr < SYS_qs_route || nr > SYS_qs_rtcache || r % 4 == 0)
+		return;					/* a quarter keep their random arguments */
+	if (nr == SYS_qs_route) {
+		a[0] = (r >> 2) % 4;			/* add, del, dump, or a bad op */
+		a[1] = (long)buf;
+		if (a[0] == QS_ROUTE_DUMP)
+			a[2] = (long)((r >> 4) % 40) - 4;	/* room for 3K entries at most */
+		else
+			rand_route(buf);
+	} else if (nr == SYS_qs_route_get) {
+		struct qs_rtlookup *lk = buf;
+		static const uint32_t dsts[] = { 0x7f000001, 0x0a00020f, 0x0a000202, 0xac100101,
+						 0xe0000001, 0xffffffff, 0 };
+
+		memset(lk, 0, sizeof(*lk));
+		lk->dst = (r >> 2) % 8 < 7 ? htonl(dsts[(r >> 2) % 8]) : (uint32_t)rnd();
+		lk->src = (r >> 5) % 4 ? 0 : (uint32_t)rnd();
+		lk->tos = (r >> 7) % 4 ? (r >> 9) % 32 : (uint32_t)rnd();
+		a[0] = (long)lk;
+	} else if (nr == SYS_qs_rtstat) {
+		a[0] = (long)buf;
+		a[1] = (r >> 2) % 4 ? sizeof(struct qs_rtstat) : (long)((r >> 4) % 4096);
+	} else {
+		a[0] = (r >> 2) % 8;			/* the ops, and a few past them */
+		a[1] = (r >> 5) % 2 ? (long)((r >> 6) % 1100) : (long)((r >> 6) % 5);
+		a[2] = (long)buf;
+		a[3] = (long)((r >> 20) % 40) - 4;	/* entries of a bucket, 35 at most */
+	}
+}
+
 static void tame(long nr, long a[6])
 {
 	tame_socket(nr, a);
+	tame_route(nr, a);
 	/* Siblings share our uid: a signal would end them, so only ask. */
 	if (nr == SYS_kill && a[1] > 0 && a[1] < QS_NSIG)
 		a[1] = 0;
@@ -407,6 +468,47 @@ static int root_modules(int n)
 	return loaded;
 }
 
+/* Root's share of routing: random routes added and deleted, the cache's mode
+ * switched; the table as it was afterwards. The number of routes in the table. */
+static int route_count(void)
+{
+	static struct qs_rtentry all[QS_ROUTE_MAX];
+
+	return qs_route(QS_ROUTE_DUMP, all, QS_ROUTE_MAX);
+}
+
+static int root_routes(int n)
+{
+	struct qs_rtentry e, added[64];
+	int nadded = 0, before = route_count(), refused = 0;
+
+	if (getuid() != 0)
+		return 0;
+	for (int i = 0; i < n; i++) {
+		rand_route(&e);
+		if (rnd() % 2 == 0 && qs_route(QS_ROUTE_ADD, &e, 0) == 0) {
+			if (nadded < 64)
+				added[nadded++] = e;
+			else
+				qs_route(QS_ROUTE_DEL, &e, 0);
+		} else if (qs_route(QS_ROUTE_DEL, &e, 0) < 0) {
+			refused++;
+		}
+		if (i % (n / 3 + 1) == 0)
+			qs_rtcache(QS_RTCACHE_SET_MODE, rnd() % 3, NULL, 0);
+	}
+	for (int i = 0; i < nadded; i++)
+		qs_route(QS_ROUTE_DEL, &added[i], 0);
+	qs_rtcache(QS_RTCACHE_SET_MODE, QS_RTCACHE_RCU, NULL, 0);
+	printf("fuzz: root: %d route changes (%d refused), %d routes added and deleted again\n",
+	       n, refused, nadded);
+	if (route_count() != before) {
+		printf("fuzz: FAIL: %d routes in the table, %d before\n", route_count(), before);
+		return 1;
+	}
+	return 0;
+}
+
 static bool same(const char *what, unsigned long before, unsigned long after)
 {
 	printf("fuzz: %-16s %10lu -> %10lu%s\n", what, before, after, before == after ? "" : "  CHANGED");
@@ -439,12 +541,16 @@ int main(int argc, char **argv)
 	bad += round(procs, u.ncpus, calls / 20 + 1, seed + 1000);
 	state = seed + 1000;
 	bad += root_modules(10);
+	bad += root_routes(20);
+	qs_rtcache(QS_RTCACHE_FLUSH, 0, NULL, 0);	/* what lookups cached is not a leak */
 	qs_stats(&before, QS_STATS_SYNC);
 	module_stats(&mbefore);
 	printf("fuzz: %d processes x %ld calls on %d CPUs, seed %lu\n", procs, calls, u.ncpus, seed);
 	state = seed;
 	bad += root_modules(calls / 20 < 300 ? calls / 20 : 300);
+	bad += root_routes(calls / 20 < 300 ? calls / 20 : 300);
 	bad += round(procs, u.ncpus, calls, seed);
+	qs_rtcache(QS_RTCACHE_FLUSH, 0, NULL, 0);
 	qs_stats(&after, QS_STATS_SYNC);
 	module_stats(&mafter);
 	ok &= same("module pages", mbefore.pages, mafter.pages);

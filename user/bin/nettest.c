@@ -20,11 +20,12 @@
  * Prints "nettest: PASS: N checks" or each failure and FAIL.
  *
  * nettest wait PORT SECONDS: the guest's half of a test that sends it
- * bad packets from outside. Take the baseline (neighbour table flushed),
- * wait for one datagram on PORT (at most SECONDS), answer "done" to its
- * sender, flush the neighbours again (the sender's ARP made one), and
- * check that packet buffers, sockets and kmalloc objects are back where
- * they were: whatever arrived in between was counted and freed.
+ * bad packets from outside. Take the baseline (neighbour table and route
+ * cache flushed), wait for one datagram on PORT (at most SECONDS), answer
+ * "done" to its sender, flush the neighbours and routes again (the
+ * sender's ARP made one, its packets cached theirs), and check that
+ * packet buffers, sockets and kmalloc objects are back where they were:
+ * whatever arrived in between was counted and freed.
  */
 #include <stdio.h>
 #include <stdlib.h>
@@ -42,6 +43,7 @@
 #include <arpa/inet.h>
 #include <quiescent.h>
 #include <qs_net.h>
+#include <qs_route.h>
 
 static int checks, failed;
 
@@ -434,6 +436,7 @@ static bool back_at_baseline(const struct qs_stats *s0, const struct qs_netstat 
 	bool ok = true;
 
 	for (int tries = 0; tries < 50; tries++) {
+		qs_rtcache(QS_RTCACHE_FLUSH, 0, NULL, 0);	/* routes cached meanwhile */
 		qs_stats(&s1, QS_STATS_SYNC);
 		qs_netstat(&n1);
 		if (n1.skbs_alive == n0->skbs_alive && n1.sockets_alive == n0->sockets_alive &&
@@ -468,6 +471,7 @@ static int wait_mode(int port, int secs)
 		return 1;
 	}
 	qs_neigh(QS_NEIGH_FLUSH, 0, NULL);
+	qs_rtcache(QS_RTCACHE_FLUSH, 0, NULL, 0);
 	qs_stats(&s0, QS_STATS_SYNC);
 	qs_netstat(&n0);
 	printf("nettest: baseline taken (%lu packet buffers, %lu kmalloc objects); waiting on port %d\n",
@@ -502,6 +506,7 @@ int main(int argc, char **argv)
 	}
 	/* Warm-up: the first use of each path may allocate for good. */
 	check_datagrams();
+	qs_rtcache(QS_RTCACHE_FLUSH, 0, NULL, 0);
 	qs_stats(&s0, QS_STATS_SYNC);
 	qs_netstat(&n0);
 
