@@ -205,7 +205,7 @@ all: kernel
 kernel: $(ELF) $(INITRD)
 
 deps:
-	$(Q)tools/setup-deps.sh
+	$(Q)PYTHON=$(PYTHON) tools/setup-deps.sh
 
 # ---------------------------------------------------------------- configuration
 KCONFIG_FILES	:= $(shell find . -name Kconfig -not -path './$(O)/*' -not -path './build/*')
