@@ -5,7 +5,8 @@ import sys
 
 import pytest
 
-import qrun
+from qs import REPO
+from qs.gdb import gdb_session
 
 pytestmark = pytest.mark.qemu
 
@@ -17,7 +18,7 @@ def gdb_out(defconfig_elf):
             "delete", "hbreak ktest_run_selected", "continue",
             "print nr_cpu_ids", "print jiffies > 0", "qs-ticks", "qs-cpus", "qs-dmesg 3",
             'print $percpu("tick_count", 1) > 0']
-    out, serial = qrun.gdb_session(defconfig_elf, cpus=2, cmdline="poweroff", batch_cmds=cmds,
+    out, serial = gdb_session(defconfig_elf, cpus=2, cmdline="poweroff", batch_cmds=cmds,
                                    timeout=120)
     return out
 
@@ -43,6 +44,6 @@ def test_cli_batch(defconfig_elf):
     p = subprocess.run([sys.executable, "tools/qrun.py", "gdb", "--build-dir", "build/test-defconfig",
                         "--cpus", "1", "--batch", "-ex", "hbreak kmain", "-ex", "continue",
                         "-ex", "print sizeof(log_buf)"],
-                       cwd=qrun.REPO, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True,
+                       cwd=REPO, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True,
                        timeout=180)
     assert "131072" in p.stdout, p.stdout
