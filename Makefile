@@ -7,6 +7,7 @@
 #   make iso            the GRUB rescue ISO
 #   make initrd         the user programs (user/) packed as the initrd
 #   make gdb            boot stopped at the first instruction, gdb attached
+#   make console        (a second terminal) the console of the kernel make gdb runs
 #   make defconfig, make <name>_defconfig, make menuconfig, make olddefconfig,
 #   make savedefconfig  configuration (Kconfig, read by kconfiglib)
 #   make clean
@@ -197,7 +198,7 @@ $(INITRD): $(USER_PROGS) tools/mkinitrd.py $(foreach f,$(INITRD_FILES),$(lastwor
 initrd: $(INITRD)
 
 # ---------------------------------------------------------------- top targets
-.PHONY: all kernel initrd modules iso run gdb test test-quick soak compare amlat modbench clean \
+.PHONY: all kernel initrd modules iso run gdb console test test-quick soak compare amlat modbench clean \
 	distclean deps \
 	menuconfig defconfig olddefconfig savedefconfig FORCE
 
@@ -311,8 +312,13 @@ run: deps $(ELF) $(INITRD) $(if $(filter iso,$(BOOT)),$(ISO))
 	$(Q)$(PYTHON) tools/qrun.py run --build-dir $(O) --cpus $(CPUS) --kvm $(KVM) \
 		--boot $(BOOT) --args "$(ARGS)" $(if $(NET),--net $(NET))
 
+# gdb on this terminal; the serial console on $(O)/console.sock, which
+# `make console` (with the same O= or RCU=) attaches a second terminal to.
 gdb: deps $(ELF) $(INITRD)
 	$(Q)$(PYTHON) tools/qrun.py gdb --build-dir $(O) --cpus $(CPUS) --boot kernel --args "$(ARGS)"
+
+console:
+	$(Q)$(PYTHON) tools/console.py --build-dir $(O)
 
 # The test suites build their own configurations under build/test-*; KVM=0
 # forces TCG, KVM=auto (default) uses KVM only where the cached probe

@@ -48,13 +48,22 @@ def print_list(label, head, indent="    "):
         print(f"{indent}  ... {count - len(shown)} more")
 
 
+NONE = (1 << 64) - 1            # ~0UL: no grace period has begun (or ended) yet
+
+
+def gp_number(expr):
+    """A grace-period number, or "none" where the kernel still holds ~0UL."""
+    n = _int(expr) & NONE
+    return "none" if n == NONE else str(n)
+
+
 def show_generic():
     started = _int("rcu_gp_stats.started")
     completed = _int("rcu_gp_stats.completed")
     print(f"grace periods: started {started}, completed {completed}"
           f"{' (one in progress)' if started != completed else ''}")
-    print(f"last grace period begun: {_int('rcu_gp_current')}, last ended: "
-          f"{_int('rcu_gp_last_ended')}")
+    print(f"last grace period begun: {gp_number('rcu_gp_current')}, last ended: "
+          f"{gp_number('rcu_gp_last_ended')}")
     for cpu in range(nr_cpus()):
         s = per_cpu("rcu_cpu_stats", cpu)
         print(f"cpu{cpu}: queued {int(s['queued'])} invoked {int(s['invoked'])} "
