@@ -35,6 +35,7 @@ from qs.scenario import run_scenario, scenarios  # noqa: E402
 
 # Scripts written against the single-module qrun (`import qrun; qrun.boot(...)`)
 # keep working: the names they used, from where they live now.
+import ktap  # noqa: E402,F401
 from qs.boot import BootResult, boot_image, boot_pair  # noqa: E402,F401
 from qs.build import build, configure  # noqa: E402,F401
 from qs.kvm import accel_notes  # noqa: E402,F401

@@ -1,7 +1,7 @@
 #!/usr/bin/env python3
 """Convert scenario files of the old 'key = value' form (.scn) to TOML.
 
-  tools/scn2toml.py tests/scenarios/x.scn [...]     writes x.toml beside each, removes x.scn
+  tools/scn2toml.py DIR/NAME.scn [...]     writes NAME.toml beside each, removes NAME.scn
   tools/scn2toml.py --stdout x.scn                  prints the TOML instead
 
 The result is one case, exactly what the .scn said (qs/scenario.py
