@@ -25,23 +25,31 @@ def symbol_of(addr):
 
 
 def walk_rcu_list(head, limit=8):
-    """(count, [(func name, arg)...]) for a struct list_head of rcu_heads."""
+    """(count, [(func name, arg)...], note) for a struct list_head of
+    rcu_heads. Before the variant's init the head is still zero, and a
+    list being edited may point anywhere: say so instead of failing."""
     rcu_head = gdb.lookup_type("struct rcu_head")
     start = int(head.address)
     node = head["next"]
     count, shown = 0, []
-    while int(node) != start and count < 100000:
-        h = node.cast(rcu_head.pointer())      # list is the first member
-        if len(shown) < limit:
-            shown.append((symbol_of(int(h["func"])), int(h["arg"])))
-        count += 1
-        node = node["next"]
-    return count, shown
+    if int(node) == 0:
+        return 0, [], "not initialised yet"
+    try:
+        while int(node) != start and count < 100000:
+            h = node.cast(rcu_head.pointer())      # list is the first member
+            if len(shown) < limit:
+                shown.append((symbol_of(int(h["func"])), int(h["arg"])))
+            count += 1
+            node = node["next"]
+    except gdb.MemoryError:
+        return count, shown, f"unreadable after {count}"
+    return count, shown, ""
 
 
 def print_list(label, head, indent="    "):
-    count, shown = walk_rcu_list(head)
-    print(f"{indent}{label}: {count} callback{'s' if count != 1 else ''}")
+    count, shown, note = walk_rcu_list(head)
+    print(f"{indent}{label}: {count} callback{'s' if count != 1 else ''}"
+          + (f" ({note})" if note else ""))
     for func, arg in shown:
         print(f"{indent}  {func}({arg:#x})")
     if count > len(shown):
