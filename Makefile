@@ -62,7 +62,7 @@ ISO		:= $(O)/quiescent.iso
 # ---------------------------------------------------------------- sources
 # The configuration as make variables (CONFIG_FOO=y), for choosing files;
 # not read (and so not made) when only configuring or cleaning.
-ifeq ($(filter %config clean distclean deps,$(MAKECMDGOALS)),)
+ifeq ($(filter %config clean distclean deps console,$(MAKECMDGOALS)),)
 -include $(AUTOCONF_MK)
 endif
 include kernel/rcu/variants.mk
