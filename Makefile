@@ -7,6 +7,7 @@
 #   make iso            the GRUB rescue ISO
 #   make initrd         the user programs (user/) packed as the initrd
 #   make gdb            boot stopped at the first instruction, gdb attached
+#   make console        (a second terminal) the console of the kernel make gdb runs
 #   make defconfig, make <name>_defconfig, make menuconfig, make olddefconfig,
 #   make savedefconfig  configuration (Kconfig, read by kconfiglib)
 #   make clean
@@ -61,7 +62,7 @@ ISO		:= $(O)/quiescent.iso
 # ---------------------------------------------------------------- sources
 # The configuration as make variables (CONFIG_FOO=y), for choosing files;
 # not read (and so not made) when only configuring or cleaning.
-ifeq ($(filter %config clean distclean deps,$(MAKECMDGOALS)),)
+ifeq ($(filter %config clean distclean deps console,$(MAKECMDGOALS)),)
 -include $(AUTOCONF_MK)
 endif
 include kernel/rcu/variants.mk
@@ -197,8 +198,8 @@ $(INITRD): $(USER_PROGS) tools/mkinitrd.py $(foreach f,$(INITRD_FILES),$(lastwor
 initrd: $(INITRD)
 
 # ---------------------------------------------------------------- top targets
-.PHONY: all kernel initrd modules iso run gdb test test-quick soak repeat mutants compare amlat modbench \
-	semopbench rtbench clean \
+.PHONY: all kernel initrd modules iso run gdb console test test-quick soak repeat mutants compare amlat \
+	modbench semopbench rtbench clean \
 	distclean deps \
 	menuconfig defconfig olddefconfig savedefconfig FORCE
 
@@ -206,7 +207,7 @@ all: kernel
 kernel: $(ELF) $(INITRD)
 
 deps:
-	$(Q)tools/setup-deps.sh
+	$(Q)PYTHON=$(PYTHON) tools/setup-deps.sh
 
 # ---------------------------------------------------------------- configuration
 KCONFIG_FILES	:= $(shell find . -name Kconfig -not -path './$(O)/*' -not -path './build/*')
@@ -312,8 +313,13 @@ run: deps $(ELF) $(INITRD) $(if $(filter iso,$(BOOT)),$(ISO))
 	$(Q)$(PYTHON) tools/qrun.py run --build-dir $(O) --cpus $(CPUS) --kvm $(KVM) \
 		--boot $(BOOT) --args "$(ARGS)" $(if $(NET),--net $(NET))
 
+# gdb on this terminal; the serial console on $(O)/console.sock, which
+# `make console` (with the same O= or RCU=) attaches a second terminal to.
 gdb: deps $(ELF) $(INITRD)
 	$(Q)$(PYTHON) tools/qrun.py gdb --build-dir $(O) --cpus $(CPUS) --boot kernel --args "$(ARGS)"
+
+console:
+	$(Q)$(PYTHON) tools/console.py --build-dir $(O)
 
 # The test suites build their own configurations under build/test-*; KVM=0
 # forces TCG, KVM=auto (default) uses KVM only where the cached probe

@@ -1,7 +1,7 @@
 """Shared fixtures for Quiescent's pytest suites.
 
-Every configuration is built once per session (qrun caches builds in the
-process), boots with identical parameters are shared (qrun.boot(cache=True)),
+Every configuration is built once per session (qs.build caches builds in
+the process), boots with identical parameters are shared (qs.boot.boot(cache=True)),
 and each scenario's one-line summary is printed at the end of the session.
 The accelerator comes from the environment: KVM=0 (TCG), 1 or auto (the
 default: KVM if the cached probe passed, TCG otherwise).
@@ -14,7 +14,7 @@ import pytest
 
 TOOLS = Path(__file__).resolve().parent.parent / "tools"
 sys.path.insert(0, str(TOOLS))
-import qrun  # noqa: E402
+from qs import boot as qboot, build as qbuild, kvm as qkvm  # noqa: E402
 
 SUMMARY = []
 
@@ -28,20 +28,20 @@ def kvm():
 def defconfig_elf():
     """build/test-defconfig/quiescent.elf, built once."""
     try:
-        return qrun.build("test-defconfig", "defconfig")
-    except qrun.BuildError as e:
+        return qbuild.build("test-defconfig", "defconfig")
+    except qbuild.BuildError as e:
         pytest.fail(str(e), pytrace=False)
 
 
 @pytest.fixture(scope="session")
 def boot(kvm, defconfig_elf):
-    """boot(cpus=, cmdline=, boot='kernel', timeout=) -> qrun.BootResult,
+    """boot(cpus=, cmdline=, boot='kernel', timeout=) -> qs.boot.BootResult,
     shared between tests that ask for the same run."""
     def _boot(cpus=4, cmdline="", boot="kernel", timeout=60, label=None):
         try:
-            return qrun.boot(name="test-defconfig", boot=boot, cpus=cpus, cmdline=cmdline,
-                             timeout=timeout, kvm=kvm, label=label, cache=True)
-        except qrun.BuildError as e:
+            return qboot.boot(name="test-defconfig", boot=boot, cpus=cpus, cmdline=cmdline,
+                              timeout=timeout, kvm=kvm, label=label, cache=True)
+        except qbuild.BuildError as e:
             pytest.fail(str(e), pytrace=False)
     return _boot
 
@@ -53,7 +53,7 @@ def record_summary(line):
 def pytest_terminal_summary(terminalreporter):
     if SUMMARY:
         terminalreporter.section("Quiescent runs (one line per boot)")
-        for note in qrun.accel_notes:
+        for note in qkvm.accel_notes:
             terminalreporter.write_line(note)
         for line in SUMMARY:
             terminalreporter.write_line(line)

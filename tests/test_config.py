@@ -5,9 +5,8 @@ import sys
 
 import pytest
 
-import qrun
+from qs import REPO
 
-REPO = qrun.REPO
 pytestmark = pytest.mark.build
 
 

@@ -1,23 +1,25 @@
 """`make gdb` in batch mode: QEMU stopped at the first instruction, gdb
 reaches the kernel's C entry and prints kernel variables."""
+import re
 import subprocess
 import sys
 
 import pytest
 
-import qrun
+from qs import REPO
+from qs.gdb import gdb_session
 
 pytestmark = pytest.mark.qemu
 
 
 @pytest.fixture(scope="module")
 def gdb_out(defconfig_elf):
-    cmds = ["hbreak kmain", "continue", "print $pc == &kmain",
+    cmds = ["hbreak kmain", "continue", "print $pc == &kmain", "qs-help", "qs-rcu",
             "print nr_cpu_ids",
             "delete", "hbreak ktest_run_selected", "continue",
             "print nr_cpu_ids", "print jiffies > 0", "qs-ticks", "qs-cpus", "qs-dmesg 3",
             'print $percpu("tick_count", 1) > 0']
-    out, serial = qrun.gdb_session(defconfig_elf, cpus=2, cmdline="poweroff", batch_cmds=cmds,
+    out, serial = gdb_session(defconfig_elf, cpus=2, cmdline="poweroff", batch_cmds=cmds,
                                    timeout=120)
     return out
 
@@ -38,11 +40,27 @@ def test_helpers(gdb_out):
     assert "$5 = 1" in gdb_out, f"CPU 1's tick_count via $percpu is not > 0:\n{gdb_out}"
 
 
+def test_help_lists_every_group(gdb_out):
+    """qs-help: quiescent.py's commands, RCU's, and those of the other files
+    in tools/gdb/ (sched.py's), each with its summary."""
+    help_text = gdb_out[gdb_out.index("Quiescent's gdb commands"):]
+    for group, cmd in (("Kernel", "qs-dmesg"), ("RCU", "qs-rcu-gp"), ("Scheduler", "qs-tasks")):
+        m = re.search(rf"^{group}\b.*\n((?:  qs-.*\n)+)", help_text, re.M)
+        assert m and re.search(rf"^  {cmd} +\S", m.group(1), re.M), f"{group}/{cmd}:\n{help_text}"
+    assert "(not loaded" not in help_text, help_text
+
+
+def test_rcu_before_any_grace_period_says_none(gdb_out):
+    """At kmain no grace period has begun or ended: "none", not ~0UL."""
+    assert "last grace period begun: none, last ended: none" in gdb_out, gdb_out
+    assert "18446744073709551615" not in gdb_out
+
+
 def test_cli_batch(defconfig_elf):
     """The same through the command line `make gdb` uses."""
     p = subprocess.run([sys.executable, "tools/qrun.py", "gdb", "--build-dir", "build/test-defconfig",
                         "--cpus", "1", "--batch", "-ex", "hbreak kmain", "-ex", "continue",
                         "-ex", "print sizeof(log_buf)"],
-                       cwd=qrun.REPO, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True,
+                       cwd=REPO, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True,
                        timeout=180)
     assert "131072" in p.stdout, p.stdout

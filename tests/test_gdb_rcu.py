@@ -7,7 +7,8 @@ import re
 
 import pytest
 
-import qrun
+from qs.build import BuildError, build
+from qs.gdb import gdb_session
 
 pytestmark = pytest.mark.qemu
 
@@ -15,8 +16,8 @@ pytestmark = pytest.mark.qemu
 @pytest.fixture(scope="module")
 def ltimer_elf():
     try:
-        return qrun.build("test-rcu_ltimer_defconfig", "rcu_ltimer_defconfig")
-    except qrun.BuildError as e:
+        return build("test-rcu_ltimer_defconfig", "rcu_ltimer_defconfig")
+    except BuildError as e:
         pytest.fail(str(e), pytrace=False)
 
 
@@ -29,7 +30,7 @@ def gp_out(ltimer_elf):
             "print $pc == &rcu_gp_begin", "qs-rcu",
             "continue",                                    # rcu_gp_end
             "print $pc == &rcu_gp_end", "print gpnum", "qs-rcu"]
-    out, serial = qrun.gdb_session(ltimer_elf, cpus=2,
+    out, serial = gdb_session(ltimer_elf, cpus=2,
                                    cmdline="ktest=rcu_synchronize_waits_for_grace_period",
                                    batch_cmds=cmds, timeout=180)
     return out

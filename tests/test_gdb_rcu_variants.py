@@ -8,7 +8,8 @@ import re
 
 import pytest
 
-import qrun
+from qs.build import BuildError, build
+from qs.gdb import gdb_session
 
 pytestmark = pytest.mark.qemu
 
@@ -44,13 +45,13 @@ VIEWS = {
 def view(request):
     config = request.param
     try:
-        elf = qrun.build("test-" + config, config)
-    except qrun.BuildError as e:
+        elf = build("test-" + config, config)
+    except BuildError as e:
         pytest.fail(str(e), pytrace=False)
     cmds = ["hbreak ktest_fn_rcu_synchronize_waits_for_grace_period", "continue", "delete",
             "hbreak rcu_gp_begin", "continue", "delete",
             "print $pc == &rcu_gp_begin", "qs-rcu"]
-    out, _ = qrun.gdb_session(elf, cpus=2, cmdline="ktest=rcu_synchronize_waits_for_grace_period",
+    out, _ = gdb_session(elf, cpus=2, cmdline="ktest=rcu_synchronize_waits_for_grace_period",
                               batch_cmds=cmds, timeout=180)
     return config, out
 

@@ -1,6 +1,9 @@
-"""The runner's own parsers (tools/ktap.py, qrun.parse_console) on sample text."""
+"""The runner's own parsers (tools/ktap.py, qs.log) on sample text."""
 import ktap
-import qrun
+from qs.boot import BootResult
+from qs.log import parse_console, user_view
+from qs.qemu import STATUS_BY_CODE
+from qs.scenario import check_online
 
 SAMPLE = """\
 [    0.061950] cpu0: config: HZ=250 CPUs=4 (max 16) preemption=none rcu=(none)
@@ -77,7 +80,7 @@ def test_console_milestones_bench_and_panic():
 [    1.000000] cpu1:   [<ffffffff80105678>] ktest_run_selected+0x9a/0x1c0
 [    1.000000] cpu1: ---[ end Kernel panic on CPU 1 ]---
 """
-    c = qrun.parse_console(log)
+    c = parse_console(log)
     assert c.banner == dict(hz=250, cpus=4, max_cpus=16, preemption="none", rcu="(none)")
     assert (c.online, c.online_ms) == (4, 31.201)
     assert c.ticks == {0: 57, 1: 55, 2: 52, 3: 0}
@@ -89,30 +92,55 @@ def test_console_milestones_bench_and_panic():
 
 
 def test_check_online_catches_a_cpu_without_ticks():
-    c = qrun.parse_console("[ 0.1] cpu0: config: HZ=250 CPUs=2 (max 16) preemption=none rcu=(none)\n"
+    c = parse_console("[ 0.1] cpu0: config: HZ=250 CPUs=2 (max 16) preemption=none rcu=(none)\n"
                            "[ 0.1] cpu0: smp: all 2 CPUs online in 1.0 ms\n"
                            "[ 0.3] cpu0: ticks: cpu0=50 cpu1=0\n")
-    r = qrun.BootResult(cmd=[], boot="kernel", cpus=2, cmdline="", accel="tcg", exit_code=0,
+    r = BootResult(cmd=[], boot="kernel", cpus=2, cmdline="", accel="tcg", exit_code=0,
                         status="poweroff", elapsed=1.0, log_path="", log="", console=c)
-    assert qrun.check_online(r) == ["CPUs without a tick: [1]"]
+    assert check_online(r) == ["CPUs without a tick: [1]"]
     r.cpus = 3
-    assert any("2 CPUs online, QEMU has 3" in w for w in qrun.check_online(r))
+    assert any("2 CPUs online, QEMU has 3" in w for w in check_online(r))
 
 
 def test_exit_status_mapping():
-    assert qrun.STATUS_BY_CODE[33] == "pass"
-    assert qrun.STATUS_BY_CODE[35] == "fail"
-    assert qrun.STATUS_BY_CODE[37] == "panic"
-    c = qrun.parse_console("")
-    r = qrun.BootResult(cmd=[], boot="kernel", cpus=1, cmdline="", accel="tcg", exit_code=37,
+    assert STATUS_BY_CODE[33] == "pass"
+    assert STATUS_BY_CODE[35] == "fail"
+    assert STATUS_BY_CODE[37] == "panic"
+    c = parse_console("")
+    r = BootResult(cmd=[], boot="kernel", cpus=1, cmdline="", accel="tcg", exit_code=37,
                         status="panic", elapsed=1.0, log_path="", log="", console=c)
     ok, why = r.verdict("pass")
     assert not ok and "panic" in why[0]
     assert r.verdict("panic")[0]
 
 
-def test_scenario_files_parse():
-    for p in qrun.scenario_files():
-        sc = qrun.load_scenario(p)
-        assert sc.description, f"{p.name}: first comment line describes the scenario"
-        assert sc.cpus >= 1 and sc.timeout > 0
+
+def test_banner_must_match_the_build():
+    c = parse_console("[ 0.1] cpu0: config: HZ=250 CPUs=2 (max 16) preemption=none rcu=rcu-poll\n")
+    r = BootResult(cmd=[], boot="kernel", cpus=2, cmdline="", accel="tcg", exit_code=0,
+                   status="poweroff", elapsed=1.0, log_path="", log="", console=c,
+                   built=dict(variant="rcu-poll", preemption="none", hz=250))
+    assert r.banner_problems() == []
+    r.built = dict(variant="rcu-ltimer", preemption="preempt", hz=1000)
+    why = r.banner_problems()
+    assert len(why) == 3 and "rcu=rcu-poll" in why[0], why
+    r.built, r.cpus = None, 4
+    assert r.banner_problems() == ["the banner says CPUs=2, expected 4 (QEMU has 4)"]
+    assert r.banner_problems(cpus=2) == []
+    r.console = parse_console("")
+    assert r.banner_problems() == ["no boot banner ('config: HZ=...')"]
+    assert r.banner_problems(required=False) == []
+
+
+def test_user_view_moves_a_spliced_printk_out_of_the_line():
+    raw = ("Quiescent shell ready (pid 14); 'help' lists the commands\r\n"
+           "$ [    0.275577] cpu0: user: /bin/init started\r\n"
+           "ps\r\n  PID  PPID\r\n"
+           "$ rc[    0.3] cpu1: a[    0.4] cpu2: b\nu\n")
+    text = user_view(raw)
+    assert "\n$ ps\n" in text, text
+    assert "[    0.275577] cpu0: user: /bin/init started\n" in text
+    assert "\n$ rcu\n" in text, text
+    assert "[    0.3] cpu1: a" in text and "[    0.4] cpu2: b" in text
+    # whole printk lines stay where they are
+    assert user_view("[ 1.0] cpu0: x\n[ 1.1] cpu1: y\n") == "[ 1.0] cpu0: x\n[ 1.1] cpu1: y\n"

@@ -36,7 +36,11 @@ import time
 import pytest
 
 import netpkt as P
-import qrun
+import ktap
+from qs import REPO
+from qs.boot import boot
+from qs.build import build
+from qs.net import Nic, free_udp_port
 from conftest import record_summary
 
 G_MAC, H_MAC = "52:54:00:00:03:0f", "02:00:00:00:03:01"
@@ -80,14 +84,14 @@ class Guest:
     monitor (QMP) on a unix socket in tmp."""
 
     def __init__(self, kvm, label, cpus, cmdline, nics, tmp, timeout=240):
-        qrun.build("test-defconfig", "defconfig")
+        build("test-defconfig", "defconfig")
         self.console = Console()
         self.result = None
         self.qmp_path = os.path.join(tmp, "qmp.sock")
         extra = ["-qmp", f"unix:{self.qmp_path},server=on,wait=off"]
 
         def run():
-            self.result = qrun.boot(name="test-defconfig", cpus=cpus, cmdline=cmdline,
+            self.result = boot(name="test-defconfig", cpus=cpus, cmdline=cmdline,
                                     timeout=timeout, kvm=kvm, label=label, nics=nics,
                                     extra=extra, watch=self.console.add)
         self.thread = threading.Thread(target=run, daemon=True)
@@ -134,7 +138,7 @@ def bench(name, record):
     line = "BENCH " + json.dumps(record)
     print(line)
     record_summary(line)
-    rdir = qrun.REPO / "build" / "test-defconfig" / "results"
+    rdir = REPO / "build" / "test-defconfig" / "results"
     rdir.mkdir(parents=True, exist_ok=True)
     (rdir / f"{name}.json").write_text(json.dumps(record, indent=1) + "\n")
 
@@ -407,10 +411,10 @@ def set_link(path, netdev, up):
 @pytest.mark.qemu
 def test_net_host_smp2(kvm):
     tmp = tempfile.mkdtemp(prefix="qs-net-")
-    fwd_sink = qrun.free_udp_port()
+    fwd_sink = free_udp_port()
     link = P.RawLink(tmp, H_MAC, H_IP)
-    nics = [qrun.Nic("user", hostfwd=[(fwd_sink, 9)], dump=False),
-            qrun.Nic("dgram", local=link.guest_path, remote=link.host_path, mac=G_MAC)]
+    nics = [Nic("user", hostfwd=[(fwd_sink, 9)], dump=False),
+            Nic("dgram", local=link.guest_path, remote=link.host_path, mac=G_MAC)]
     cmdline = (f"ip=eth0:10.0.2.15/24,eth1:{G_IP}/24 gw=10.0.2.2 -- netstat; "
                f"nettest wait {WAIT_PORT} 120; netstat -a; nettest wait {WAIT_PORT2} 120; "
                "udpecho -p 7 -t 5 -s 9 -b udp_flood_rx; ifconfig; netstat -a; poweroff")
@@ -461,7 +465,7 @@ def test_net_host_smp2(kvm):
         shutil.rmtree(tmp, ignore_errors=True)
     ok, why = r.verdict("poweroff")
     assert ok, f"{why}\n{r.tail(30)}"
-    text = qrun.ktap.clean(r.log)
+    text = ktap.clean(r.log)
     assert len(re.findall(r"^nettest: PASS: allocations back at the baseline", text, re.M)) == 2
     alive = re.findall(r"^packet buffers (\d+) alive", text, re.M)
     assert len(alive) == 3 and alive[0] == alive[-1], f"packet buffers alive: {alive}"
@@ -475,10 +479,10 @@ def test_net_host_smp2(kvm):
 @pytest.mark.qemu
 def test_net_host_smp1(kvm):
     tmp = tempfile.mkdtemp(prefix="qs-net-")
-    fwd_sink = qrun.free_udp_port()
+    fwd_sink = free_udp_port()
     link = P.RawLink(tmp, H_MAC, H_IP)
-    nics = [qrun.Nic("user", hostfwd=[(fwd_sink, 9)], dump=False),
-            qrun.Nic("dgram", local=link.guest_path, remote=link.host_path, mac=G_MAC)]
+    nics = [Nic("user", hostfwd=[(fwd_sink, 9)], dump=False),
+            Nic("dgram", local=link.guest_path, remote=link.host_path, mac=G_MAC)]
     guest = Guest(kvm, "net-host-smp1", 1,
                   f"ip=eth0:10.0.2.15/24,eth1:{G_IP}/24 gw=10.0.2.2 -- "
                   "udpecho -p 7 -t 4 -s 9 -b udp_flood_rx; netstat; poweroff", nics, tmp)

@@ -6,7 +6,8 @@ import sys
 
 import pytest
 
-import qrun
+from qs import REPO
+from qs.qemu import EXIT_PANIC
 
 pytestmark = pytest.mark.qemu
 
@@ -14,7 +15,7 @@ pytestmark = pytest.mark.qemu
 def test_panic_is_reported_as_failure_not_timeout(boot):
     r = boot(cpus=2, cmdline="ktest=fault_page_fault", timeout=60)
     assert not r.timed_out, f"the deliberate fault hung until the timeout:\n{r.tail()}"
-    assert r.exit_code == qrun.EXIT_PANIC, f"exit {r.exit_code}, expected 37 (panic):\n{r.tail()}"
+    assert r.exit_code == EXIT_PANIC, f"exit {r.exit_code}, expected 37 (panic):\n{r.tail()}"
     ok, why = r.verdict("pass")
     assert not ok and any("panic" in w for w in why)
     assert r.console.panic is not None, "no 'Kernel panic on CPU' line"
@@ -26,7 +27,7 @@ def test_cli_exit_status_on_panic():
     """`qrun.py boot` exits non-zero and says FAIL for the deliberate fault."""
     p = subprocess.run([sys.executable, "tools/qrun.py", "boot", "--cpus", "1", "--kvm",
                         os.environ.get("KVM", "auto"), "--args", "ktest=fault_page_fault"],
-                       cwd=qrun.REPO, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True,
+                       cwd=REPO, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True,
                        timeout=180)
     assert p.returncode == 1, p.stdout
     assert p.stdout.lstrip().startswith("FAIL") or "\nFAIL" in p.stdout, p.stdout
@@ -43,7 +44,7 @@ def test_hang_is_reported_as_timeout(boot):
 
 def test_results_json_written(boot):
     r = boot(cpus=4, cmdline="ktest=smp_*,lock_*,kmalloc_*", timeout=90)
-    res = qrun.REPO / "build" / "test-defconfig" / "results"
+    res = REPO / "build" / "test-defconfig" / "results"
     assert any(res.glob("*.json")), "no result file under build/test-defconfig/results"
     assert r.console.banner is not None, r.tail()
 
@@ -63,7 +64,7 @@ def test_make_run_noninteractive():
     p = subprocess.run(["make", "--no-print-directory", "O=build/test-defconfig", "run",
                         "BOOT=kernel", "CPUS=4", "ARGS=poweroff",
                         f"KVM={os.environ.get('KVM', 'auto')}"],
-                       cwd=qrun.REPO, stdin=subprocess.DEVNULL, stdout=subprocess.PIPE,
+                       cwd=REPO, stdin=subprocess.DEVNULL, stdout=subprocess.PIPE,
                        stderr=subprocess.STDOUT, text=True, timeout=180, env=env)
     assert p.returncode == 0, p.stdout[-3000:]
     assert "smp: all 4 CPUs online" in p.stdout, p.stdout[-3000:]

@@ -1,30 +1,33 @@
-"""Every file in tests/scenarios/ is one test: build its configuration,
-boot it, check what the scenario expects (exit status, CPUs online and
-ticking, KTAP groups, log lines, backtrace). The same runs, by hand:
+"""Every case of every file in tests/scenarios/ is one test: build its
+configuration, boot it, check what the case expects (exit status, the
+banner against the build, CPUs online and ticking, KTAP groups, log lines,
+backtrace). A file with cpus = [...] or config = [...] is several cases,
+each with its own name (qs/scenario.py). The same runs, by hand:
 
     python3 tools/qrun.py scenario              # all
     python3 tools/qrun.py scenario 'boot-iso-*'
+    python3 tools/qrun.py scenario --list 'torture-*'
 """
 import pytest
 
-import qrun
 from conftest import record_summary
+from qs.build import BuildError
+from qs.scenario import run_scenario, scenarios
 
 # soak-* scenarios are long runs for `make soak`, not for `make test`.
-SCENARIOS = [p for p in qrun.scenario_files() if not p.stem.startswith("soak-")]
+CASES = [sc for sc in scenarios() if not sc.name.startswith("soak-")]
 
 
 def test_scenarios_exist():
-    assert len(SCENARIOS) >= 10, "tests/scenarios/*.scn went missing"
+    assert len(CASES) >= 150, "tests/scenarios/*.toml lost cases"
 
 
 @pytest.mark.qemu
-@pytest.mark.parametrize("path", SCENARIOS, ids=[p.stem for p in SCENARIOS])
-def test_scenario(path, kvm):
-    sc = qrun.load_scenario(path)
+@pytest.mark.parametrize("sc", CASES, ids=[sc.name for sc in CASES])
+def test_scenario(sc, kvm):
     try:
-        r, why, line = qrun.run_scenario(sc, kvm=kvm, cache=True)
-    except qrun.BuildError as e:
+        r, why, line = run_scenario(sc, kvm=kvm, cache=True)
+    except BuildError as e:
         record_summary(f"FAIL  {sc.name}: build failed")
         pytest.fail(str(e), pytrace=False)
     record_summary(line)

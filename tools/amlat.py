@@ -26,9 +26,8 @@ import sys
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
-import qrun  # noqa: E402
-
-REPO = qrun.REPO
+from qs import REPO  # noqa: E402
+from qs.boot import boot  # noqa: E402
 OUT = REPO / "build" / "amlat"
 ROWS = ["base", "krcud", "direct", "throttle"]
 NAMES = {"base": "Base", "krcud": "krcud", "direct": "Direct Invocation", "throttle": "Throttle"}
@@ -41,7 +40,7 @@ LOADS = {   # name -> (amlat.load, amlat.burst)
 def run(label, cfg, cpus, load, burst, seconds, work, kvm, extra=""):
     cmd = (f"ktest=bench_amlat amlat.seconds={seconds} amlat.load={load} "
            f"amlat.burst={burst} amlat.work={work} {extra}").strip()
-    r = qrun.boot(name=f"amlat-{cfg.replace('_defconfig', '')}", defconfig=cfg, boot="kernel",
+    r = boot(name=f"amlat-{cfg.replace('_defconfig', '')}", defconfig=cfg, boot="kernel",
                   cpus=cpus, cmdline=cmd, timeout=120 + 40 * seconds, kvm=kvm,
                   label=f"amlat-{label}")
     if r.status != "pass":

@@ -27,9 +27,8 @@ import sys
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
-import qrun  # noqa: E402
-
-REPO = qrun.REPO
+from qs import REPO  # noqa: E402
+from qs.boot import boot  # noqa: E402
 
 # config stem -> the variant's source file (what the build needs).
 VARIANT_FILES = {
@@ -69,7 +68,7 @@ def available(cpus):
 def bench(stem, cfg, cpus, kvm, extra=(), name=None):
     # The test configurations count read-side nesting (CONFIG_RCU_DEBUG_READ);
     # the comparison measures the read side as a production build has it.
-    r = qrun.boot(name=name or f"compare-{stem}", defconfig=cfg, boot="kernel", cpus=cpus,
+    r = boot(name=name or f"compare-{stem}", defconfig=cfg, boot="kernel", cpus=cpus,
                   options=["# CONFIG_RCU_DEBUG_READ is not set", *extra],
                   cmdline=f"ktest=bench_rcu_* bench.sync_samples={SYNC_SAMPLES}", timeout=600,
                   kvm=kvm, label=f"compare-smp{cpus}")

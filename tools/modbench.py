@@ -23,7 +23,7 @@ import sys
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
-import qrun  # noqa: E402
+from qs.boot import boot  # noqa: E402
 from compare import available  # noqa: E402
 
 RE_STRESS = re.compile(r"# (\S+): (\d+) loads and unloads .*; \d+ readers: (\d+) calls")
@@ -36,7 +36,7 @@ def run(stem, cfg, cpus, kvm, seconds):
         tests = "bench_module_load,nmi_handler_expect_failure"
     elif cpus > 1:
         tests += ",module_unload_stress"
-    r = qrun.boot(name=f"test-{cfg}", defconfig=cfg, boot="kernel", cpus=cpus,
+    r = boot(name=f"test-{cfg}", defconfig=cfg, boot="kernel", cpus=cpus,
                   cmdline=f"ktest={tests} module_stress.duration={seconds}", timeout=300,
                   kvm=kvm, label=f"modbench-smp{cpus}")
     row = {"variant": stem, "status": r.status}

@@ -1,6 +1,6 @@
 #!/usr/bin/env python3
 """Tables and plots from benchmark result files (build/<name>/results/*.json,
-written by tools/qrun.py from the kernel's "BENCH {json}" lines).
+written by the runner, tools/qs/boot.py, from the kernel's "BENCH {json}" lines).
 
   plot.py table [FILES...]               one row per BENCH object
   plot.py bar --metric ops_per_sec_per_cpu --by cpus [--where bench=kmalloc] [-o out.png] [FILES...]

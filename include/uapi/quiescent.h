@@ -49,6 +49,9 @@
 #define SYS_setgid		30	/* (gid): root may set any, others only their own */
 #define SYS_qs_readdir		31	/* (index, struct qs_dirent *) -> 0, or -ENOENT past the end */
 
+/* RCU work on demand, for the shell's `rcu sync|call N|barrier` (kernel/user/qs_rcu.c). */
+#define SYS_qs_rcu		32	/* (QS_RCU_*, n) */
+
 /*
  * Ranges kept for each subsystem's calls, numbered in its own uapi header:
  *   40-49   SysV semaphores (kernel/ipc, include/uapi/sem.h)
@@ -195,6 +198,12 @@ struct qs_stats {
 	uint64_t files_open;		/* struct file alive (include/file.h) */
 	struct qs_cpu_stats cpu[QS_STATS_MAX_CPUS];
 };
+
+/* qs_rcu() operations: the public RCU API (include/rcupdate.h), from user space. */
+#define QS_RCU_SYNC		0	/* synchronize_rcu(): wait for a grace period */
+#define QS_RCU_CALL		1	/* queue n call_rcu() callbacks -> n; returns at once */
+#define QS_RCU_BARRIER		2	/* rcu_barrier(): wait for every queued callback */
+#define QS_RCU_MAX_CALLS	100000	/* callbacks queued by qs_rcu() and not yet run */
 
 #define QS_COMM_LEN		16
 

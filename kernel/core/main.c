@@ -48,12 +48,6 @@ static int set_poweroff(const char *val)
 CMDLINE_PARAM("poweroff", set_poweroff,
 	      "poweroff: power off once every CPU is online and has ticked (for scripts)");
 
-/* Variant name: kernel/rcu provides rcu_variant_name() when it exists. */
-__attribute__((weak)) const char *rcu_variant_name(void)
-{
-	return "(none)";
-}
-
 static void banner(void)
 {
 	printk("Quiescent: an x86-64 SMP teaching kernel about Read-Copy Update\n");

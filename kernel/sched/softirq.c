@@ -1,6 +1,7 @@
 /*
  * Softirqs (include/softirq.h): the 2.6 kernel's design, which seed 003
- * section 3 describes and its realtime fixes (a later issue) build on.
+ * section 3 describes and its realtime options (kernel/rcu/rt.h,
+ * docs/rcu/realtime.md) build on.
  *
  * Each CPU has a pending bit mask. __do_softirq() snapshots and clears it
  * with interrupts off, then runs each pending action with interrupts on

@@ -2,38 +2,62 @@
 
     (gdb) source tools/gdb/quiescent.py
 
-Commands (qs-help lists them):
+Commands (qs-help lists them all, with those of every other file here):
     qs-dmesg [N]          the last N lines (default 40) of the printk ring log_buf
     qs-cpus               per-CPU cpu_local fields and tick counts
     qs-percpu VAR [CPU]   a per-CPU variable on one CPU, or on every CPU
     qs-ticks              per-CPU LAPIC timer tick counts and jiffies
-    qs-rcu                the RCU state of the variant built in (when there is one)
-    qs-ipc                the SysV semaphore ID table and the frees waiting for a grace period
-    qs-rtcache [B|all]    the route cache's buckets and entries (tools/gdb/rtcache.py)
+    qs-rcu                the RCU state of the variant built in
+    qs-rcu-gp             stop where grace periods begin and end
 Convenience function:
     $percpu("VAR", CPU)   the value of CPU's copy of VAR, e.g.  p $percpu("tick_count", 1)
+
+Every other file in tools/gdb/ that defines qs-* commands is loaded too
+(sched.py: qs-tasks, qs-runqueues, ...), and qs-help finds their commands
+by reading the files: a new file needs no list updated here. Its group in
+qs-help is its QS_GROUP string (else its file name). The per-variant RCU
+views, rcu_<variant>.py, define no commands: qs-rcu imports the one built.
 
 Per-CPU data: .percpu is a template; CPU n's copy of v lives at
 (char *)&v + __per_cpu_offset[n], and struct cpu_local sits at offset 0 of
 every copy (cpu_local_template). Before the per-CPU areas are set up
 (early boot) the offsets are zero and every CPU shows the template.
 """
+import importlib.util
 import os
+import re
 import sys
 
 import gdb
 
-sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+HERE = os.path.dirname(os.path.abspath(__file__))
+sys.path.insert(0, HERE)
 # gdb runs this file as __main__; the per-variant RCU modules import it as
 # "quiescent": let them find this copy instead of running it a second time.
 sys.modules.setdefault("quiescent", sys.modules[__name__])
-# The scheduler's helpers (qs-tasks, qs-runqueues, qs-sched-stats). "source",
-# not "import": Python's standard library has a module named sched.
-gdb.execute("source " + os.path.join(os.path.dirname(os.path.abspath(__file__)), "sched.py"))
-# SysV IPC's qs-ipc (kernel/ipc).
-gdb.execute("source " + os.path.join(os.path.dirname(os.path.abspath(__file__)), "ipc.py"))
-# The route cache's qs-rtcache (kernel/net/route_cache.c).
-gdb.execute("source " + os.path.join(os.path.dirname(os.path.abspath(__file__)), "rtcache.py"))
+
+QS_GROUP = "Kernel: the log, CPUs, per-CPU data"
+RCU_GROUP = "RCU (the built variant's view: tools/gdb/rcu_<variant>.py)"
+# A command's name where a file registers it: the string that starts the
+# arguments of super().__init__ (or gdb.Command.__init__(self, ...)).
+RE_COMMAND = re.compile(r"""__init__\(\s*(?:self,\s*)?["'](qs-[\w-]+)["']""")
+RE_GROUP = re.compile(r"""^QS_GROUP\s*=\s*["'](.+)["']""", re.M)
+
+
+def command_files():
+    """{file name: (group, [qs-* commands])} for every file here that
+    registers qs-* commands, this one first."""
+    out = {}
+    for name in ["quiescent.py"] + sorted(f for f in os.listdir(HERE) if f.endswith(".py")):
+        if name in out:
+            continue
+        with open(os.path.join(HERE, name)) as f:
+            text = f.read()
+        cmds = RE_COMMAND.findall(text)
+        if cmds:
+            g = RE_GROUP.search(text)
+            out[name] = (g.group(1) if g else name, cmds)
+    return out
 
 
 def _int(expr):
@@ -76,14 +100,42 @@ def log_text():
     return data.decode(errors="replace")
 
 
+def _summary(cmd, width=90):
+    """The first sentence of a command's help, on one line."""
+    try:
+        text = gdb.execute(f"help {cmd}", to_string=True).strip()
+    except gdb.error:
+        return None
+    text = " ".join(text.split("\n\n")[0].split())
+    end = text.find(". ")
+    text = text if end < 0 else text[:end + 1]
+    return text if len(text) <= width else text[:text.rfind(" ", 0, width - 4)] + " ..."
+
+
 class QsHelp(gdb.Command):
-    """List Quiescent's gdb commands."""
+    """qs-help: every qs-* command, by group (`help qs-x` tells more)."""
 
     def __init__(self):
         super().__init__("qs-help", gdb.COMMAND_USER)
 
     def invoke(self, arg, from_tty):
-        print(__doc__)
+        groups = {}
+        for fname, (group, cmds) in command_files().items():
+            for c in cmds:
+                g = RCU_GROUP if c.startswith("qs-rcu") else group
+                groups.setdefault(g, []).append((c, fname))
+        print("Quiescent's gdb commands (tools/gdb/), by group; `help qs-x` tells more.")
+        for group, cmds in groups.items():
+            print(f"\n{group}")
+            for c, fname in sorted(set(cmds)):
+                text = _summary(c)
+                if text is None:
+                    text = f"(not loaded: source tools/gdb/{fname})"
+                elif text.startswith(c):             # "qs-x ARGS: what" reads as "ARGS: what"
+                    text = text[len(c):].lstrip(" :") or text
+                print(f"  {c:16} {text}")
+        print('\nConvenience function:\n  $percpu("VAR", CPU) CPU\'s copy of a per-CPU variable, '
+              'e.g. p $percpu("tick_count", 1)')
 
 
 class QsDmesg(gdb.Command):
@@ -143,10 +195,11 @@ class QsCpus(gdb.Command):
 
 
 class QsRcu(gdb.Command):
-    """qs-rcu: the RCU state of the variant that is built (grace period, CPUs owing
-    a quiescent state, per-CPU counters, callback lists). Each variant provides
-    tools/gdb/rcu_<variant>.py with a function show(). `qs-rcu-gp` stops at the
-    start and end of grace periods (breakpoints on rcu_gp_begin/rcu_gp_end)."""
+    """qs-rcu: the built variant's RCU state, read from the kernel. The grace
+    period, the CPUs that still owe it a quiescent state, per-CPU counters,
+    the callback lists with their functions. Each variant provides
+    tools/gdb/rcu_<variant>.py with a function show(). `qs-rcu-gp` stops at
+    the start and end of grace periods."""
 
     def __init__(self):
         super().__init__("qs-rcu", gdb.COMMAND_DATA)
@@ -154,30 +207,38 @@ class QsRcu(gdb.Command):
     def invoke(self, arg, from_tty):
         try:                       # a string in the kernel, no function call needed
             name = gdb.parse_and_eval("(const char *)&rcu_variant_id").string()
+        except gdb.MemoryError:
+            print("qs-rcu: the kernel's memory is not mapped yet (stopped before paging is on): "
+                  "hbreak kmain and continue first")
+            return
         except gdb.error:
             name = None
-        if not name or name == "(none)":
-            print("qs-rcu: no RCU variant is built into this kernel yet")
+        if not name:
+            print("qs-rcu: this ELF has no rcu_variant_id: is it a Quiescent kernel?")
             return
         modname = "rcu_" + name.replace("-", "_")
         try:
             mod = __import__(modname)
         except ImportError:
-            print(f"qs-rcu: variant {name}: no tools/gdb/{modname}.py helper yet")
+            print(f"qs-rcu: variant {name}: there is no tools/gdb/{modname}.py to show it")
             return
         mod.show()
 
 
 class QsRcuGp(gdb.Command):
-    """qs-rcu-gp: break where a grace period begins (rcu_gp_begin) and ends
-    (rcu_gp_end); 'continue' then stops at each, and qs-rcu shows the state."""
+    """qs-rcu-gp: stop where grace periods begin and end. Breakpoints on
+    rcu_gp_begin and rcu_gp_end: 'continue' then stops at each, and qs-rcu
+    shows the state. An idle kernel starts none: type `rcu sync` (or `rcu call N`) at the
+    console (make console). Hardware breakpoints, so that it works from
+    the first instruction too, before the kernel's page tables are up."""
 
     def __init__(self):
         super().__init__("qs-rcu-gp", gdb.COMMAND_BREAKPOINTS)
 
     def invoke(self, arg, from_tty):
         for fn in ("rcu_gp_begin", "rcu_gp_end"):
-            gdb.Breakpoint(fn)
+            gdb.Breakpoint(fn, type=gdb.BP_HARDWARE_BREAKPOINT)
+        print("qs-rcu-gp: continue, then start a grace period: `rcu sync` at the console")
 
 
 class PerCpuFunction(gdb.Function):
@@ -193,4 +254,14 @@ class PerCpuFunction(gdb.Function):
 for _cls in (QsHelp, QsDmesg, QsPercpu, QsTicks, QsCpus, QsRcu, QsRcuGp):
     _cls()
 PerCpuFunction()
+# The other files' commands, each file as a module of its own (qs_gdb_<name>):
+# not under its own name, which may be a standard module's (sched.py), and
+# not by gdb's "source", which would run it in this file's namespace.
+for _name in command_files():
+    if _name != "quiescent.py":
+        _spec = importlib.util.spec_from_file_location("qs_gdb_" + _name[:-3],
+                                                       os.path.join(HERE, _name))
+        _mod = importlib.util.module_from_spec(_spec)
+        sys.modules[_spec.name] = _mod
+        _spec.loader.exec_module(_mod)
 print("quiescent: gdb helpers loaded (qs-help); hbreak kmain stops at the C entry")

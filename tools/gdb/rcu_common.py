@@ -25,27 +25,44 @@ def symbol_of(addr):
 
 
 def walk_rcu_list(head, limit=8):
-    """(count, [(func name, arg)...]) for a struct list_head of rcu_heads."""
+    """(count, [(func name, arg)...], note) for a struct list_head of
+    rcu_heads. Before the variant's init the head is still zero, and a
+    list being edited may point anywhere: say so instead of failing."""
     rcu_head = gdb.lookup_type("struct rcu_head")
     start = int(head.address)
     node = head["next"]
     count, shown = 0, []
-    while int(node) != start and count < 100000:
-        h = node.cast(rcu_head.pointer())      # list is the first member
-        if len(shown) < limit:
-            shown.append((symbol_of(int(h["func"])), int(h["arg"])))
-        count += 1
-        node = node["next"]
-    return count, shown
+    if int(node) == 0:
+        return 0, [], "not initialised yet"
+    try:
+        while int(node) != start and count < 100000:
+            h = node.cast(rcu_head.pointer())      # list is the first member
+            if len(shown) < limit:
+                shown.append((symbol_of(int(h["func"])), int(h["arg"])))
+            count += 1
+            node = node["next"]
+    except gdb.MemoryError:
+        return count, shown, f"unreadable after {count}"
+    return count, shown, ""
 
 
 def print_list(label, head, indent="    "):
-    count, shown = walk_rcu_list(head)
-    print(f"{indent}{label}: {count} callback{'s' if count != 1 else ''}")
+    count, shown, note = walk_rcu_list(head)
+    print(f"{indent}{label}: {count} callback{'s' if count != 1 else ''}"
+          + (f" ({note})" if note else ""))
     for func, arg in shown:
         print(f"{indent}  {func}({arg:#x})")
     if count > len(shown):
         print(f"{indent}  ... {count - len(shown)} more")
+
+
+NONE = (1 << 64) - 1            # ~0UL: no grace period has begun (or ended) yet
+
+
+def gp_number(expr):
+    """A grace-period number, or "none" where the kernel still holds ~0UL."""
+    n = _int(expr) & NONE
+    return "none" if n == NONE else str(n)
 
 
 def show_generic():
@@ -53,8 +70,8 @@ def show_generic():
     completed = _int("rcu_gp_stats.completed")
     print(f"grace periods: started {started}, completed {completed}"
           f"{' (one in progress)' if started != completed else ''}")
-    print(f"last grace period begun: {_int('rcu_gp_current')}, last ended: "
-          f"{_int('rcu_gp_last_ended')}")
+    print(f"last grace period begun: {gp_number('rcu_gp_current')}, last ended: "
+          f"{gp_number('rcu_gp_last_ended')}")
     for cpu in range(nr_cpus()):
         s = per_cpu("rcu_cpu_stats", cpu)
         print(f"cpu{cpu}: queued {int(s['queued'])} invoked {int(s['invoked'])} "

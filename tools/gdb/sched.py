@@ -15,6 +15,7 @@ list `all_tasks` (kernel/sched/kthread.c) of struct task (include/sched.h).
 """
 import gdb
 
+QS_GROUP = "Scheduler: tasks, run queues, statistics (kernel/sched)"
 STATES = {0: "R", 1: "S", 2: "D", 4: "N", 8: "X"}
 POLICIES = {0: "NORMAL", 1: "FIFO", 2: "RR"}
 

@@ -8,7 +8,9 @@
  * blanks ("double quotes" keep blanks in a word); the first word is a
  * builtin or a program in /bin. A leading '!' expects the command to fail
  * (a test that a program is killed, say). Builtins: help, ps, cpus, rcu,
- * uptime, poweroff, exit.
+ * uptime, poweroff, exit. `rcu sync`, `rcu call N` and `rcu barrier`
+ * make the kernel do RCU work now (qs_rcu(), kernel/user/qs_rcu.c): an
+ * idle kernel starts no grace period, and a student in gdb needs one.
  */
 #include <stdio.h>
 #include <stdlib.h>
@@ -17,6 +19,7 @@
 #include <errno.h>
 #include <sys/wait.h>
 #include <sys/utsname.h>
+#include <time.h>
 #include <quiescent.h>
 
 #define MAX_WORDS	32
@@ -54,7 +57,7 @@ static int b_help(int argc, char **argv)
 	struct qs_dirent d;
 
 	printf("Quiescent shell. Commands separated by ';', a leading '!' expects failure.\n"
-	       "builtins: help ps cpus rcu uptime poweroff [code] exit [code]\n"
+	       "builtins: help ps cpus rcu [sync | call N | barrier] uptime poweroff [code] exit [code]\n"
 	       "programs:");
 	for (int i = 0; qs_readdir(i, &d) == 0; i++)
 		if (!strncmp(d.name, "bin/", 4))
@@ -95,18 +98,82 @@ static int get_stats(struct qs_stats *s)
 	return 0;
 }
 
+static void rcu_report(const struct qs_stats *s)
+{
+	printf("rcu: variant %s, HZ %u, %u CPUs\n", s->rcu_variant, s->hz, s->ncpus);
+	printf("rcu: grace periods started %lu, completed %lu\n", s->rcu_gp_started,
+	       s->rcu_gp_completed);
+	printf("rcu: callbacks queued %lu, invoked %lu, pending %lu\n", s->rcu_cb_queued,
+	       s->rcu_cb_invoked, s->rcu_cb_queued - s->rcu_cb_invoked);
+}
+
+static unsigned long now_us(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return ts.tv_sec * 1000000UL + ts.tv_nsec / 1000;
+}
+
+/* rcu sync | rcu barrier: wait in the kernel, then say what moved meanwhile. */
+static int rcu_wait(int op, const char *what)
+{
+	struct qs_stats a, b;
+	unsigned long t0, us;
+
+	if (get_stats(&a))
+		return 1;
+	t0 = now_us();
+	if (qs_rcu(op, 0) < 0) {
+		perror("rcu");
+		return 1;
+	}
+	us = now_us() - t0;
+	if (get_stats(&b))
+		return 1;
+	printf("rcu: %s returned after %lu.%03lu ms; grace periods completed %lu -> %lu, "
+	       "callbacks invoked %lu -> %lu\n", what, us / 1000, us % 1000,
+	       a.rcu_gp_completed, b.rcu_gp_completed, a.rcu_cb_invoked, b.rcu_cb_invoked);
+	return 0;
+}
+
+static int rcu_call(const char *count)
+{
+	char *end;
+	unsigned long n = strtoul(count, &end, 0);
+	long queued;
+
+	if (*end || !*count) {
+		fprintf(stderr, "rcu: call: '%s' is not a number\n", count);
+		return 1;
+	}
+	queued = qs_rcu(QS_RCU_CALL, n);
+	if (queued < 0) {
+		perror("rcu: call");
+		return 1;
+	}
+	printf("rcu: queued %ld callback%s with call_rcu()\n", queued, queued == 1 ? "" : "s");
+	return 0;
+}
+
 static int b_rcu(int argc, char **argv)
 {
 	struct qs_stats s;
 
-	if (get_stats(&s))
-		return 1;
-	printf("rcu: variant %s, HZ %u, %u CPUs\n", s.rcu_variant, s.hz, s.ncpus);
-	printf("rcu: grace periods started %lu, completed %lu\n", s.rcu_gp_started,
-	       s.rcu_gp_completed);
-	printf("rcu: callbacks queued %lu, invoked %lu, pending %lu\n", s.rcu_cb_queued,
-	       s.rcu_cb_invoked, s.rcu_cb_queued - s.rcu_cb_invoked);
-	return 0;
+	if (argc == 1) {
+		if (get_stats(&s))
+			return 1;
+		rcu_report(&s);
+		return 0;
+	}
+	if (argc == 2 && !strcmp(argv[1], "sync"))
+		return rcu_wait(QS_RCU_SYNC, "synchronize_rcu()");
+	if (argc == 2 && !strcmp(argv[1], "barrier"))
+		return rcu_wait(QS_RCU_BARRIER, "rcu_barrier()");
+	if (argc == 3 && !strcmp(argv[1], "call"))
+		return rcu_call(argv[2]);
+	fprintf(stderr, "usage: rcu [sync | call N | barrier]\n");
+	return 1;
 }
 
 static int b_cpus(int argc, char **argv)

@@ -11,6 +11,8 @@
 int qs_stats(struct qs_stats *s, int flags);
 int qs_ps(struct qs_procinfo *buf, int max);
 int poweroff(int code);
+/* RCU work on demand: QS_RCU_SYNC, QS_RCU_CALL (n callbacks), QS_RCU_BARRIER. */
+long qs_rcu(int op, unsigned long n);
 /* The index-th file of the initrd; -1 (ENOENT) past the last. */
 int qs_readdir(int index, struct qs_dirent *d);
 

@@ -15,6 +15,7 @@ char *strncpy(char *d, const char *s, size_t n);
 char *strcat(char *d, const char *s);
 char *strchr(const char *s, int c);
 char *strrchr(const char *s, int c);
+char *strstr(const char *haystack, const char *needle);
 char *strdup(const char *s);
 char *strtok(char *s, const char *delim);
 size_t strspn(const char *s, const char *accept);

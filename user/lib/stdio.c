@@ -23,8 +23,12 @@ static void put(struct out *o, char c)
 	o->len++;
 }
 
-static void put_num(struct out *o, unsigned long long v, int base, bool upper, bool neg,
-		    int width, int prec, bool left, char pad, char sign)
+/*
+ * One number: prefix is the sign ("-", "+", " ") or the '#' form's "0x";
+ * it goes before zero padding and counts in the width, as in C.
+ */
+static void put_num(struct out *o, unsigned long long v, int base, bool upper,
+		    const char *prefix, int width, int prec, bool left, char pad)
 {
 	char tmp[32];
 	const char *digits = upper ? "0123456789ABCDEF" : "0123456789abcdef";
@@ -36,14 +40,12 @@ static void put_num(struct out *o, unsigned long long v, int base, bool upper, b
 	} while (v);
 	while (n < prec)
 		tmp[n++] = '0';
-	len = n + (neg || sign);
+	len = n + strlen(prefix);
 	if (!left && pad == ' ')
 		for (; width > len; width--)
 			put(o, ' ');
-	if (neg)
-		put(o, '-');
-	else if (sign)
-		put(o, sign);
+	while (*prefix)
+		put(o, *prefix++);
 	if (!left && pad == '0')
 		for (; width > len; width--)
 			put(o, '0');
@@ -53,12 +55,29 @@ static void put_num(struct out *o, unsigned long long v, int base, bool upper, b
 		put(o, ' ');
 }
 
+/* The '#' form: 0x/0X before a non-zero hex number, a leading 0 in octal. */
+static const char *alt_prefix(char conv, unsigned long long v, int *prec)
+{
+	if (conv == 'o') {
+		int digits = 0;
+
+		for (unsigned long long t = v; t; t /= 8)
+			digits++;
+		if (*prec <= digits)
+			*prec = digits + 1;
+		return "";
+	}
+	if (!v || conv == 'u')
+		return "";
+	return conv == 'X' ? "0X" : "0x";
+}
+
 int vsnprintf(char *buf, size_t size, const char *fmt, va_list ap)
 {
 	struct out o = { buf, size, 0 };
 
 	for (; *fmt; fmt++) {
-		bool left = false, upper = false;
+		bool left = false, upper = false, alt = false;
 		char pad = ' ', sign = 0;
 		int width = 0, prec = -1, lng = 0;
 
@@ -73,6 +92,8 @@ int vsnprintf(char *buf, size_t size, const char *fmt, va_list ap)
 				pad = '0';
 			else if (*fmt == '+' || *fmt == ' ')
 				sign = *fmt;
+			else if (*fmt == '#')
+				alt = true;
 			else
 				break;
 		}
@@ -105,8 +126,10 @@ int vsnprintf(char *buf, size_t size, const char *fmt, va_list ap)
 		case 'd':
 		case 'i': {
 			long long v = lng ? va_arg(ap, long long) : va_arg(ap, int);
+			char sg[2] = { v < 0 ? '-' : sign, 0 };
+
 			put_num(&o, v < 0 ? -(unsigned long long)v : (unsigned long long)v, 10, false,
-				v < 0, width, prec, left, pad, sign);
+				sg, width, prec, left, pad);
 			break;
 		}
 		case 'X':
@@ -116,15 +139,15 @@ int vsnprintf(char *buf, size_t size, const char *fmt, va_list ap)
 		case 'u':
 		case 'o': {
 			unsigned long long v = lng ? va_arg(ap, unsigned long long) : va_arg(ap, unsigned int);
-			put_num(&o, v, *fmt == 'u' ? 10 : *fmt == 'o' ? 8 : 16, upper, false,
-				width, prec, left, pad, 0);
+			const char *pre = alt ? alt_prefix(*fmt, v, &prec) : "";
+
+			put_num(&o, v, *fmt == 'u' ? 10 : *fmt == 'o' ? 8 : 16, upper, pre,
+				width, prec, left, pad);
 			break;
 		}
 		case 'p':
-			put(&o, '0');
-			put(&o, 'x');
-			put_num(&o, (unsigned long)va_arg(ap, void *), 16, false, false, 0, -1,
-				false, ' ', 0);
+			put_num(&o, (unsigned long)va_arg(ap, void *), 16, false, "0x", width, -1,
+				left, ' ');
 			break;
 		case 'c':
 			put(&o, va_arg(ap, int));

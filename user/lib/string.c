@@ -120,6 +120,17 @@ char *strrchr(const char *s, int c)
 	}
 }
 
+/* The first place needle occurs in haystack; haystack itself for "". */
+char *strstr(const char *haystack, const char *needle)
+{
+	size_t n = strlen(needle);
+
+	for (; *haystack; haystack++)
+		if (!strncmp(haystack, needle, n))
+			return (char *)haystack;
+	return n ? NULL : (char *)haystack;
+}
+
 char *strdup(const char *s)
 {
 	char *d = malloc(strlen(s) + 1);

@@ -1,0 +1,25 @@
+"""Quiescent's runner library: build the kernel, boot it under QEMU, judge
+what it printed. tools/qrun.py is the command line over it; the pytest
+suites in tests/ and the benchmark tools import it. One idea per module:
+
+  qs.log       the console log: printk lines, the boot banner, panics and
+               their backtraces, BENCH lines, KTAP (tools/ktap.py)
+  qs.build     configure and build build/<name>; what a build is (variant,
+               preemption, HZ, read from the build itself)
+  qs.qemu      the one QEMU command line of the project; QEMU's exit codes
+  qs.net       the guest's network cards and the QEMU backends behind them
+  qs.kvm       the KVM probe (cached) and the choice of accelerator
+  qs.console   a guest's serial console driven by pexpect: the log, typing
+               at a prompt, the timeout
+  qs.boot      one boot: boot_image(), boot(), boot_pair(), BootResult,
+               result files, the one-line summary
+  qs.scenario  tests/scenarios/*.toml: one file, a matrix of cases; the
+               checks each case makes
+  qs.gdb       QEMU stopped under gdb, the console on a unix socket
+
+Every module finds the tree through REPO; tools/ must be on sys.path
+(ktap is imported as a sibling), as it is for qrun.py and tests/conftest.py.
+"""
+from pathlib import Path
+
+REPO = Path(__file__).resolve().parent.parent.parent

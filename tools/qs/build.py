@@ -1,0 +1,132 @@
+"""Configure and build build/<name>, once per process; and what a build is.
+
+configure() writes build/<name>/.config from configs/<defconfig> plus
+CONFIG_X=y lines (a scenario's options); build() runs make for the ELF and
+the initrd (or the ISO, whose grub.cfg carries the command line).
+
+facts() reads back what was built, from the build itself rather than from
+any name: the RCU variant is the string rcu_variant_id in the ELF (the
+banner prints the same string), the preemption model and HZ come from
+its .config. The runner compares them with the banner (qs.scenario).
+"""
+import os
+import struct
+import subprocess
+import sys
+from pathlib import Path
+
+from qs import REPO
+
+
+class BuildError(Exception):
+    pass
+
+
+_built = {}                      # (name, defconfig, options, iso_args) -> path, once per process
+
+
+def run_make(args, build_dir=None, quiet=True):
+    cmd = ["make", "--no-print-directory"] + ([f"O={build_dir}"] if build_dir else []) + list(args)
+    p = subprocess.run(cmd, cwd=REPO, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True)
+    if not quiet:
+        sys.stdout.write(p.stdout)
+    return p
+
+
+def configure(name, defconfig="defconfig", options=()):
+    """Write build/<name>/.config from configs/<defconfig> plus CONFIG_X=y lines."""
+    bdir = REPO / "build" / name
+    bdir.mkdir(parents=True, exist_ok=True)
+    src = REPO / "configs" / defconfig
+    if not src.exists():
+        have = sorted(p.name for p in (REPO / "configs").glob("*defconfig"))
+        raise BuildError(f"no configuration configs/{defconfig}; have: {', '.join(have)}")
+    merged = src.read_text()
+    if options:
+        merged += "\n# added by the scenario\n" + "\n".join(options) + "\n"
+    frag = bdir / "scenario.defconfig"
+    if not frag.exists() or frag.read_text() != merged:
+        frag.write_text(merged)
+    env = dict(os.environ, KCONFIG_CONFIG=str(bdir / ".config"))
+    p = subprocess.run([sys.executable, "tools/kconfig.py", "defconfig", str(frag)], cwd=REPO, env=env,
+                       stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True)
+    if p.returncode:
+        raise BuildError(f"configuration {defconfig} {' '.join(options)} failed:\n{p.stdout}")
+    return bdir
+
+
+def build(name, defconfig="defconfig", options=(), iso_args=None, jobs=None):
+    """Configure and build build/<name>; returns the ELF path (or the ISO's,
+    when iso_args is not None: the ISO's grub.cfg carries iso_args)."""
+    key = (name, defconfig, tuple(options), iso_args)
+    if key in _built:
+        return _built[key]
+    bdir = configure(name, defconfig, options)
+    rel = bdir.relative_to(REPO)
+    jobs = jobs or os.cpu_count() or 2
+    target = [f"{rel}/quiescent.elf", f"{rel}/initrd.cpio"]
+    extra = []
+    if iso_args is not None:
+        target = [f"{rel}/quiescent.iso"]
+        extra = [f"ARGS={iso_args}"]
+    p = run_make([f"-j{jobs}"] + extra + target, build_dir=rel)
+    if p.returncode:
+        raise BuildError(f"build of {rel} failed:\n{p.stdout[-6000:]}")
+    out = REPO / target[0]
+    _built[key] = out
+    return out
+
+
+# ------------------------------------------------------------------ what was built
+def elf_symbol_bytes(elf, symbol):
+    """The bytes of a data symbol in an ELF64 file (from its .symtab), or
+    None if there is no such symbol."""
+    data = Path(elf).read_bytes()
+    if data[:4] != b"\x7fELF" or data[4] != 2:
+        raise BuildError(f"{elf} is not an ELF64 file")
+    shoff, = struct.unpack_from("<Q", data, 0x28)
+    shentsize, shnum = struct.unpack_from("<HH", data, 0x3a)
+    sections = [struct.unpack_from("<IIQQQQIIQQ", data, shoff + i * shentsize) for i in range(shnum)]
+    for sh in sections:
+        if sh[1] != 2:                           # SHT_SYMTAB
+            continue
+        strtab = sections[sh[6]]                 # sh_link: its string table
+        for off in range(sh[4], sh[4] + sh[5], sh[9]):
+            st_name, _info, _other, shndx, value, size = struct.unpack_from("<IBBHQQ", data, off)
+            start = strtab[4] + st_name
+            if data[start:data.index(b"\0", start)] != symbol.encode():
+                continue
+            if shndx == 0 or shndx >= len(sections) or sections[shndx][1] == 8:   # NOBITS
+                return None
+            sec = sections[shndx]
+            return data[sec[4] + value - sec[3]:sec[4] + value - sec[3] + size]
+    return None
+
+
+def read_config(bdir):
+    """build/<name>/.config as {symbol: value}."""
+    conf = {}
+    path = Path(bdir) / ".config"
+    for line in path.read_text().split("\n") if path.exists() else ():
+        if line.startswith("CONFIG_") and "=" in line:
+            k, v = line.split("=", 1)
+            conf[k] = v.strip('"')
+    return conf
+
+
+_facts = {}
+
+
+def facts(elf):
+    """What the build of elf is: dict(variant=, preemption=, hz=), as the
+    boot banner must print them."""
+    elf = Path(elf)
+    key = (str(elf), elf.stat().st_mtime_ns)
+    if key not in _facts:
+        raw = elf_symbol_bytes(elf, "rcu_variant_id")
+        conf = read_config(elf.parent)
+        _facts[key] = dict(
+            variant=raw.split(b"\0")[0].decode() if raw else None,
+            preemption="preempt" if conf.get("CONFIG_PREEMPT") == "y" else "none",
+            hz=int(conf["CONFIG_HZ"]) if conf.get("CONFIG_HZ", "").isdigit() else None)
+    return _facts[key]

@@ -1,0 +1,160 @@
+"""QEMU stopped at the first instruction under gdb (make gdb), with the
+console on a unix socket so that the student can type at the shell in a
+second terminal (make console, tools/console.py) while gdb holds the
+first, as xv6's make qemu-gdb does.
+
+QEMU listens on build/<name>/console.sock and also writes everything the
+guest prints to build/<name>/logs/gdb-serial.log (its chardev logfile), so
+the boot is on record even before anyone attaches. The gdb stub listens on
+127.0.0.1:(1234 + uid % 1000), or the next free port.
+"""
+import ctypes
+import os
+import signal
+import socket
+import subprocess
+import time
+from pathlib import Path
+
+from qs import REPO
+from qs.qemu import qemu_command
+
+
+def gdb_port(base=None):
+    """1234 + uid % 1000, or the first free port after it."""
+    port = base or 1234 + os.getuid() % 1000
+    for p in range(port, port + 200):
+        with socket.socket() as s:
+            try:
+                s.bind(("127.0.0.1", p))
+                return p
+            except OSError:
+                continue
+    raise SystemExit("qrun: no free TCP port for the gdb stub")
+
+
+def gdb_command(elf, port, batch_cmds=None):
+    cmd = ["gdb", "-q", "-nx",
+           "-iex", "set pagination off",
+           "-iex", "set confirm off",
+           "-ex", f"file {elf}",
+           "-ex", f"source {REPO / 'tools' / 'gdb' / 'quiescent.py'}",
+           "-ex", f"target remote 127.0.0.1:{port}"]
+    if batch_cmds is not None:
+        cmd.insert(1, "-batch")
+        for c in batch_cmds:
+            cmd += ["-ex", c]
+    return cmd
+
+
+def console_paths(build_dir):
+    """(socket, log) of the gdb console of a build directory."""
+    bdir = Path(build_dir)
+    return bdir / "console.sock", bdir / "logs" / "gdb-serial.log"
+
+
+def connect_unix(path):
+    """A stream socket connected to path, however long the path: a unix
+    socket address holds 108 bytes, so connect through the directory's
+    /proc/self/fd entry."""
+    path = Path(path)
+    dfd = os.open(path.parent, os.O_RDONLY | os.O_DIRECTORY)
+    try:
+        s = socket.socket(socket.AF_UNIX, socket.SOCK_STREAM)
+        try:
+            s.connect(f"/proc/self/fd/{dfd}/{path.name}")
+        except OSError:
+            s.close()
+            raise
+        return s
+    finally:
+        os.close(dfd)
+
+
+def _die_with_parent():
+    """In the child before exec: SIGKILL when the runner dies, however it
+    dies (QEMU is in a session of its own, out of reach of the terminal's
+    signals, and would otherwise idle on forever)."""
+    PR_SET_PDEATHSIG = 1
+    ctypes.CDLL(None, use_errno=True).prctl(PR_SET_PDEATHSIG, signal.SIGKILL)
+
+
+class Session:
+    """QEMU stopped (-S) with the gdb stub and the console socket; a context
+    manager that ends QEMU on the way out."""
+
+    def __init__(self, elf, image=None, boot="kernel", cpus=4, cmdline="", serial_log=None):
+        self.elf = Path(elf)
+        self.port = gdb_port()
+        self.sock_path, self.log_path = console_paths(self.elf.parent)
+        if serial_log:
+            self.log_path = Path(serial_log)
+        self.log_path.parent.mkdir(parents=True, exist_ok=True)
+        self.log_path.write_bytes(b"")
+        self.sock_path.unlink(missing_ok=True)
+        # QEMU runs in REPO with the socket's path relative to it: short
+        # enough for a unix socket address wherever the tree is.
+        rel = os.path.relpath(self.sock_path, REPO)
+        self.cmd = qemu_command(image or elf, boot=boot, cpus=cpus, cmdline=cmdline, accel="tcg",
+                                serial=("socket", rel, str(self.log_path)), gdb_port=self.port,
+                                stopped=True)
+        # Its own session: Ctrl-C in gdb's terminal is for gdb, not for QEMU.
+        self.qemu = subprocess.Popen(self.cmd, cwd=REPO, stdin=subprocess.DEVNULL,
+                                     stdout=subprocess.PIPE, stderr=subprocess.STDOUT,
+                                     start_new_session=True, preexec_fn=_die_with_parent)
+        try:
+            self._wait_listening()
+        except BaseException:
+            self.close()
+            raise
+
+    def _wait_listening(self):
+        for _ in range(200):
+            with socket.socket() as s:
+                if s.connect_ex(("127.0.0.1", self.port)) == 0 and self.sock_path.exists():
+                    return
+            if self.qemu.poll() is not None:
+                raise SystemExit("qrun: QEMU exited at once:\n" + self.qemu.stdout.read().decode())
+            time.sleep(0.05)
+        raise SystemExit(f"qrun: QEMU's gdb stub did not listen on port {self.port}")
+
+    def gdb_command(self, batch_cmds=None):
+        return gdb_command(self.elf, self.port, batch_cmds)
+
+    def serial_text(self):
+        return self.log_path.read_text(errors="replace") if self.log_path.exists() else ""
+
+    def close(self):
+        if self.qemu.poll() is None:
+            self.qemu.kill()
+        self.qemu.wait()
+        self.sock_path.unlink(missing_ok=True)
+
+    def __enter__(self):
+        return self
+
+    def __exit__(self, *exc):
+        self.close()
+
+
+def gdb_session(elf, image=None, boot="kernel", cpus=4, cmdline="", batch_cmds=None,
+                timeout=120, serial_log=None):
+    """Start QEMU stopped (-S) with the gdb stub, attach gdb. With batch_cmds
+    run them and return (gdb_output, serial_log_text); else interactive:
+    gdb on this terminal, the console on the socket."""
+    with Session(elf, image, boot, cpus, cmdline, serial_log) as s:
+        gcmd = s.gdb_command(batch_cmds)
+        if batch_cmds is None:
+            rel_log = os.path.relpath(s.log_path, REPO)
+            rel_dir = os.path.relpath(s.elf.parent, REPO)
+            print(f"qrun: QEMU stopped at the first instruction, gdb stub on 127.0.0.1:{s.port}\n"
+                  f"qrun: the console: in a second terminal, `make console O={rel_dir}` "
+                  f"(Ctrl-] leaves it); everything it prints is also in {rel_log}\n"
+                  f"qrun: try  continue, then Ctrl-C, qs-rcu-gp, continue, and `rcu sync` at "
+                  f"the console (qs-help lists Quiescent's commands)")
+            signal.signal(signal.SIGINT, signal.SIG_IGN)   # Ctrl-C belongs to gdb
+            subprocess.call(gcmd)
+            return None, s.serial_text()
+        p = subprocess.run(gcmd, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True,
+                           timeout=timeout)
+        return p.stdout, s.serial_text()
