@@ -125,8 +125,9 @@ static void rcu_reg_batch(rcu_batch_t newbatch)
 	if (RCU_BATCH_LT(rcu_ctrlblk.maxbatch, rcu_ctrlblk.curbatch) ||
 	    !cpumask_empty(&rcu_ctrlblk.rcu_cpu_mask))
 		return;
-	rcu_gp_begin(rcu_ctrlblk.curbatch);	/* counted before any CPU can see the mask */
+	rcu_gp_count_start();	/* before any CPU can see the mask */
 	cpumask_copy(&rcu_ctrlblk.rcu_cpu_mask, &cpu_online_mask);
+	rcu_gp_begin(rcu_ctrlblk.curbatch);
 }
 
 /*

@@ -219,13 +219,14 @@ static void rcu_prepare_polling(cpumask_t *force)
 		return;
 	rcu_gpnum++;
 	WRITE_ONCE(rcu_polling_in_progress, 1);
-	rcu_gp_begin(rcu_gpnum);	/* counted before the snapshots (a full barrier) */
+	rcu_gp_count_start();	/* before the snapshots */
 	smp_mb();		/* the updaters' removals before the snapshots */
 	for_each_online_cpu(cpu) {
 		cpumask_set(cpu, &rcu_qsmask);
 		rcu_quiescent_checkpoint[cpu] = READ_ONCE(RCU_quiescent(cpu));
 		cpumask_set(cpu, force);
 	}
+	rcu_gp_begin(rcu_gpnum);	/* after the mask: gdb stops here to see it full */
 }
 
 /*

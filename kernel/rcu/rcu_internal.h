@@ -11,7 +11,9 @@
  *   rcu_variant_show_state() (its own data, for stall warnings and the
  *   console; the gdb view reads the same data by name).
  * and calls, from its own code:
- *   rcu_gp_begin()/rcu_gp_end() when a grace period starts and ends,
+ *   rcu_gp_count_start() the instant a grace period starts, before it
+ *   looks at any CPU, rcu_gp_begin() once it is set up, rcu_gp_end() when
+ *   it ends,
  *   rcu_note_queued() in call_rcu(), rcu_invoke_callbacks() to run a list
  *   of done callbacks, rcu_check_stall() from its tick hook.
  */
@@ -49,7 +51,8 @@ struct rcu_gp_stats {
 };
 extern struct rcu_gp_stats rcu_gp_stats;
 
-void rcu_gp_begin(unsigned long gpnum);
+void rcu_gp_count_start(void);		/* first, before any CPU is looked at */
+void rcu_gp_begin(unsigned long gpnum);	/* once set up (CPUs marked): gdb stops here */
 void rcu_gp_end(unsigned long gpnum);
 bool rcu_gp_in_progress(void);
 

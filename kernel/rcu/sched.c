@@ -227,6 +227,7 @@ static void rcu_gp_open_round(struct rcu_batch *rb)
 		return;
 	rcu_sched_gp_start = rb->ring_count;
 	WRITE_ONCE(rcu_sched_gp_open, 1);
+	rcu_gp_count_start();	/* before the leader publishes its next count */
 	rcu_gp_begin(++rcu_sched_gpnum);
 }
 

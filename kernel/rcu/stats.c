@@ -21,20 +21,25 @@ struct rcu_gp_stats rcu_gp_stats;
 volatile unsigned long rcu_gp_current = ~0UL, rcu_gp_last_ended = ~0UL;
 
 /*
- * Every variant calls this at the instant its grace period begins, before
- * it looks at any CPU or lets any CPU see the new grace period (a mask, a
- * batch number, a snapshot): so a reader that still reads the old
- * rcu_gp_started() is one this grace period must wait for, and
- * rcutorture checks exactly that (torture_readers.c). The fence orders
- * the count before what the variant does next, stores and loads alike.
+ * A grace period's start is told twice. rcu_gp_count_start() counts it
+ * (rcu_gp_started()) at the instant it begins, before the variant marks,
+ * snapshots or asks any CPU, with a full barrier: so a reader that still
+ * reads the old count is one this grace period must wait for, which
+ * rcutorture checks on every read (torture_readers.c) and the polled API
+ * relies on (update.c). rcu_gp_begin() comes once the variant has set the
+ * grace period up (its CPUs marked): where gdb's qs-rcu-gp stops to show
+ * it, and where its latency starts.
  */
+void rcu_gp_count_start(void)
+{
+	WRITE_ONCE(rcu_gp_stats.started, rcu_gp_stats.started + 1);
+	smp_mb();	/* the start counted before any CPU is looked at */
+}
+
 void __noinline rcu_gp_begin(unsigned long gpnum)
 {
 	rcu_gp_stats.last_start_ns = ktime_get_ns();
 	WRITE_ONCE(rcu_gp_current, gpnum);
-	smp_wmb();
-	WRITE_ONCE(rcu_gp_stats.started, rcu_gp_stats.started + 1);
-	smp_mb();	/* the start counted before any CPU is looked at */
 }
 
 void __noinline rcu_gp_end(unsigned long gpnum)

@@ -167,7 +167,7 @@ static void wait_for_rcu(void)
 	int count = 0;
 
 	rcu_gpnum++;
-	rcu_gp_begin(rcu_gpnum);	/* counted before any daemon is asked */
+	rcu_gp_count_start();		/* before any daemon is asked */
 	WRITE_ONCE(rcu_gp_waiter_cpu, (int)self);
 	cpumask_clear(&rcu_gp_woken);
 	if (rcu_break) {
@@ -179,6 +179,7 @@ static void wait_for_rcu(void)
 	for_each_cpu(cpu, &rcu_krcud_mask)
 		if (cpu != self && cpu != skip)
 			cpumask_set(cpu, &rcu_gp_woken);
+	rcu_gp_begin(rcu_gpnum);
 	smp_mb();		/* the updaters' removals and the snapshot before the wake-ups */
 
 	for_each_cpu(cpu, &rcu_krcud_mask) {

@@ -42,8 +42,10 @@ void call_rcu(struct rcu_head *head, void (*func)(void *arg), void *arg)
 	head->func = func;
 	head->arg = arg;
 	flags = local_irq_save();
-	if (list_empty(&rcu_tiny_ctrlblk.waitlist))
+	if (list_empty(&rcu_tiny_ctrlblk.waitlist)) {
+		rcu_gp_count_start();
 		rcu_gp_begin(++rcu_tiny_ctrlblk.gpnum);	/* waits for the next QS */
+	}
 	list_add_tail(&head->list, &rcu_tiny_ctrlblk.waitlist);
 	rcu_tiny_ctrlblk.waitlen++;
 	rcu_note_queued();

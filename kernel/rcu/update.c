@@ -9,7 +9,7 @@
  *     context (a work item), and wait for all: on per-CPU-list variants the
  *     callbacks of one CPU run in order, so every earlier one has run;
  *   the polled API, from the grace-period counters that every variant
- *     updates through rcu_gp_begin()/rcu_gp_end();
+ *     updates through rcu_gp_count_start(), rcu_gp_begin(), rcu_gp_end();
  *   kfree_rcu(), and call_rcu_rt() (= call_rcu() unless the realtime
  *     option replaces it).
  */

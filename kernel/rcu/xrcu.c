@@ -145,8 +145,9 @@ static void rcu_reg_batch(rcu_batch_t newbatch)
 		rcu_maxbatch = newbatch;
 	if (RCU_BATCH_LT(rcu_maxbatch, rcu_currbatch) || !cpumask_empty(&rcu_cpumask))
 		return;
-	rcu_gp_begin(rcu_currbatch);	/* counted before any CPU can see the mask */
+	rcu_gp_count_start();	/* before any CPU can see the mask */
 	cpumask_copy(&rcu_cpumask, &cpu_online_mask);
+	rcu_gp_begin(rcu_currbatch);
 }
 
 /*
