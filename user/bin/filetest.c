@@ -25,23 +25,8 @@
 #include <sys/syscall.h>
 #include <quiescent.h>
 
-static int checks, failed;
-
-#define CHECK(cond, ...) do {						\
-	checks++;							\
-	if (!(cond)) {							\
-		failed++;						\
-		printf("filetest: FAIL: %s: ", #cond);			\
-		printf(__VA_ARGS__);					\
-		printf(" (errno %d %s)\n", errno, strerror(errno));	\
-	}								\
-} while (0)
-
-#define FAILS(call, err) do {						\
-	errno = 0;							\
-	long __r = (call);						\
-	CHECK(__r == -1 && errno == (err), "%s returned %ld", #call, __r); \
-} while (0)
+#define CHECK_PROG "filetest"
+#include <check.h>
 
 static const char motd_start[] = "Welcome to Quiescent";
 
@@ -240,10 +225,5 @@ int main(int argc, char **argv)
 	      before.kmalloc_objects, after.kmalloc_objects);
 	CHECK(after.processes == before.processes, "processes %lu -> %lu",
 	      before.processes, after.processes);
-	if (failed) {
-		printf("filetest: FAIL: %d of %d checks\n", failed, checks);
-		return 1;
-	}
-	printf("filetest: PASS: %d checks\n", checks);
-	return 0;
+	return check_summary();
 }

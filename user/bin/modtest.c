@@ -24,23 +24,8 @@
 #include <sys/module.h>
 #include <quiescent.h>
 
-static int checks, failed;
-
-#define CHECK(cond, ...) do {						\
-	checks++;							\
-	if (!(cond)) {							\
-		failed++;						\
-		printf("modtest: FAIL: %s: ", #cond);			\
-		printf(__VA_ARGS__);					\
-		printf(" (errno %d %s)\n", errno, strerror(errno));	\
-	}								\
-} while (0)
-
-#define FAILS(call, err) do {						\
-	errno = 0;							\
-	long __r = (call);						\
-	CHECK(__r == -1 && errno == (err), "%s returned %ld", #call, __r); \
-} while (0)
+#define CHECK_PROG "modtest"
+#include <check.h>
 
 static bool contains(const char *s, const char *w)
 {
@@ -278,10 +263,5 @@ int main(void)
 	       (unsigned long)(after.m.unloads - before.m.unloads),
 	       (unsigned long)(after.m.refused - before.m.refused));
 	CHECK(ok, "allocations back at the baseline");
-	if (failed) {
-		printf("modtest: FAIL: %d of %d checks\n", failed, checks);
-		return 1;
-	}
-	printf("modtest: PASS: %d checks\n", checks);
-	return 0;
+	return check_summary();
 }

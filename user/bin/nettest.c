@@ -45,23 +45,8 @@
 #include <qs_net.h>
 #include <qs_route.h>
 
-static int checks, failed;
-
-#define CHECK(cond, ...) do {						\
-	checks++;							\
-	if (!(cond)) {							\
-		failed++;						\
-		printf("nettest: FAIL line %d: %s: ", __LINE__, #cond);	\
-		printf(__VA_ARGS__);					\
-		printf(" (errno %d %s)\n", errno, strerror(errno));	\
-	}								\
-} while (0)
-
-#define FAILS(call, err) do {						\
-	errno = 0;							\
-	long __r = (call);						\
-	CHECK(__r == -1 && errno == (err), "%s returned %ld, wanted %s", #call, __r, #err); \
-} while (0)
+#define CHECK_PROG "nettest"
+#include <check.h>
 
 #define KERNEL_ADDR	((void *)0xffffffff80100000UL)
 #define BAD_ADDR	((void *)0x10)
@@ -518,10 +503,5 @@ int main(int argc, char **argv)
 	check_blocking();
 
 	CHECK(back_at_baseline(&s0, &n0), "allocations back at the baseline");
-	if (failed) {
-		printf("nettest: FAIL: %d of %d checks failed\n", failed, checks);
-		return 1;
-	}
-	printf("nettest: PASS: %d checks\n", checks);
-	return 0;
+	return check_summary();
 }
