@@ -18,7 +18,7 @@
  * The read side: in a non-preemptive kernel rcu_read_lock() emits no
  * instruction at all (a reader cannot be switched out, so it ends before
  * its CPU's next quiescent state); in a preemptive kernel it disables
- * preemption. rcu-preempt (kernel/rcu/preempt.c) instead counts readers
+ * preemption. rcu-preempt (kernel/rcu/rcu_preempt.c) instead counts readers
  * and lets them be preempted. Which applies is decided in
  * kernel/rcu/read_side.h, so that no variant #ifdef lives outside
  * kernel/rcu/.

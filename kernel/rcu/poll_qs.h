@@ -1,6 +1,6 @@
 /*
- * The rcu-poll family's quiescent-state counter (kernel/rcu/poll.c and
- * poll_percpu.c): seed 000 Figure 19's RCU_quiescent(cpu)++, "the one
+ * The rcu-poll family's quiescent-state counter (kernel/rcu/rcu_poll.c and
+ * rcu_poll_percpu.c): seed 000 Figure 19's RCU_quiescent(cpu)++, "the one
  * local increment in the scheduler", which the polling CPU snapshots
  * (Figure 40) and compares (Figure 41).
  *

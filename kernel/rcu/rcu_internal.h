@@ -85,14 +85,17 @@ extern cpumask_t rcu_last_stall_mask;
 /*
  * The per-CPU counter that other CPUs read to deduce this CPU's quiescent
  * states, in the variants that poll remote counters (rcu-poll and
- * rcu-poll-percpu: seed 000 Figure 19's RCU_quiescent); NULL in the
+ * poll-percpu: seed 000 Figure 19's RCU_quiescent); NULL in the
  * others (update.c's weak default). kernel/test/test_rcu_litmus.c runs
  * the store-buffering litmus test against it.
  */
 long *rcu_variant_remote_qs_counter(unsigned int cpu);
 
-/* The variant name as data, for gdb (tools/gdb/quiescent.py qs-rcu). */
+/* The variant's name as data, for gdb (tools/gdb/quiescent.py qs-rcu
+ * loads tools/gdb/rcu_<name>.py) and the test runner (tools/qs/build.py);
+ * and the paper's name and section for it, for the boot line. */
 extern const char rcu_variant_id[];
+extern const char rcu_variant_paper[];
 
 /*
  * rcu_break=1 on the command line breaks the built-in variant's own

@@ -9,7 +9,7 @@
  *   CONFIG_PREEMPT: preemption disabled, so no involuntary switch can
  *       happen inside the section (seed 001: "In preemptive kernels, they
  *       disable preemption").
- *   rcu-preempt (CONFIG_RCU_PREEMPT, kernel/rcu/preempt.c, seed 000 5.7):
+ *   rcu-preempt (CONFIG_RCU_PREEMPT, kernel/rcu/rcu_preempt.c, seed 000 5.7):
  *       preemptible readers. rcu_read_lock() is a compiler barrier (with
  *       CONFIG_RCU_DEBUG_READ it counts the task's nesting, which
  *       might_sleep() reads); a reader may be preempted and migrated, and
@@ -56,7 +56,7 @@ static __always_inline bool rcu_read_side_preemptible(void)
 }
 
 #ifdef CONFIG_RCU_PREEMPT
-/* kernel/rcu/preempt.c: the nesting lives in the task, which may move. */
+/* kernel/rcu/rcu_preempt.c: the nesting lives in the task, which may move. */
 void rcu_preempt_read_lock(void);
 void rcu_preempt_read_unlock(void);
 int rcu_preempt_read_depth(void);

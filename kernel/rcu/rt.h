@@ -2,7 +2,7 @@
  * Realtime RCU (seed 003, Sarma and McKenney, "Making RCU safe for deep
  * sub-millisecond response realtime applications"): the three options that
  * keep a long callback batch from delaying a real-time task, as seen by the
- * variant that uses them (rcu-ltimer, kernel/rcu/ltimer.c) and by the amlat
+ * variant that uses them (rcu-ltimer, kernel/rcu/rcu_ltimer.c) and by the amlat
  * benchmark (kernel/test/bench_amlat.c). docs/rcu/realtime.md is the lab.
  *
  *   CONFIG_RCU_KRCUD_OFFLOAD (rt_offload.c, section 4.1, Figures 2-8):

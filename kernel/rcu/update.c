@@ -204,7 +204,7 @@ void rcu_hook_init(void)
 		      smp_processor_id());
 	might_sleep_extra_check = rcu_read_side_check;
 	rcu_variant_init();
-	printk("rcu: %s%s\n", rcu_variant_name(),
+	printk("rcu: %s (%s)%s\n", rcu_variant_name(), rcu_variant_paper,
 	       rcu_break ? " (BROKEN on purpose: rcu_break=1)" : "");
 }
 

@@ -2,7 +2,7 @@
 
 Reads kernel/rcu/stats.c's counters and walks callback lists of
 struct rcu_head, naming each callback's function. The per-variant modules
-(rcu_rcu_ltimer.py, rcu_rcu_tiny.py, ...) call these.
+(rcu_ltimer.py, rcu_tiny.py, ...) call these.
 """
 import gdb
 
@@ -91,7 +91,7 @@ def cpumask_cpus(mask):
 
 
 def poll_snapshots(gpnum, polling):
-    """rcu-poll's and per-CPU rcu-poll's polling state (poll.c, poll_percpu.c
+    """rcu-poll's and per-CPU rcu-poll's polling state (rcu_poll.c, rcu_poll_percpu.c
     share the names): print rcu_qsmask, then return, per CPU, (RCU_quiescent,
     its checkpoint, a note on whether it still owes the grace period)."""
     owing = cpumask_cpus(gdb.parse_and_eval("rcu_qsmask"))

@@ -1,4 +1,4 @@
-"""qs-rcu for the busted variant: nothing waits, so there is nothing to show."""
+"""qs-rcu for busted (kernel/rcu/rcu_busted.c): nothing waits, so there is nothing to show."""
 import rcu_common
 
 

@@ -1,7 +1,8 @@
 /*
- * X-rcu: the read-copy update of seed 000 section 5.1 and Appendix A.1
- * (Figures 12-14 and 34-39), "loosely based on the ptx read-copy-update
- * implementation", driven by per-CPU kernel timers [Sarma02a].
+ * xrcu (X-rcu): the read-copy update of seed 000 section 5.1 and Appendix
+ * A.1 (Figures 12-14 and 34-39), "loosely based on the ptx
+ * read-copy-update implementation", driven by per-CPU kernel timers
+ * [Sarma02a].
  *
  * Data (the paper's names; this_cpu(rcu_X) in the figures is
  * this_cpu(rcu_data).X here, one per-CPU struct instead of six per-CPU
@@ -115,8 +116,10 @@ struct rcu_data {
 };
 DEFINE_PER_CPU(struct rcu_data, rcu_data);
 
-/* The name, as a string gdb can read without calling anything. */
-const char rcu_variant_id[] = "x-rcu";
+/* Its name (docs/rcu/README.md), a string that gdb and the test runner
+ * read from the ELF, and where the papers describe it (the boot line). */
+const char rcu_variant_id[] = "xrcu";
+const char rcu_variant_paper[] = "X-rcu, seed 000 section 5.1";
 
 /* Figure 12. Interrupts off: this CPU's timer also edits nextlist. */
 void call_rcu(struct rcu_head *head, void (*func)(void *arg), void *arg)

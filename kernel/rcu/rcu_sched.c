@@ -1,10 +1,10 @@
 /*
- * rcu-sched: Rusty Russell's read-copy update [Russell01d], as seed 000
- * describes it in section 5.6 (Figures 28-32): a ring of per-CPU counters
- * advanced by the scheduler, and per-CPU, per-context callback queues in
- * two halves, "the only known read-copy-update implementation that uses
- * absolutely no locks, interrupt masking, or atomic instructions" on its
- * call_rcu() path but for the one pending count.
+ * sched (rcu-sched): Rusty Russell's read-copy update [Russell01d], as
+ * seed 000 describes it in section 5.6 (Figures 28-32): a ring of per-CPU
+ * counters advanced by the scheduler, and per-CPU, per-context callback
+ * queues in two halves, "the only known read-copy-update implementation
+ * that uses absolutely no locks, interrupt masking, or atomic
+ * instructions" on its call_rcu() path but for the one pending count.
  *
  * Data (the paper's names):
  *   rcu_batch[cpu]         head[2][3]: this CPU's callback queues, one
@@ -162,7 +162,10 @@ unsigned long rcu_sched_gpnum;		/* rounds of the ring, as grace periods */
 long rcu_sched_gp_start;		/* leader's count when the round began */
 int rcu_sched_gp_open;
 
-const char rcu_variant_id[] = "rcu-sched";
+/* Its name (docs/rcu/README.md), a string that gdb and the test runner
+ * read from the ELF, and where the papers describe it (the boot line). */
+const char rcu_variant_id[] = "sched";
+const char rcu_variant_paper[] = "rcu-sched, seed 000 section 5.6";
 
 /* Figure 28. No lock, no interrupt masking: the context picks the queue. */
 void call_rcu(struct rcu_head *head, void (*func)(void *arg), void *arg)

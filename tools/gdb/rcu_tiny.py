@@ -1,4 +1,4 @@
-"""qs-rcu for Tiny RCU (kernel/rcu/tiny.c): one CPU, two lists."""
+"""qs-rcu for tiny, Tiny RCU (kernel/rcu/rcu_tiny.c): one CPU, two lists."""
 import gdb
 import rcu_common
 

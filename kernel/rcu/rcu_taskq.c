@@ -1,5 +1,5 @@
 /*
- * rcu-taskq: Dipankar Sarma's minimal read-copy update, as seed 000
+ * taskq (rcu-taskq): Dipankar Sarma's minimal read-copy update, as seed 000
  * describes it in section 5.5 (Figures 24-27): one global list of waiting
  * callbacks, one task on the keventd work queue that waits for a grace
  * period and invokes them, and a SCHED_FIFO daemon per CPU, krcud, whose
@@ -121,8 +121,10 @@ cpumask_t rcu_krcud_mask;			/* CPUs that have a daemon */
 
 DEFINE_SEMAPHORE(rcu_sema, 0);
 
-/* The name, as a string gdb can read without calling anything. */
-const char rcu_variant_id[] = "rcu-taskq";
+/* Its name (docs/rcu/README.md), a string that gdb and the test runner
+ * read from the ELF, and where the papers describe it (the boot line). */
+const char rcu_variant_id[] = "taskq";
+const char rcu_variant_paper[] = "rcu-taskq, seed 000 section 5.5";
 
 /* Figure 24. Interrupts off: call_rcu() is IRQ-safe (Table 1). */
 void call_rcu(struct rcu_head *head, void (*func)(void *arg), void *arg)

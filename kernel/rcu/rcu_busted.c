@@ -1,5 +1,5 @@
 /*
- * The busted variant: grace periods that end at once. call_rcu() invokes
+ * busted: grace periods that end at once. call_rcu() invokes
  * the callback immediately, so synchronize_kernel() returns immediately
  * too. It exists to test the tests: rcutorture must report FAILURE on it
  * (a reader sees an element whose pipeline age advanced while it held it,
@@ -15,8 +15,10 @@
 
 static unsigned long busted_gpnum;
 
-/* The name, as a string gdb can read without calling anything. */
-const char rcu_variant_id[] = "rcu-busted";
+/* Its name (docs/rcu/README.md), a string that gdb and the test runner
+ * read from the ELF, and where the papers describe it (the boot line). */
+const char rcu_variant_id[] = "busted";
+const char rcu_variant_paper[] = "grace periods that end at once, to test the tests";
 
 void call_rcu(struct rcu_head *head, void (*func)(void *arg), void *arg)
 {

@@ -1,5 +1,5 @@
-"""qs-rcu for rcu-preempt (kernel/rcu/preempt.c + krcud.c, seed 000 section
-5.7 and Figure 33): first rcu's view (batches, rcu_cpumask, the daemons and
+"""qs-rcu for preempt, rcu-preempt (kernel/rcu/rcu_preempt.c + rcu_krcud.c, seed
+000 section 5.7 and Figure 33): first krcud's view (batches, rcu_cpumask, the daemons and
 each CPU's lists, where qsctr counts voluntary switches only), then each
 CPU's pair of preempted-task counters with which one is curr (this batch
 waits for it to reach zero) and which is next, and the tasks that hold a
@@ -7,7 +7,7 @@ counter now: preempted since their last voluntary switch, with the CPU they
 are affiliated with."""
 from quiescent import nr_cpus, per_cpu
 import gdb
-import rcu_rcu
+import rcu_krcud
 
 
 def _tasks():
@@ -29,7 +29,7 @@ def _tasks():
 
 
 def show():
-    rcu_rcu.show()
+    rcu_krcud.show()
     holders = _tasks()
     where = {}
     for cpu in range(nr_cpus()):

@@ -1,7 +1,7 @@
 /*
- * rcu-ltimer: the Linux 2.5 kernel's RCU, as seed 000 describes it in
- * section 5.4 and Appendix A.4 (Figures 21-23 and 44-47). Dipankar Sarma
- * wrote it as "the closest analog to the ptx implementation".
+ * ltimer (rcu-ltimer): the Linux 2.5 kernel's RCU, as seed 000 describes
+ * it in section 5.4 and Appendix A.4 (Figures 21-23 and 44-47). Dipankar
+ * Sarma wrote it as "the closest analog to the ptx implementation".
  *
  * Data (the paper's names):
  *   rcu_ctrlblk          curbatch (the batch now being waited for),
@@ -94,8 +94,10 @@ DEFINE_PER_CPU(struct rcu_data, rcu_data);
 #define RCU_donelist(cpu)	(per_cpu(rcu_data, cpu).donelist)
 #define RCU_tasklet(cpu)	(per_cpu(rcu_data, cpu).tasklet)
 
-/* The name, as a string gdb can read without calling anything. */
-const char rcu_variant_id[] = "rcu-ltimer";
+/* Its name (docs/rcu/README.md), a string that gdb and the test runner
+ * read from the ELF, and where the papers describe it (the boot line). */
+const char rcu_variant_id[] = "ltimer";
+const char rcu_variant_paper[] = "rcu-ltimer, seed 000 section 5.4";
 
 /* Figure 21. Interrupts off: the tasklet on this CPU also edits nxtlist. */
 void call_rcu(struct rcu_head *head, void (*func)(void *arg), void *arg)

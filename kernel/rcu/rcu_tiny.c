@@ -1,5 +1,5 @@
 /*
- * Tiny RCU: RCU for a machine with one CPU (the idea of Linux's
+ * tiny (Tiny RCU): RCU for a machine with one CPU (the idea of Linux's
  * kernel/rcu/tiny.c), the simplest baseline.
  *
  * With one CPU, the CPU's quiescent state is the whole grace period: once
@@ -32,8 +32,10 @@ struct rcu_tiny_ctrlblk {
 
 struct rcu_tiny_ctrlblk rcu_tiny_ctrlblk;
 
-/* The name, as a string gdb can read without calling anything. */
-const char rcu_variant_id[] = "rcu-tiny";
+/* Its name (docs/rcu/README.md), a string that gdb and the test runner
+ * read from the ELF, and where the papers describe it (the boot line). */
+const char rcu_variant_id[] = "tiny";
+const char rcu_variant_paper[] = "Tiny RCU, after Linux's kernel/rcu/tiny.c";
 
 void call_rcu(struct rcu_head *head, void (*func)(void *arg), void *arg)
 {

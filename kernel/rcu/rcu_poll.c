@@ -1,5 +1,5 @@
 /*
- * rcu-poll: Andrea Arcangeli's and Dipankar Sarma's RCU from the "-aa"
+ * poll (rcu-poll): Andrea Arcangeli's and Dipankar Sarma's RCU from the "-aa"
  * kernels and SUSE releases, as seed 000 describes it in section 5.3 and
  * Appendix A.3 (Figures 18-20 and 40-43).
  *
@@ -107,8 +107,10 @@ static spinlock_t rcu_irq_lock = SPINLOCK_INIT("rcu_irq_lock");
 LIST_HEAD(rcu_irqlist);
 unsigned long rcu_irqlen;
 
-/* The name, as a string gdb can read without calling anything. */
-const char rcu_variant_id[] = "rcu-poll";
+/* Its name (docs/rcu/README.md), a string that gdb and the test runner
+ * read from the ELF, and where the papers describe it (the boot line). */
+const char rcu_variant_id[] = "poll";
+const char rcu_variant_paper[] = "rcu-poll, seed 000 section 5.3";
 
 static void call_rcu_irq(struct rcu_head *head)
 {

@@ -1,13 +1,13 @@
 /*
- * rcu: Dipankar Sarma's read-copy update with per-CPU krcud daemons, as
- * seed 000 describes it in section 5.2 and Appendix A.2 (Figures 15-17;
- * its callback processing is X-rcu's, Figures 35-39, with the three
- * differences A.2 lists). "Based on the ptx algorithm", with "minimal
- * dependencies on other patches": it "uses per-CPU kernel daemons to
- * periodically check for the end of grace periods ... awakened by a timer
- * that is scheduled only when there is at least one callback in the
- * system". Sarma wrote it "to evaluate use of kernel daemons rather than
- * architecture-dependent timer hooks".
+ * krcud (seed 000's "rcu"; docs/rcu/krcud.md): Dipankar Sarma's read-copy
+ * update with per-CPU krcud daemons, as seed 000 describes it in section
+ * 5.2 and Appendix A.2 (Figures 15-17; its callback processing is X-rcu's,
+ * Figures 35-39, with the three differences A.2 lists). "Based on the ptx
+ * algorithm", with "minimal dependencies on other patches": it "uses
+ * per-CPU kernel daemons to periodically check for the end of grace
+ * periods ... awakened by a timer that is scheduled only when there is at
+ * least one callback in the system". Sarma wrote it "to evaluate use of
+ * kernel daemons rather than architecture-dependent timer hooks".
  *
  * Data (the paper's names; RCU_X(cpu) in the figures is
  * per_cpu(rcu_data, cpu).X here, with the RCU_X(cpu) macros below):
@@ -74,7 +74,7 @@
  *    that is half-way through this CPU's lists. The paper does not say
  *    how its daemon and tasklet were kept apart.
  * 4. Figure 35 line 3 reads "if (list_empty(&RCU_currlist..." in the OCR;
- *    it must be !list_empty (xrcu.c says the same).
+ *    it must be !list_empty (rcu_xrcu.c says the same).
  * 5. As in X-rcu, a callback that joins currlist waits for batch
  *    rcu_currbatch + 1, so from idle it waits for two batches.
  */
@@ -97,12 +97,12 @@
 
 /*
  * rcu-preempt (seed 000 5.7) is this algorithm plus Figure 33's counters:
- * variants.mk builds this file with kernel/rcu/preempt.c, which provides
- * these three (and the variant's name). For rcu they are nothing.
+ * variants.mk builds this file with kernel/rcu/rcu_preempt.c, which provides
+ * these (and the variant's name). For krcud they are nothing.
  */
 #ifdef CONFIG_RCU_PREEMPT
-#include "preempt.h"
-#define rcu_break_base()	false	/* rcu_break breaks preempt.c's counters */
+#include "rcu_preempt.h"
+#define rcu_break_base()	false	/* rcu_break breaks rcu_preempt.c's counters */
 #else
 #define rcu_break_base()	rcu_break
 static inline void rcu_preempt_init_cpu(unsigned int cpu) { }
@@ -157,8 +157,10 @@ DEFINE_PER_CPU(struct rcu_data, rcu_data);
 unsigned long rcu_timeouts;		/* rcu_timeout() runs (statistics, gdb) */
 
 #ifndef CONFIG_RCU_PREEMPT
-/* The name, as a string gdb can read without calling anything. */
-const char rcu_variant_id[] = "rcu";
+/* Its name (docs/rcu/README.md), a string that gdb and the test runner
+ * read from the ELF, and where the papers describe it (the boot line). */
+const char rcu_variant_id[] = "krcud";
+const char rcu_variant_paper[] = "rcu, seed 000 section 5.2";
 #endif
 
 /*
@@ -407,7 +409,7 @@ void rcu_hook_context_switch(bool voluntary)
 		this_cpu(rcu_data).qsctr++;
 }
 
-/* The daemons do rcu's work; the tick only watches for stalls. */
+/* The daemons do the work; the tick only watches for stalls. */
 void rcu_hook_tick(enum tick_context ctx)
 {
 	if (!this_cpu(rcu_data).ready)
@@ -495,14 +497,14 @@ void rcu_variant_show_state(void)
 {
 	unsigned int cpu;
 
-	printk("rcu: rcu_currbatch %ld rcu_maxbatch %ld rcu_cpumask %#lx rcu_active_cpumask %#lx "
+	printk("rcu (krcud): rcu_currbatch %ld rcu_maxbatch %ld rcu_cpumask %#lx rcu_active_cpumask %#lx "
 	       "rcu_timer %s expires %lu (jiffies %lu) timeouts %lu\n",
 	       rcu_currbatch, rcu_maxbatch, rcu_cpumask.bits[0], rcu_active_cpumask.bits[0],
 	       timer_pending(&rcu_timer) ? "armed" : "not armed", rcu_timer.expires, jiffies,
 	       rcu_timeouts);
 	for_each_online_cpu(cpu) {
 		struct rcu_data *rd = per_cpu_ptr(&rcu_data, cpu);
-		printk("rcu: cpu%u: qsctr %ld last_qsctr %ld batch %ld nxtlist %lu curlist %lu "
+		printk("rcu (krcud): cpu%u: qsctr %ld last_qsctr %ld batch %ld nxtlist %lu curlist %lu "
 		       "krcud runs %lu wakeups %lu\n",
 		       cpu, rd->qsctr, rd->last_qsctr, rd->batch, rd->nxtlen, rd->curlen,
 		       rd->krcud_runs, rd->krcud_wakeups);
