@@ -102,7 +102,7 @@ void cond_synchronize_rcu(unsigned long cookie);
 static __always_inline void rcu_read_lock_bh(void) { local_bh_disable(); }
 static __always_inline void rcu_read_unlock_bh(void) { local_bh_enable(); }
 
-/* ---- What the variant reports (kernel/rcu/stats.c, kernel/rcu/stall.c). */
+/* ---- What the variant reports (kernel/rcu/gp_sequence.c, kernel/rcu/stats.c). */
 
 const char *rcu_variant_name(void);
 /* Grace periods started and completed since boot (monotonic). */

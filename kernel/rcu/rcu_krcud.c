@@ -181,7 +181,7 @@ void call_rcu(struct rcu_head *head, void (*func)(void *arg), void *arg)
 	rd = this_cpu_ptr(&rcu_data);
 	list_add_tail(&head->list, &rd->nxtlist);
 	rd->nxtlen++;
-	rcu_note_queued();
+	rcu_stats_queued();
 	local_irq_restore(flags);
 	if (READ_ONCE(rcu_krcud_running))
 		tasklet_schedule(&rd->tasklet);
@@ -241,7 +241,7 @@ static void rcu_move_next_batch(void)
 		rd->curlen = rd->nxtlen;
 		rd->nxtlen = 0;
 		local_irq_enable();
-		rcu_note_list_len(rd->curlen);
+		rcu_stats_list_len(rd->curlen);
 
 		/* start the next batch of callbacks */
 		spin_lock(&rcu_lock);
@@ -302,7 +302,7 @@ report:
 	else
 		cpumask_clear_cpu(cpu, &rcu_cpumask);
 	rd->last_qsctr = RCU_QSCTR_INVALID;
-	rcu_note_qs();
+	rcu_stats_qs();
 	if (!cpumask_empty(&rcu_cpumask)) {
 		/* All CPUs haven't gone through a quiescent state */
 		spin_unlock(&rcu_lock);

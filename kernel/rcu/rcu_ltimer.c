@@ -111,7 +111,7 @@ void call_rcu(struct rcu_head *head, void (*func)(void *arg), void *arg)
 	rd = this_cpu_ptr(&rcu_data);
 	list_add_tail(&head->list, &rd->nxtlist);
 	rd->nxtlen++;
-	rcu_note_queued();
+	rcu_stats_queued();
 	local_irq_restore(flags);
 }
 
@@ -165,7 +165,7 @@ static void rcu_check_quiescent_state(void)
 	}
 	cpumask_clear_cpu(cpu, &rcu_ctrlblk.rcu_cpu_mask);
 	rd->last_qsctr = RCU_QSCTR_INVALID;
-	rcu_note_qs();
+	rcu_stats_qs();
 	if (!cpumask_empty(&rcu_ctrlblk.rcu_cpu_mask)) {
 		spin_unlock(&rcu_ctrlblk.mutex);
 		return;
@@ -219,7 +219,7 @@ static void rcu_do_batch(struct rcu_data *rd)
 			break;
 		}
 	}
-	rcu_note_batch(count);
+	rcu_stats_batch(count);
 }
 
 /*
@@ -246,7 +246,7 @@ static void rcu_check_callbacks(void)
 		rd->curlen = rd->nxtlen;
 		rd->nxtlen = 0;
 		local_irq_enable();
-		rcu_note_list_len(rd->curlen);
+		rcu_stats_list_len(rd->curlen);
 
 		/* start the next batch of callbacks */
 		spin_lock(&rcu_ctrlblk.mutex);

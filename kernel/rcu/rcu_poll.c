@@ -24,7 +24,7 @@
  * CPU to reschedule), or polls it, rcu_polling() (Figure 41: a CPU whose
  * counter moved has passed a quiescent state). When no CPU is left,
  * rcu_completion() (Figure 42) ends it, hands curlist to the callback
- * invoker (Figure 43; here kernel/rcu/stats.c's rcu_invoke_callbacks())
+ * invoker (Figure 43; here kernel/rcu/invoke.c's rcu_invoke_callbacks())
  * and starts the next one if callbacks are waiting. While a grace period
  * runs, the tasklet re-schedules itself after every poll: polling is
  * continuous, no timer is involved, and no code runs at all when there are
@@ -135,7 +135,7 @@ void call_rcu(struct rcu_head *head, void (*func)(void *arg), void *arg)
 {
 	head->func = func;
 	head->arg = arg;
-	rcu_note_queued();
+	rcu_stats_queued();
 	if (unlikely(in_irq() || irqs_disabled())) {
 		call_rcu_irq(head);
 	} else {
@@ -177,7 +177,7 @@ static int rcu_prepare_polling(cpumask_t *force)
 	list_splice_init(&rcu_nxtlist, &rcu_curlist);
 	rcu_curlen = rcu_nxtlen;
 	rcu_nxtlen = 0;
-	rcu_note_list_len(rcu_curlen);
+	rcu_stats_list_len(rcu_curlen);
 
 	rcu_polling_in_progress = 1;
 	rcu_gpnum++;
@@ -219,7 +219,7 @@ static int rcu_polling(struct list_head *done, cpumask_t *force)
 			continue;
 		if (rcu_quiescent_checkpoint[cpu] != READ_ONCE(RCU_quiescent(cpu))) {
 			cpumask_clear_cpu(cpu, &rcu_qsmask);
-			rcu_note_qs();
+			rcu_stats_qs();
 		}
 	}
 	if (!cpumask_empty(&rcu_qsmask))
@@ -331,7 +331,7 @@ bool rcu_variant_stall_info(struct rcu_stall_info *si)
 	 * signed, after reading gpnum.
 	 */
 	smp_rmb();
-	age = (s64)(ktime_get_ns() - READ_ONCE(rcu_gp_stats.last_start_ns));
+	age = (s64)(ktime_get_ns() - READ_ONCE(rcu_gp_seq.start_ns));
 	if (age < (s64)rcu_stall_timeout_ms() * 1000000)
 		return false;
 	for (i = 0; i < CPUMASK_LONGS; i++)

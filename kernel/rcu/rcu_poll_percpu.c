@@ -184,7 +184,7 @@ void call_rcu(struct rcu_head *head, void (*func)(void *arg), void *arg)
 
 	head->func = func;
 	head->arg = arg;
-	rcu_note_queued();
+	rcu_stats_queued();
 	if (unlikely(in_irq() || irqs_disabled())) {
 		call_rcu_irq(head);
 		return;
@@ -259,7 +259,7 @@ static void rcu_polling(cpumask_t *force)
 			continue;
 		if (rcu_quiescent_checkpoint[cpu] != READ_ONCE(RCU_quiescent(cpu))) {
 			cpumask_clear_cpu(cpu, &rcu_qsmask);
-			rcu_note_qs();
+			rcu_stats_qs();
 		}
 	}
 	if (cpumask_empty(&rcu_qsmask))
@@ -313,7 +313,7 @@ static void rcu_process_callbacks(unsigned long data)
 		if (!rcu_polling_in_progress)
 			rcu_prepare_polling(&force);
 		spin_unlock(&rcu_lock);
-		rcu_note_list_len(rd->curlen);
+		rcu_stats_list_len(rd->curlen);
 	}
 
 	for_each_cpu(cpu, &force)
@@ -395,7 +395,7 @@ bool rcu_variant_stall_info(struct rcu_stall_info *si)
 
 	si->gpnum = READ_ONCE(rcu_gpnum);
 	smp_rmb();
-	age = (s64)(ktime_get_ns() - READ_ONCE(rcu_gp_stats.last_start_ns));
+	age = (s64)(ktime_get_ns() - READ_ONCE(rcu_gp_seq.start_ns));
 	if (age < (s64)rcu_stall_timeout_ms() * 1000000)
 		return false;
 	for (i = 0; i < CPUMASK_LONGS; i++)

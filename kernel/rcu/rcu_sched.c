@@ -107,11 +107,12 @@
  *   - smp_mb() orders the previous CPU's counter read, the swap and the
  *     publication (the paper relied on the i386 memory model).
  *   - Callbacks run oldest first (the paper's lists are LIFO).
- *   - Grace periods for kernel/rcu/stats.c (and so the polled API) are the
- *     leader CPU's rounds. A CPU's own round can end before the leader's
- *     round that began after a cookie, so a waiting half also waits for
- *     rcu_gp_completed() to reach rcu_gp_started() + 1 as read at its swap
- *     (need_gp); without this torture reported poll errors.
+ *   - The grace periods counted in kernel/rcu/gp_sequence.c (and so the
+ *     polled API) are the leader CPU's rounds. A CPU's own round can end
+ *     before the leader's round that began after a cookie, so a waiting
+ *     half also waits for rcu_gp_completed() to reach rcu_gp_started() + 1
+ *     as read at its swap (need_gp): a callback must not run before the
+ *     polled API calls a cookie taken before its call_rcu() done.
  *
  * rcu_break=1 breaks the ring on purpose: every tick advances this CPU's
  * counter as if it had passed through the scheduler, even a tick that
@@ -187,7 +188,7 @@ void call_rcu(struct rcu_head *head, void (*func)(void *arg), void *arg)
 	q = READ_ONCE(rb->queueing);
 	headp = &rb->head[q][state];
 	atomic_long_inc(&rcu_pending);
-	rcu_note_queued();
+	rcu_stats_queued();
 	head->list.prev = NULL;
 	head->list.next = (struct list_head *)*headp;
 	barrier();
@@ -213,8 +214,9 @@ static bool rcu_waiting_empty(struct rcu_batch *rb)
 }
 
 /*
- * The leader times rounds of the ring as grace periods for
- * kernel/rcu/stats.c (the polled API, the statistics, stall warnings).
+ * The leader times rounds of the ring as the grace periods of
+ * kernel/rcu/gp_sequence.c (the polled API, the statistics, stall
+ * warnings).
  * A round opens as soon as the leader sees callbacks pending, at its
  * current count L, whether or not it holds the token (a round that waited
  * for the leader's next publication could not be seen stalling while
@@ -236,7 +238,7 @@ static void rcu_gp_open_round(struct rcu_batch *rb)
 
 /*
  * Publish this CPU's new ring count (Figure 30 line 25); the leader also
- * times the rounds as grace periods for kernel/rcu/stats.c. Preemption off,
+ * times the rounds as grace periods (gp_sequence.c). Preemption off,
  * and never concurrently with itself on one CPU (see the callers).
  */
 static void rcu_ring_publish(struct rcu_batch *rb, unsigned int cpu, long c)
@@ -249,7 +251,7 @@ static void rcu_ring_publish(struct rcu_batch *rb, unsigned int cpu, long c)
 		rcu_gp_end(rcu_sched_gpnum);
 		rcu_gp_open_round(rb);
 	}
-	rcu_note_qs();
+	rcu_stats_qs();
 	/* Wake the next CPU's idle loop if it sleeps: it can advance now. */
 	if (rb->ring_next_cpu != cpu && idle_cpu(rb->ring_next_cpu)) {
 		rb->kicks++;
@@ -301,7 +303,7 @@ static void rcu_batch_done(void)
 			list_add(&i->list, &done);	/* LIFO chain -> oldest first */
 		}
 	}
-	rcu_note_list_len(n);
+	rcu_stats_list_len(n);
 	rcu_invoke_callbacks(&done);
 	atomic_long_sub(n, &rcu_pending);
 }

@@ -63,7 +63,7 @@
  *    the CPUs that owe a quiescent state are those woken whose daemon has
  *    not answered this grace period (krcud_gp[cpu] != rcu_gpnum). So the
  *    stall check, too, costs nothing unless a grace period is long.
- * 4. The callbacks are run by kernel/rcu/stats.c's
+ * 4. The callbacks are run by kernel/rcu/invoke.c's
  *    rcu_invoke_callbacks(), in queueing order (Figure 25 takes the list
  *    from its tail; Figure 24 adds at the head: the same order).
  * 5. krcud waits with down(), not down_interruptible() (our kernel
@@ -134,7 +134,7 @@ void call_rcu(struct rcu_head *head, void (*func)(void *arg), void *arg)
 
 	head->func = func;
 	head->arg = arg;
-	rcu_note_queued();
+	rcu_stats_queued();
 
 	flags = spin_lock_irqsave(&rcu_lock);
 	if (list_empty(&rcu_wait_list) && rcu_taskq_ready)	/* note 2 */
@@ -201,7 +201,7 @@ static void wait_for_rcu(void)
 			rcu_check_stall();		/* note 3 */
 	}
 	smp_mb();		/* the daemons' answers before the callbacks run */
-	rcu_note_qs();		/* this CPU's own: keventd is running on it */
+	rcu_stats_qs();		/* this CPU's own: keventd is running on it */
 	rcu_gp_end(rcu_gpnum);
 	WRITE_ONCE(rcu_gp_waiter_cpu, -1);
 }
@@ -221,7 +221,7 @@ static void process_pending_rcus(struct work_struct *w)
 	spin_unlock_irqrestore(&rcu_lock, flags);
 
 	if (!list_empty(&rcu_current_list)) {
-		rcu_note_list_len(rcu_current_len);
+		rcu_stats_list_len(rcu_current_len);
 		WRITE_ONCE(rcu_current, &rcu_current_list);
 		wait_for_rcu();
 		WRITE_ONCE(rcu_current, NULL);
@@ -245,7 +245,7 @@ static int krcud(void *arg)
 		down(&kd->sema);
 		WRITE_ONCE(kd->gp, READ_ONCE(rcu_gpnum));
 		kd->runs++;
-		rcu_note_qs();
+		rcu_stats_qs();
 		up(&rcu_sema);
 	}
 	return 0;

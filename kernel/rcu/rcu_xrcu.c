@@ -30,7 +30,7 @@
  * (rcu_move_next_batch(), Figure 36, which asks for a batch with
  * rcu_reg_batch(), Figure 39), reports this CPU's quiescent state
  * (rcu_check_quiescent_state(), Figure 37), and invokes donelist
- * (rcu_invoke_callbacks(), Figure 38: kernel/rcu/stats.c). Figure 34 is
+ * (rcu_invoke_callbacks(), Figure 38: kernel/rcu/invoke.c). Figure 34 is
  * the paper's flow diagram of the same. The timers are armed with
  * add_timer_on() from rcu_variant_late_init(): kernel timers do not exist
  * when rcu_variant_init() runs; call_rcu() before then just queues.
@@ -133,7 +133,7 @@ void call_rcu(struct rcu_head *head, void (*func)(void *arg), void *arg)
 	rd = this_cpu_ptr(&rcu_data);
 	list_add_tail(&head->list, &rd->nextlist);
 	rd->nextlen++;
-	rcu_note_queued();
+	rcu_stats_queued();
 	local_irq_restore(flags);
 }
 
@@ -168,7 +168,7 @@ static void rcu_move_next_batch(void)
 		rd->currlen = rd->nextlen;
 		rd->nextlen = 0;
 		local_irq_enable();
-		rcu_note_list_len(rd->currlen);
+		rcu_stats_list_len(rd->currlen);
 
 		/* start the next batch of callbacks */
 		spin_lock(&rcu_lock);
@@ -215,7 +215,7 @@ report:
 	}
 	cpumask_clear_cpu(cpu, &rcu_cpumask);
 	rd->last_qsctr = RCU_QSCTR_INVALID;
-	rcu_note_qs();
+	rcu_stats_qs();
 	if (!cpumask_empty(&rcu_cpumask)) {
 		/* All CPUs haven't gone through a quiescent state */
 		spin_unlock(&rcu_lock);

@@ -170,7 +170,7 @@ static void sync_samples(struct ktest_ctx *t, const char *load)
 {
 	unsigned long n = sync_nsamples;
 	u64 *lat = kmalloc(sizeof(*lat) * n);
-	unsigned long gp0 = rcu_gp_stats.completed;
+	unsigned long gp0 = rcu_gp_completed();
 	u64 gp_ns0 = rcu_gp_stats.total_ns;
 
 	KT_ASSERT(t, lat, "no memory for %lu samples", n);
@@ -181,7 +181,7 @@ static void sync_samples(struct ktest_ctx *t, const char *load)
 		msleep(1 + i % 3);	/* start at different phases of the tick */
 	}
 	sort_u64(lat, n);
-	unsigned long gps = rcu_gp_stats.completed - gp0;
+	unsigned long gps = rcu_gp_completed() - gp0;
 	unsigned long p99 = (n * 99 + 99) / 100 - 1;	/* rank ceil(0.99 n) */
 	bench_json("{\"bench\":\"synchronize_kernel\",\"variant\":\"%s\",\"load\":\"%s\","
 		   "\"cpus\":%u,\"hz\":%d,\"samples\":%lu,\"min_us\":%lu,\"median_us\":%lu,"

@@ -1,7 +1,9 @@
 """The variant-independent part of the gdb RCU view (qs-rcu).
 
-Reads kernel/rcu/stats.c's counters and walks callback lists of
-struct rcu_head, naming each callback's function. The per-variant modules
+Reads the grace-period sequence (kernel/rcu/gp_sequence.c: rcu_gp_seq,
+rcu_gp_current, rcu_gp_last_ended) and the statistics (kernel/rcu/stats.c:
+rcu_cpu_stats), and walks callback lists of struct rcu_head, naming each
+callback's function. The per-variant modules
 (rcu_ltimer.py, rcu_tiny.py, ...) call these.
 """
 import gdb
@@ -66,8 +68,8 @@ def gp_number(expr):
 
 
 def show_generic():
-    started = _int("rcu_gp_stats.started")
-    completed = _int("rcu_gp_stats.completed")
+    started = _int("rcu_gp_seq.started")
+    completed = _int("rcu_gp_seq.completed")
     print(f"grace periods: started {started}, completed {completed}"
           f"{' (one in progress)' if started != completed else ''}")
     print(f"last grace period begun: {gp_number('rcu_gp_current')}, last ended: "
