@@ -37,7 +37,7 @@ void call_rcu(struct rcu_head *head, void (*func)(void *arg), void *arg)
 void rcu_hook_context_switch(bool voluntary) {}
 void rcu_hook_tick(enum tick_context ctx) {}
 void rcu_hook_idle(void) {}
-void rcu_hook_cpu_online(unsigned int cpu) {}
+void rcu_variant_init_cpu(unsigned int cpu) {}
 void rcu_variant_init(void) {}
 void rcu_variant_late_init(void) {}
 

@@ -4,8 +4,9 @@
  *
  * A variant (kernel/rcu/rcu_<name>.c) provides:
  *   call_rcu(), the hooks of include/rcu_hooks.h, rcu_variant_id and
- *   rcu_variant_paper, rcu_variant_init() (boot, before other CPUs run)
- *   and rcu_variant_late_init() (threads can run),
+ *   rcu_variant_paper, rcu_variant_init() (boot, before other CPUs run),
+ *   rcu_variant_init_cpu() (each CPU's data, on that CPU before its first
+ *   tick) and rcu_variant_late_init() (threads can run),
  *   rcu_variant_stall_info() (which CPUs still owe a quiescent state),
  *   rcu_variant_show_state() (its own data, for stall warnings and the
  *   console; the gdb view reads the same data by name).
@@ -123,6 +124,16 @@ extern const char rcu_variant_paper[];
 extern bool rcu_break;
 
 void rcu_variant_init(void);
+void rcu_variant_init_cpu(unsigned int cpu);
 void rcu_variant_late_init(void);
+
+/* Has rcu_variant_init_cpu() run for this CPU? (update.c; for the tick
+ * hook, which can run on the boot CPU before it has.) */
+DECLARE_PER_CPU(bool, rcu_cpu_ready);
+
+static inline bool rcu_this_cpu_ready(void)
+{
+	return this_cpu(rcu_cpu_ready);
+}
 
 #endif

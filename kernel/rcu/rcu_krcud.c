@@ -9,8 +9,8 @@
  * least one callback in the system". Sarma wrote it "to evaluate use of
  * kernel daemons rather than architecture-dependent timer hooks".
  *
- * Data (the paper's names; RCU_X(cpu) in the figures is
- * per_cpu(rcu_data, cpu).X here, with the RCU_X(cpu) macros below):
+ * Data (the paper's names; the figures' RCU_X(cpu) is
+ * per_cpu(rcu_data, cpu).X here, rd->X on this CPU):
  *   rcu_lock             the global lock on the three below;
  *   rcu_currbatch        the batch (grace period) now being waited for;
  *   rcu_maxbatch         the highest batch anyone has asked for;
@@ -79,6 +79,7 @@
  *    rcu_currbatch + 1, so from idle it waits for two batches.
  */
 #include "rcu_internal.h"
+#include "batch.h"
 #include <rcu_hooks.h>
 #include <interrupt.h>
 #include <softirq.h>
@@ -112,13 +113,6 @@ static inline bool rcu_preempt_cpu_quiet(void) { return true; }
 static inline void rcu_preempt_show_cpu(unsigned int cpu) { }
 #endif
 
-typedef long rcu_batch_t;
-
-/* Batch numbers wrap: compare them as a signed difference. */
-#define RCU_BATCH_LT(a, b)	((long)((a) - (b)) < 0)
-#define RCU_BATCH_GT(a, b)	((long)((a) - (b)) > 0)
-#define RCU_QSCTR_INVALID	0
-
 /* Table 2: "50ms global" timer (CONFIG_RCU_KRCUD_PERIOD_MS, default 50). */
 #define RCU_KRCUD_PERIOD	msecs_to_jiffies(CONFIG_RCU_KRCUD_PERIOD_MS)
 
@@ -144,13 +138,9 @@ struct rcu_data {
 	struct task *krcud_task;	/* this CPU's daemon */
 	unsigned long krcud_runs;	/* daemon passes (statistics, gdb) */
 	unsigned long krcud_wakeups;	/* up()s from rcu_timeout() */
-	bool ready;
 };
 DEFINE_PER_CPU(struct rcu_data, rcu_data);
 
-#define RCU_qsctr(cpu)		(per_cpu(rcu_data, cpu).qsctr)
-#define RCU_nxtlist(cpu)	(per_cpu(rcu_data, cpu).nxtlist)
-#define RCU_tasklet(cpu)	(per_cpu(rcu_data, cpu).tasklet)
 #define krcud_sema(cpu)		(per_cpu(rcu_data, cpu).krcud_sema)
 #define krcud_task(cpu)		(per_cpu(rcu_data, cpu).krcud_task)
 
@@ -412,7 +402,7 @@ void rcu_hook_context_switch(bool voluntary)
 /* The daemons do the work; the tick only watches for stalls. */
 void rcu_hook_tick(enum tick_context ctx)
 {
-	if (!this_cpu(rcu_data).ready)
+	if (!rcu_this_cpu_ready())
 		return;
 	rcu_check_stall();
 	(void)ctx;
@@ -422,7 +412,7 @@ void rcu_hook_idle(void)
 {
 }
 
-static void rcu_init_cpu(unsigned int cpu)
+void rcu_variant_init_cpu(unsigned int cpu)
 {
 	struct rcu_data *rd = per_cpu_ptr(&rcu_data, cpu);
 
@@ -434,18 +424,10 @@ static void rcu_init_cpu(unsigned int cpu)
 	INIT_LIST_HEAD(&rd->donelist);
 	tasklet_init(&rd->tasklet, rcu_process_callbacks, 0);
 	sema_init(&rd->krcud_sema, 0);
-	smp_wmb();
-	rd->ready = true;
-}
-
-void rcu_hook_cpu_online(unsigned int cpu)
-{
-	rcu_init_cpu(cpu);
 }
 
 void rcu_variant_init(void)
 {
-	rcu_init_cpu(smp_processor_id());
 }
 
 /*

@@ -3,13 +3,14 @@
  * it in section 5.4 and Appendix A.4 (Figures 21-23 and 44-47). Dipankar
  * Sarma wrote it as "the closest analog to the ptx implementation".
  *
- * Data (the paper's names):
+ * Data (the paper's names; the figures' RCU_X(cpu) is
+ * per_cpu(rcu_data, cpu).X here, rd->X on this CPU):
  *   rcu_ctrlblk          curbatch (the batch now being waited for),
  *                        maxbatch (the highest batch anyone needs),
  *                        rcu_cpu_mask (CPUs that still owe curbatch a
  *                        quiescent state) and mutex, the lock on all three;
- *   per CPU (RCU_*)      nxtlist (callbacks not yet in a batch), curlist
- *                        (callbacks waiting for batch RCU_batch), qsctr (the
+ *   per CPU (rcu_data)   nxtlist (callbacks not yet in a batch), curlist
+ *                        (callbacks waiting for batch `batch`), qsctr (the
  *                        quiescent-state counter) and last_qsctr (its
  *                        snapshot when the CPU noticed the batch), and the
  *                        per-CPU tasklet.
@@ -42,6 +43,7 @@
  * waits for the rest of that one and one more. We keep the paper's rule.
  */
 #include "rcu_internal.h"
+#include "batch.h"
 #include "rt.h"
 #include <rcu_hooks.h>
 #include <sched.h>
@@ -52,13 +54,6 @@
 #include <printk.h>
 #include <string.h>
 #include <arch/cpu.h>
-
-typedef long rcu_batch_t;
-
-/* Batch numbers wrap: compare them as a signed difference. */
-#define RCU_BATCH_LT(a, b)	((long)((a) - (b)) < 0)
-#define RCU_BATCH_GT(a, b)	((long)((a) - (b)) > 0)
-#define RCU_QSCTR_INVALID	0
 
 struct rcu_ctrlblk {
 	spinlock_t mutex;		/* guards curbatch, maxbatch, rcu_cpu_mask */
@@ -76,7 +71,6 @@ struct rcu_data {
 	struct list_head donelist;	/* RCU_donelist: batch done, not yet invoked */
 	unsigned long nxtlen, curlen, donelen;	/* list lengths (statistics, gdb) */
 	struct tasklet_struct tasklet;	/* RCU_tasklet */
-	bool ready;
 };
 
 struct rcu_ctrlblk rcu_ctrlblk = {
@@ -85,14 +79,6 @@ struct rcu_ctrlblk rcu_ctrlblk = {
 	.maxbatch = 0,
 };
 DEFINE_PER_CPU(struct rcu_data, rcu_data);
-
-#define RCU_qsctr(cpu)		(per_cpu(rcu_data, cpu).qsctr)
-#define RCU_last_qsctr(cpu)	(per_cpu(rcu_data, cpu).last_qsctr)
-#define RCU_batch(cpu)		(per_cpu(rcu_data, cpu).batch)
-#define RCU_nxtlist(cpu)	(per_cpu(rcu_data, cpu).nxtlist)
-#define RCU_curlist(cpu)	(per_cpu(rcu_data, cpu).curlist)
-#define RCU_donelist(cpu)	(per_cpu(rcu_data, cpu).donelist)
-#define RCU_tasklet(cpu)	(per_cpu(rcu_data, cpu).tasklet)
 
 /* Its name (docs/rcu/README.md), a string that gdb and the test runner
  * read from the ELF, and where the papers describe it (the boot line). */
@@ -287,7 +273,7 @@ void rcu_hook_tick(enum tick_context ctx)
 {
 	struct rcu_data *rd = this_cpu_ptr(&rcu_data);
 
-	if (!rd->ready)
+	if (!rcu_this_cpu_ready())
 		return;
 	/* rcu_break: every tick counts, even one that interrupted a reader. */
 	if (ctx == TICK_USER || ctx == TICK_IDLE || rcu_break)
@@ -303,7 +289,7 @@ void rcu_hook_idle(void)
 {
 }
 
-static void rcu_init_cpu(unsigned int cpu)
+void rcu_variant_init_cpu(unsigned int cpu)
 {
 	struct rcu_data *rd = per_cpu_ptr(&rcu_data, cpu);
 
@@ -314,18 +300,10 @@ static void rcu_init_cpu(unsigned int cpu)
 	INIT_LIST_HEAD(&rd->donelist);
 	rcu_offload_cpu_online(cpu);
 	tasklet_init(&rd->tasklet, rcu_process_callbacks, 0);
-	smp_wmb();
-	rd->ready = true;
-}
-
-void rcu_hook_cpu_online(unsigned int cpu)
-{
-	rcu_init_cpu(cpu);
 }
 
 void rcu_variant_init(void)
 {
-	rcu_init_cpu(smp_processor_id());
 }
 
 void rcu_variant_late_init(void)

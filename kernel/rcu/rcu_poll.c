@@ -67,13 +67,13 @@
  *    which the tasklet moves to rcu_nxtlist: warned, never corrupted, and
  *    the callback still waits for a full grace period. The normal path
  *    never disables interrupts.
- * 5. Figure 19's increment is followed by smp_mb() (poll_qs.h): without
+ * 5. Figure 19's increment is followed by smp_mb() (poll_common.h): without
  *    it, the bump and a reader that begins after it form the
  *    store-buffering pattern with the poller's snapshot, and a grace
  *    period can end under that reader.
  */
 #include "rcu_internal.h"
-#include "poll_qs.h"
+#include "poll_common.h"
 #include <rcu_hooks.h>
 #include <interrupt.h>
 #include <softirq.h>
@@ -88,7 +88,7 @@
 #include <arch/cpu.h>
 #include <time.h>
 
-/* Figure 19: RCU_quiescent(cpu)++ in the scheduler (poll_qs.h). */
+/* Figure 19: RCU_quiescent(cpu)++ in the scheduler (poll_common.h). */
 DEFINE_PER_CPU(long, rcu_quiescent);
 
 spinlock_t rcu_lock = SPINLOCK_INIT("rcu_lock");
@@ -296,7 +296,7 @@ long *rcu_variant_remote_qs_counter(unsigned int cpu)
 	return per_cpu_ptr(&rcu_quiescent, cpu);
 }
 
-void rcu_hook_cpu_online(unsigned int cpu)
+void rcu_variant_init_cpu(unsigned int cpu)
 {
 	/* Nothing per CPU to set up: the counter is static and a CPU that
 	 * comes online after a snapshot holds no old reference. */
@@ -312,31 +312,10 @@ void rcu_variant_late_init(void)
 {
 }
 
-/*
- * From the tick, in hard-IRQ context: rcu_lock is not IRQ-safe (the tick
- * may have interrupted the tasklet holding it on this CPU), so read
- * without it. A torn view only makes a warning a little stale.
- */
+/* From the tick, without rcu_lock: the rcu-poll family's (poll_common.h). */
 bool rcu_variant_stall_info(struct rcu_stall_info *si)
 {
-	unsigned int i;
-	s64 age;
-
-	si->gpnum = READ_ONCE(rcu_gpnum);
-	/*
-	 * rcu-poll's grace periods last tens of microseconds, so one may
-	 * start on another CPU between stall.c's reading of the clock and of
-	 * its start time; stall.c's unsigned age then wraps and the warning
-	 * names a grace period that has just begun. Recheck the age here,
-	 * signed, after reading gpnum.
-	 */
-	smp_rmb();
-	age = (s64)(ktime_get_ns() - READ_ONCE(rcu_gp_seq.start_ns));
-	if (age < (s64)rcu_stall_timeout_ms() * 1000000)
-		return false;
-	for (i = 0; i < CPUMASK_LONGS; i++)
-		si->owing.bits[i] = READ_ONCE(rcu_qsmask.bits[i]);
-	return READ_ONCE(rcu_polling_in_progress) && !cpumask_empty(&si->owing);
+	return rcu_poll_stall_info(si);
 }
 
 void rcu_variant_show_state(void)

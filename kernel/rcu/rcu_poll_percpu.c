@@ -85,7 +85,7 @@
  *    rcu_barrier()) moves it to nxtlist. The normal path still never
  *    disables interrupts.
  * Unchanged from rcu_poll.c (its notes 1, 3 and 5, the last the smp_mb()
- * after Figure 19's increment, poll_qs.h): every online CPU, the
+ * after Figure 19's increment, poll_common.h): every online CPU, the
  * starting one included, owes each grace period a quiescent state; a
  * quiescent state is a pass through __schedule() or the idle loop; the
  * forced reschedule is need_resched plus the reschedule IPI. Callbacks
@@ -97,7 +97,8 @@
  * period end under it.
  */
 #include "rcu_internal.h"
-#include "poll_qs.h"
+#include "batch.h"
+#include "poll_common.h"
 #include <rcu_hooks.h>
 #include <interrupt.h>
 #include <softirq.h>
@@ -112,10 +113,7 @@
 #include <arch/cpu.h>
 #include <time.h>
 
-/* Grace-period numbers wrap: compare them as a signed difference. */
-#define RCU_GP_LT(a, b)		((long)((a) - (b)) < 0)
-
-/* Figure 19: RCU_quiescent(cpu)++ in the scheduler (poll_qs.h). */
+/* Figure 19: RCU_quiescent(cpu)++ in the scheduler (poll_common.h). */
 DEFINE_PER_CPU(long, rcu_quiescent);
 
 struct rcu_poll_data {
@@ -126,7 +124,6 @@ struct rcu_poll_data {
 	struct list_head irqlist;	/* call_rcu() from hard IRQ: note E */
 	unsigned long irqlen;
 	struct tasklet_struct tasklet;	/* this CPU's rcu_tasklet */
-	bool ready;
 };
 DEFINE_PER_CPU(struct rcu_poll_data, rcu_poll_data);
 
@@ -217,7 +214,7 @@ static void rcu_prepare_polling(cpumask_t *force)
 {
 	unsigned int cpu;
 
-	if (!RCU_GP_LT(rcu_gpnum, rcu_gp_wanted))
+	if (!RCU_BATCH_LT(rcu_gpnum, rcu_gp_wanted))
 		return;
 	rcu_gpnum++;
 	WRITE_ONCE(rcu_polling_in_progress, 1);
@@ -271,7 +268,7 @@ static void rcu_take_done(struct rcu_poll_data *rd, struct list_head *done)
 {
 	if (list_empty(&rd->curlist))
 		return;
-	if (RCU_GP_LT(smp_load_acquire(&rcu_completed), rd->batch))
+	if (RCU_BATCH_LT(smp_load_acquire(&rcu_completed), rd->batch))
 		return;
 	smp_mb();		/* completion seen before the callbacks free anything */
 	list_splice_init(&rd->curlist, done);
@@ -308,7 +305,7 @@ static void rcu_process_callbacks(unsigned long data)
 		rd->curlen = rd->nxtlen;
 		rd->nxtlen = 0;
 		rd->batch = rcu_gpnum + 1;
-		if (RCU_GP_LT(rcu_gp_wanted, rd->batch))
+		if (RCU_BATCH_LT(rcu_gp_wanted, rd->batch))
 			rcu_gp_wanted = rd->batch;
 		if (!rcu_polling_in_progress)
 			rcu_prepare_polling(&force);
@@ -349,58 +346,35 @@ void rcu_hook_idle(void)
 	rcu_poll_quiescent();
 }
 
-static void rcu_init_cpu(unsigned int cpu)
-{
-	struct rcu_poll_data *rd = per_cpu_ptr(&rcu_poll_data, cpu);
-
-	if (rd->ready)
-		return;
-	INIT_LIST_HEAD(&rd->nxtlist);
-	INIT_LIST_HEAD(&rd->curlist);
-	INIT_LIST_HEAD(&rd->irqlist);
-	tasklet_init(&rd->tasklet, rcu_process_callbacks, 0);
-	smp_wmb();
-	rd->ready = true;
-}
-
-/* On that CPU, before its first tick and before anything runs there. A
- * CPU that comes online after a snapshot holds no old reference. */
 long *rcu_variant_remote_qs_counter(unsigned int cpu)
 {
 	return per_cpu_ptr(&rcu_quiescent, cpu);
 }
 
-void rcu_hook_cpu_online(unsigned int cpu)
+/* The lists and the tasklet only: the counter is static, and a CPU that
+ * comes online after a snapshot holds no old reference. */
+void rcu_variant_init_cpu(unsigned int cpu)
 {
-	rcu_init_cpu(cpu);
+	struct rcu_poll_data *rd = per_cpu_ptr(&rcu_poll_data, cpu);
+
+	INIT_LIST_HEAD(&rd->nxtlist);
+	INIT_LIST_HEAD(&rd->curlist);
+	INIT_LIST_HEAD(&rd->irqlist);
+	tasklet_init(&rd->tasklet, rcu_process_callbacks, 0);
 }
 
 void rcu_variant_init(void)
 {
-	rcu_init_cpu(smp_processor_id());
 }
 
 void rcu_variant_late_init(void)
 {
 }
 
-/*
- * From the tick, in hard-IRQ context: rcu_lock is not IRQ-safe, so read
- * without it, as rcu_poll.c does (and with its signed age recheck).
- */
+/* From the tick, without rcu_lock: the rcu-poll family's (poll_common.h). */
 bool rcu_variant_stall_info(struct rcu_stall_info *si)
 {
-	unsigned int i;
-	s64 age;
-
-	si->gpnum = READ_ONCE(rcu_gpnum);
-	smp_rmb();
-	age = (s64)(ktime_get_ns() - READ_ONCE(rcu_gp_seq.start_ns));
-	if (age < (s64)rcu_stall_timeout_ms() * 1000000)
-		return false;
-	for (i = 0; i < CPUMASK_LONGS; i++)
-		si->owing.bits[i] = READ_ONCE(rcu_qsmask.bits[i]);
-	return READ_ONCE(rcu_polling_in_progress) && !cpumask_empty(&si->owing);
+	return rcu_poll_stall_info(si);
 }
 
 void rcu_variant_show_state(void)

@@ -106,7 +106,7 @@ static struct rcu_preempt_data *rpd(unsigned int cpu)
 	return per_cpu_ptr(&rcu_preempt_data, cpu);
 }
 
-/* From rcu_krcud.c's rcu_init_cpu(), before the CPU's first context switch
+/* From rcu_krcud.c's rcu_variant_init_cpu(), before the CPU's first context switch
  * (the pointers point into this CPU's own per-CPU area). */
 void rcu_preempt_init_cpu(unsigned int cpu)
 {

@@ -434,7 +434,7 @@ void rcu_hook_tick(enum tick_context ctx)
 	rcu_check_stall();
 }
 
-void rcu_hook_cpu_online(unsigned int cpu)
+void rcu_variant_init_cpu(unsigned int cpu)
 {
 }
 

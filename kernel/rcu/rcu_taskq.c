@@ -271,7 +271,7 @@ void rcu_hook_idle(void)
 {
 }
 
-void rcu_hook_cpu_online(unsigned int cpu)
+void rcu_variant_init_cpu(unsigned int cpu)
 {
 	/* Daemons are started in rcu_variant_late_init(), for the CPUs
 	 * online then; a CPU without one is simply not waited for, which is

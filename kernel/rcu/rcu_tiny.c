@@ -100,7 +100,7 @@ void rcu_hook_idle(void)
 {
 }
 
-void rcu_hook_cpu_online(unsigned int cpu)
+void rcu_variant_init_cpu(unsigned int cpu)
 {
 }
 

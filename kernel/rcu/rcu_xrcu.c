@@ -33,7 +33,7 @@
  * (rcu_invoke_callbacks(), Figure 38: kernel/rcu/invoke.c). Figure 34 is
  * the paper's flow diagram of the same. The timers are armed with
  * add_timer_on() from rcu_variant_late_init(): kernel timers do not exist
- * when rcu_variant_init() runs; call_rcu() before then just queues.
+ * when rcu_variant_init_cpu() runs; call_rcu() before then just queues.
  *
  * Seed 000 Table 1 row: X-rcu | batch: yes | deduce: counters | poll:
  * timers | queuing: per-CPU | QS: I (idle), C (context switch) | BH/IRQ
@@ -75,6 +75,7 @@
  * timer runs per CPU (a snapshot, then a quiescent state after it).
  */
 #include "rcu_internal.h"
+#include "batch.h"
 #include <rcu_hooks.h>
 #include <timer.h>
 #include <time.h>
@@ -86,13 +87,6 @@
 #include <printk.h>
 #include <string.h>
 #include <arch/cpu.h>
-
-typedef long rcu_batch_t;
-
-/* Batch numbers wrap: compare them as a signed difference. */
-#define RCU_BATCH_LT(a, b)	((long)((a) - (b)) < 0)
-#define RCU_BATCH_GT(a, b)	((long)((a) - (b)) > 0)
-#define RCU_QSCTR_INVALID	0
 
 #define RCU_XRCU_PERIOD		CONFIG_RCU_XRCU_PERIOD	/* jiffies */
 
@@ -112,7 +106,6 @@ struct rcu_data {
 	unsigned long idle_qs;		/* quiescent states the timer counted */
 	unsigned long timer_runs;	/* rcu_percpu_tick() calls */
 	struct timer_list timer;	/* the per-CPU timer of Figure 14 */
-	bool ready;
 };
 DEFINE_PER_CPU(struct rcu_data, rcu_data);
 
@@ -287,7 +280,7 @@ void rcu_hook_context_switch(bool voluntary)
 /* The timer does X-rcu's work; the tick only watches for stalls. */
 void rcu_hook_tick(enum tick_context ctx)
 {
-	if (!this_cpu(rcu_data).ready)
+	if (!rcu_this_cpu_ready())
 		return;
 	rcu_check_stall();
 	(void)ctx;
@@ -297,7 +290,7 @@ void rcu_hook_idle(void)
 {
 }
 
-static void rcu_init_cpu(unsigned int cpu)
+void rcu_variant_init_cpu(unsigned int cpu)
 {
 	struct rcu_data *rd = per_cpu_ptr(&rcu_data, cpu);
 
@@ -307,18 +300,10 @@ static void rcu_init_cpu(unsigned int cpu)
 	INIT_LIST_HEAD(&rd->currlist);
 	INIT_LIST_HEAD(&rd->donelist);
 	setup_timer(&rd->timer, rcu_percpu_tick, cpu);
-	smp_wmb();
-	rd->ready = true;
-}
-
-void rcu_hook_cpu_online(unsigned int cpu)
-{
-	rcu_init_cpu(cpu);
 }
 
 void rcu_variant_init(void)
 {
-	rcu_init_cpu(smp_processor_id());
 }
 
 /* Timers exist now (timers_init() ran after the other CPUs came up). */

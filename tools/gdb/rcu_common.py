@@ -93,8 +93,8 @@ def cpumask_cpus(mask):
 
 
 def poll_snapshots(gpnum, polling):
-    """rcu-poll's and per-CPU rcu-poll's polling state (rcu_poll.c, rcu_poll_percpu.c
-    share the names): print rcu_qsmask, then return, per CPU, (RCU_quiescent,
+    """poll's and poll-percpu's polling state (the names kernel/rcu/poll_common.h
+    gives both): print rcu_qsmask, then return, per CPU, (RCU_quiescent,
     its checkpoint, a note on whether it still owes the grace period)."""
     owing = cpumask_cpus(gdb.parse_and_eval("rcu_qsmask"))
     print(f"  rcu_qsmask (CPUs that still owe grace period {gpnum} a quiescent state): "

@@ -21,7 +21,7 @@ def show():
     rcu_common.show_generic()
     for cpu, (q, c, note) in enumerate(rows):
         rd = per_cpu("rcu_poll_data", cpu)
-        if not bool(rd["ready"]):
+        if not bool(per_cpu("rcu_cpu_ready", cpu)):
             print(f"cpu{cpu}: RCU_quiescent {q} (not online)")
             continue
         batch = int(rd["batch"])
