@@ -59,7 +59,7 @@ void rcu_barrier(void);
 void __kfree_rcu(struct rcu_head *head, void *obj);
 /*
  * call_rcu_rt(): the realtime option of seed 003 Figures 9-12. Without
- * CONFIG_RCU_RT_DIRECT (the realtime issue) it is call_rcu().
+ * CONFIG_RCU_CALL_RT_DIRECT (docs/rcu/realtime.md) it is call_rcu().
  */
 void call_rcu_rt(struct rcu_head *head, void (*func)(void *arg), void *arg);
 
@@ -108,7 +108,6 @@ const char *rcu_variant_name(void);
 /* Grace periods started and completed since boot (monotonic). */
 unsigned long rcu_gp_started(void);
 unsigned long rcu_gp_completed(void);
-void rcu_show_stats(void);
 /* call_rcu() callbacks queued and invoked on one CPU since boot. */
 void rcu_cpu_callback_counts(unsigned int cpu, unsigned long *queued, unsigned long *invoked);
 

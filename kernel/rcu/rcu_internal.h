@@ -1,6 +1,6 @@
 /*
  * What kernel/rcu's variant-independent files and each variant share. Not
- * for use outside kernel/rcu/.
+ * for use outside kernel/rcu/: kernel/test has include/rcu_test.h.
  *
  * A variant (kernel/rcu/rcu_<name>.c) provides:
  *   call_rcu(), the hooks of include/rcu_hooks.h, rcu_variant_id and
@@ -9,7 +9,9 @@
  *   tick) and rcu_variant_late_init() (threads can run),
  *   rcu_variant_stall_info() (which CPUs still owe a quiescent state),
  *   rcu_variant_show_state() (its own data, for stall warnings and the
- *   console; the gdb view reads the same data by name).
+ *   console; the gdb view reads the same data by name), and, if it polls
+ *   remote counters, rcu_variant_remote_qs_counter() (include/rcu_test.h;
+ *   update.c's weak default says NULL).
  * and calls, from its own code:
  *   rcu_gp_count_start() the instant a grace period starts, before it
  *   looks at any CPU, rcu_gp_begin() once it is set up, rcu_gp_end() when
@@ -22,6 +24,7 @@
 #define _RCU_INTERNAL_H
 
 #include <rcupdate.h>
+#include <rcu_test.h>		/* what kernel/test may read of the below */
 #include <cpumask.h>
 #include <percpu.h>
 
@@ -82,7 +85,8 @@ static inline void rcu_stats_qs(void)
 void rcu_stats_list_len(unsigned long len);	/* a callback list of len entered a batch */
 void rcu_stats_batch(unsigned long n);		/* n callbacks were invoked in one go */
 void rcu_stats_gp_latency(u64 ns);		/* from rcu_gp_end() */
-unsigned long rcu_pending_callbacks(void);	/* queued - invoked, all CPUs */
+void rcu_show_stats(void);			/* Ctrl-T */
+void rcu_stats_init(void);			/* registers it, from rcu_hook_init() */
 
 /* ---- Stall warnings (stall.c), from the variant's tick hook. */
 
@@ -94,19 +98,8 @@ struct rcu_stall_info {
 void rcu_check_stall(void);
 bool rcu_variant_stall_info(struct rcu_stall_info *si);
 void rcu_variant_show_state(void);
-unsigned long rcu_stall_timeout_ms(void);
-extern cpumask_t rcu_last_stall_mask;
 
 /* ---- The variant. */
-
-/*
- * The per-CPU counter that other CPUs read to deduce this CPU's quiescent
- * states, in the variants that poll remote counters (poll and
- * poll-percpu: seed 000 Figure 19's RCU_quiescent); NULL in the
- * others (update.c's weak default). kernel/test/test_rcu_litmus.c runs
- * the store-buffering litmus test against it.
- */
-long *rcu_variant_remote_qs_counter(unsigned int cpu);
 
 /* The variant's name as data, for gdb (tools/gdb/quiescent.py qs-rcu
  * loads tools/gdb/rcu_<name>.py) and the test runner (tools/qs/build.py);

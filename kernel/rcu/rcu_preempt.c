@@ -24,10 +24,18 @@
  *   curr_preempt_cntr     per CPU: the other element: tasks first preempted
  *                         before this CPU noticed the current batch, which
  *                         must voluntarily switch before it can end;
- *   task->last_voluntary_cpu   the affiliation (kept by the scheduler, at
- *                         its return from a voluntary switch);
  *   task->rcu_preempt_cntr     Figure 33's cpu_preempt_cntr: the counter
- *                         the task incremented, NULL if none.
+ *                         the task incremented, NULL if none; while it
+ *                         is set, the CPU whose counter it is is the
+ *                         task's affiliation.
+ *
+ * The affiliation needs no more record than that, and the scheduler keeps
+ * none: it is fed by the context-switch hook alone. A running task changes
+ * CPU only by switching out (it is migrated while switched out), so from
+ * its return from a voluntary switch to its first preemption it runs on
+ * one CPU, the one it is affiliated with: rcu_preempt_get() counts it
+ * there, and the counter it holds names that CPU until its next voluntary
+ * switch gives the affiliation up (rcu_preempt_put()).
  *
  * Quiescent states: voluntary context switches only (an involuntary one
  * can happen inside a reader). A CPU reports a quiescent state for a
@@ -41,7 +49,7 @@
  * Seed 000 Table 1 prints rcu-preempt's row as "yes | counters | timers |
  * per-CPU | IC | yes", the same as X-rcu's, while the text says it is
  * "similar to rcu", which polls with daemons and counts context switches
- * only. We follow the text and the issue: daemons (rcu's machinery), and
+ * only. We follow the text: daemons (krcud's machinery), and
  * voluntary context switches (C) as the quiescent states; the idle loop is
  * covered because waking a CPU's krcud is a voluntary switch there.
  * Table 2: 1 local per context switch (qsctr), and on preemption "6 local"
@@ -94,7 +102,7 @@ struct rcu_preempt_data {
 	unsigned long gets, puts, swaps, holdover_gets;	/* statistics, gdb */
 };
 DEFINE_PER_CPU(struct rcu_preempt_data, rcu_preempt_data);
-static int warned_affinity, warned_swap;	/* each BUG line once */
+static int warned_swap;	/* the BUG line once */
 
 /* Its name (docs/rcu/README.md), a string that gdb and the test runner
  * read from the ELF, and where the papers describe it (the boot line). */
@@ -152,7 +160,8 @@ EXPORT_SYMBOL(rcu_preempt_read_depth);
  * its last voluntary switch: count it on its CPU's counters. It runs on the
  * CPU it is affiliated with (to have left that CPU it would have switched,
  * voluntarily or not, and either ends this stint or was counted), with
- * interrupts off in __schedule().
+ * interrupts off in __schedule(); the counter it takes records the
+ * affiliation.
  */
 static void rcu_preempt_get(struct task *t, bool held_over)
 {
@@ -162,9 +171,6 @@ static void rcu_preempt_get(struct task *t, bool held_over)
 
 	if (t->rcu_preempt_cntr || t->is_idle)
 		return;
-	if (t->last_voluntary_cpu >= 0 && t->last_voluntary_cpu != (int)cpu && !warned_affinity++)
-		printk("rcu-preempt: BUG: %s preempted on cpu%u but affiliated with cpu%d\n",
-		       t->name, cpu, t->last_voluntary_cpu);
 	if (held_over) {
 		c = d->curr_preempt_cntr;	/* note 1 */
 		d->holdover_gets++;

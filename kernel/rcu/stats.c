@@ -8,10 +8,12 @@
  * states counted here are not reports to anyone: the grace-period counts
  * that the polled API rests on are gp_sequence.c's. Variants feed them
  * with rcu_internal.h's rcu_stats_*(); rcu_show_stats() prints them
- * (Ctrl-T, the stall warning); gdb reads rcu_gp_stats and rcu_cpu_stats
- * by name (tools/gdb/rcu_common.py).
+ * (Ctrl-T, include/sysrq.h); tests read a few through include/rcu_test.h;
+ * gdb reads rcu_gp_stats and rcu_cpu_stats by name
+ * (tools/gdb/rcu_common.py).
  */
 #include "rcu_internal.h"
+#include <sysrq.h>
 #include <smp.h>
 #include <printk.h>
 #include <string.h>
@@ -62,6 +64,16 @@ unsigned long rcu_pending_callbacks(void)
 	return queued > invoked ? queued - invoked : 0;
 }
 
+u64 rcu_gp_total_ns(void)
+{
+	return READ_ONCE(rcu_gp_stats.total_ns);
+}
+
+unsigned long rcu_stall_warnings(void)
+{
+	return READ_ONCE(rcu_gp_stats.stalls);
+}
+
 /* For user space (kernel/user): one CPU's callback counts. */
 void rcu_cpu_callback_counts(unsigned int cpu, unsigned long *queued, unsigned long *invoked)
 {
@@ -91,4 +103,12 @@ void rcu_show_stats(void)
 		printk("rcu: cpu%u: queued %lu invoked %lu qs %lu longest list %lu largest batch %lu\n",
 		       cpu, s->queued, s->invoked, s->qs, s->longest_list, s->max_batch);
 	}
+}
+
+/* Ctrl-T (include/sysrq.h): RCU's part. */
+static struct sysrq_report rcu_sysrq = { .name = "rcu", .show = rcu_show_stats };
+
+void rcu_stats_init(void)
+{
+	sysrq_register_report(&rcu_sysrq);
 }

@@ -225,6 +225,7 @@ void rcu_hook_init(void)
 	might_sleep_extra_check = rcu_read_side_check;
 	rcu_variant_init();
 	rcu_init_cpu(smp_processor_id());
+	rcu_stats_init();
 	printk("rcu: %s (%s)%s\n", rcu_variant_name(), rcu_variant_paper,
 	       rcu_break ? " (BROKEN on purpose: rcu_break=1)" : "");
 }
