@@ -150,11 +150,10 @@ void call_rcu(struct rcu_head *head, void (*func)(void *arg), void *arg)
 	 * As Figure 18: after spin_unlock_bh(). From process context this
 	 * wakes ksoftirqd, which starts the grace period when this thread
 	 * blocks or gives the CPU up (or the next interrupt exit runs it).
-	 * Scheduling it before local_bh_enable() would run it at once (idle
-	 * grace periods fell from 338 to 27 us mean at -smp 2) but then a
-	 * grace period can end before the caller's next statement, which
-	 * kernel/test/test_rcu.c's rcu_stall_warning does not expect
-	 * (docs/rcu/poll.md).
+	 * Scheduling it before local_bh_enable() would run it at once, and a
+	 * grace period could then end before the caller's next statement,
+	 * which callers need not expect and kernel/test/test_rcu.c's
+	 * rcu_stall_warning does not (docs/rcu/poll.md weighs the two).
 	 */
 	tasklet_hi_schedule(&rcu_tasklet);
 }

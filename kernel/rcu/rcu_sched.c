@@ -54,34 +54,25 @@
  * a swap needs this CPU to pass through the scheduler (preemption is off in
  * call_rcu()).
  *
- * Why the paper saw grace periods of up to a minute (14.5 s with 8 dbench
- * clients, 57 s with 4, "which we are investigating"), and what we do:
- *   1. The ring only moves in the scheduler, and in order: CPU i waits for
- *      CPU i-1 to pass through the scheduler *after* CPU i-2 did, and so on
- *      around. One CPU that does not schedule holds the token, and with it
- *      every grace period on every CPU. A grace period needs up to two
- *      full rounds (one to finish the batch in progress, one for the new
- *      half), each N scheduler passes in sequence, not in parallel.
- *   2. Figure 31 instruments only the polling idle loop (poll_idle: spin
- *      while !need_resched && !rcu_pending, then schedule()). A CPU in the
- *      default, halting idle loop never calls schedule() until a task wakes
- *      on it; fewer dbench clients than CPUs means idle CPUs, so grace
- *      periods waited for a wake-up that happened to land on the idle CPU
- *      holding the token: worse with 4 clients (57 s) than with 8 (14.5 s).
- *   3. A CPU running a task that does not schedule (a 2.5 kernel was not
- *      preemptive) holds the token for its whole time slice.
- *   Ours is bounded: (a) the idle loop calls rcu_hook_idle() on every pass,
- *   as Figure 31 intends; a CPU that advances its counter wakes the next
- *   CPU in the ring if that CPU is idle, and a CPU that waits for the
- *   previous CPU wakes it if it is idle (resched_cpu(): need_resched and
- *   the reschedule IPI end its hlt, its idle loop makes one more pass and
+ * How long a grace period can take. The ring moves only in the
+ * scheduler, and in order: CPU i waits for CPU i-1 to pass through the
+ * scheduler after CPU i-2 did, and so on around, so one CPU that does not
+ * schedule holds the token and with it every grace period on every CPU
+ * (docs/rcu/sched.md explains the paper's grace periods of up to a minute
+ * this way). Two things bound the wait here:
+ *   (a) the idle loop calls rcu_hook_idle() on every pass, as Figure 31
+ *   intends; a CPU that advances its counter wakes the next CPU in the
+ *   ring if that CPU is idle, and a CPU that waits for the previous CPU
+ *   wakes it if it is idle (resched_cpu(): need_resched and the
+ *   reschedule IPI end its hlt, its idle loop makes one more pass and
  *   advances at once: the token goes round idle CPUs at IPI speed, where
- *   the paper's polling idle loop spun); (b) a tick that finds this CPU
- *   holding the token while busy sets need_resched, so a preemptive kernel
- *   passes through __schedule() at the interrupt return (outside read-side
- *   sections, which disable preemption) and a non-preemptive one at its
- *   next cond_resched(): a hop costs at most about a tick on a busy CPU.
- *   Nothing runs when no callback is pending.
+ *   the paper's polling idle loop spun);
+ *   (b) a tick that finds this CPU holding the token while busy sets
+ *   need_resched, so a preemptive kernel passes through __schedule() at
+ *   the interrupt return (outside read-side sections, which disable
+ *   preemption) and a non-preemptive one at its next cond_resched(): a hop
+ *   costs at most about a tick on a busy CPU.
+ * Nothing runs when no callback is pending.
  *
  * Where we differ from the figures, and why (docs/rcu/sched.md):
  *   - Our context-switch hook runs inside __schedule() with the run-queue

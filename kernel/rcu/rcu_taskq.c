@@ -55,9 +55,9 @@
  *    keventd and the daemons do not exist before it. call_rcu() starts
  *    the task only once rcu_taskq_ready is set (under rcu_lock), and late
  *    init starts it if the list is not empty.
- * 3. Stall warnings without a tick hook. The issue asks for zero cycles
- *    in the context switch and the tick when no callback is in flight, so
- *    the tick does not call rcu_check_stall(). wait_for_rcu() waits for
+ * 3. Stall warnings without a tick hook. The paper's point is "absolutely
+ *    zero load" with no callback in flight, so the context switch and the
+ *    tick cost nothing here, and the tick does not call rcu_check_stall(). wait_for_rcu() waits for
  *    rcu_sema with down_timeout(), a quarter of the stall timeout at a
  *    time, and calls rcu_check_stall() each time it wakes empty-handed;
  *    the CPUs that owe a quiescent state are those woken whose daemon has
