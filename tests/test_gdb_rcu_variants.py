@@ -24,7 +24,7 @@ VIEWS = {
     "rcu_poll_defconfig": [r"rcu-poll: grace period \d+ \(polling\)",
                            r"rcu_qsmask \(CPUs that still owe grace period \d+ a quiescent state\): 0 1",
                            r"cpu1: RCU_quiescent \d+ checkpoint \d+"],
-    "rcu_poll_percpu_defconfig": [r"poll-percpu: grace period \d+ \(polling\)",
+    "rcu_poll_percpu_defconfig": [r"rcu \(poll-percpu\): grace period \d+ \(polling\)",
                                   r"rcu_qsmask \(CPUs that still owe grace period \d+ a quiescent state\): 0 1",
                                   r"cpu1: RCU_quiescent \d+ checkpoint \d+"],
     "rcu_taskq_defconfig": [r"rcu-taskq: grace period \d+ \(in progress, wait_for_rcu\(\) on cpu\d\)",

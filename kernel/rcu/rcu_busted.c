@@ -48,5 +48,5 @@ bool rcu_variant_stall_info(struct rcu_stall_info *si)
 
 void rcu_variant_show_state(void)
 {
-	printk("rcu-busted: %lu fake grace periods\n", busted_gpnum);
+	printk("rcu (busted): %lu fake grace periods\n", busted_gpnum);
 }

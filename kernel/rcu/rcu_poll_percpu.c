@@ -149,7 +149,7 @@ static void call_rcu_irq(struct rcu_head *head)
 
 	if (!warned) {
 		warned = true;
-		printk("poll-percpu: BUG: call_rcu(%p, %p) from %s: poll-percpu is BH-safe but not "
+		printk("rcu (poll-percpu): BUG: call_rcu(%p, %p) from %s: poll-percpu is BH-safe but not "
 		       "IRQ-safe (seed 000 Table 1); the callback is deferred through this CPU's irqlist\n",
 		       head, head->func, in_irq() ? "hard-IRQ context" : "a region with interrupts off");
 		WARN_ON_ONCE(1);
@@ -381,13 +381,13 @@ void rcu_variant_show_state(void)
 {
 	unsigned int cpu;
 
-	printk("poll-percpu: gpnum %lu completed %lu wanted %lu polling_in_progress %d qsmask %#lx\n",
+	printk("rcu (poll-percpu): gpnum %lu completed %lu wanted %lu polling_in_progress %d qsmask %#lx\n",
 	       rcu_gpnum, rcu_completed, rcu_gp_wanted, rcu_polling_in_progress,
 	       rcu_qsmask.bits[0]);
 	for_each_online_cpu(cpu) {
 		struct rcu_poll_data *rd = per_cpu_ptr(&rcu_poll_data, cpu);
 
-		printk("poll-percpu: cpu%u: quiescent %ld checkpoint %ld%s nxtlist %lu curlist %lu (batch %lu) irqlist %lu tasklet state %#lx\n",
+		printk("rcu (poll-percpu): cpu%u: quiescent %ld checkpoint %ld%s nxtlist %lu curlist %lu (batch %lu) irqlist %lu tasklet state %#lx\n",
 		       cpu, RCU_quiescent(cpu), rcu_quiescent_checkpoint[cpu],
 		       cpumask_test(cpu, &rcu_qsmask) ? " (owes a quiescent state)" : "",
 		       rd->nxtlen, rd->curlen, rd->batch, rd->irqlen, rd->tasklet.state);

@@ -126,6 +126,6 @@ bool rcu_variant_stall_info(struct rcu_stall_info *si)
 
 void rcu_variant_show_state(void)
 {
-	printk("rcu-tiny: gpnum %lu waitlist %lu donelist %lu\n", rcu_tiny_ctrlblk.gpnum,
+	printk("rcu (tiny): gpnum %lu waitlist %lu donelist %lu\n", rcu_tiny_ctrlblk.gpnum,
 	       rcu_tiny_ctrlblk.waitlen, rcu_tiny_ctrlblk.donelen);
 }

@@ -3,5 +3,5 @@ import rcu_common
 
 
 def show():
-    print("rcu-busted: callbacks run inside call_rcu(); no grace period exists")
+    print("rcu (busted): callbacks run inside call_rcu(); no grace period exists")
     rcu_common.show_generic()

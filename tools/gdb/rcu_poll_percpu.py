@@ -15,7 +15,7 @@ def show():
     wanted = int(gdb.parse_and_eval("rcu_gp_wanted"))
     polling = int(gdb.parse_and_eval("rcu_polling_in_progress"))
     state = "polling" if polling else "idle"
-    print(f"poll-percpu: grace period {gpnum} ({state}), completed {completed}, "
+    print(f"rcu (poll-percpu): grace period {gpnum} ({state}), completed {completed}, "
           f"wanted {wanted}")
     rows = rcu_common.poll_snapshots(gpnum, polling)
     rcu_common.show_generic()

@@ -5,7 +5,7 @@ import rcu_common
 
 def show():
     cb = gdb.parse_and_eval("rcu_tiny_ctrlblk")
-    print(f"rcu-tiny: grace periods begun {int(cb['gpnum'])}")
+    print(f"rcu (tiny): grace periods begun {int(cb['gpnum'])}")
     rcu_common.show_generic()
     rcu_common.print_list("waitlist (waits for the next quiescent state)", cb["waitlist"])
     rcu_common.print_list("donelist (to invoke in RCU_SOFTIRQ)", cb["donelist"])
