@@ -2,7 +2,7 @@
 #
 #   make run            build and boot in QEMU (CPUS=N, KVM=0|1, ARGS="...", BOOT=iso|kernel, NET=user)
 #   make run RCU=poll CPUS=4 [PREEMPT=1]
-#                       the same with configs/rcu_poll[_preempt]_defconfig, in build/rcu-poll[-preempt]
+#                       the same with configs/rcu_poll[_preempt]_defconfig, in build/rcu_poll[_preempt]
 #   make test           build the test configurations and run the pytest suites
 #   make iso            the GRUB rescue ISO
 #   make initrd         the user programs (user/) packed as the initrd
@@ -15,8 +15,9 @@
 # Every build lives in O= (default build/), with its own .config, so several
 # configurations can be built side by side (the test runner does).
 
-# The short form for labs: RCU=<variant> [PREEMPT=1] picks
-# configs/rcu_<variant>[_preempt]_defconfig and its own build directory.
+# The short form for labs: RCU=<name> [PREEMPT=1] picks
+# configs/rcu_<name>[_preempt]_defconfig (- or _ alike: RCU=poll-percpu) and
+# its own build directory; the variants' names: docs/rcu/README.md.
 RCU		?=
 PREEMPT		?=
 ifneq ($(RCU),)

@@ -1,10 +1,9 @@
 /*
  * The RCU hooks (DESIGN.md, "The RCU contract"): the one place where the
  * lower layers call up into kernel/rcu. The scheduler, the timer tick and
- * the idle loop call these and know nothing else about RCU.
- *
- * Until kernel/rcu provides them, kernel/core/rcu_hooks_default.c supplies
- * weak do-nothing versions, so the lower layers build and run alone.
+ * the idle loop call these and know nothing else about RCU. Every build
+ * has exactly one variant (the Kconfig choice), which provides them with
+ * kernel/rcu/update.c.
  */
 #ifndef _RCU_HOOKS_H
 #define _RCU_HOOKS_H
@@ -27,7 +26,7 @@ void rcu_hook_cpu_online(unsigned int cpu);
 /* Boot: before any other CPU or thread runs, and once threads can run. */
 void rcu_hook_init(void);
 void rcu_hook_late_init(void);
-/* The variant built in, for the boot banner ("rcu-ltimer", ...). */
+/* The variant built in, for the boot banner ("ltimer", ...). */
 const char *rcu_variant_name(void);
 
 #endif

@@ -18,7 +18,7 @@
  * The read side: in a non-preemptive kernel rcu_read_lock() emits no
  * instruction at all (a reader cannot be switched out, so it ends before
  * its CPU's next quiescent state); in a preemptive kernel it disables
- * preemption. rcu-preempt (kernel/rcu/preempt.c) instead counts readers
+ * preemption. rcu-preempt (kernel/rcu/rcu_preempt.c) instead counts readers
  * and lets them be preempted. Which applies is decided in
  * kernel/rcu/read_side.h, so that no variant #ifdef lives outside
  * kernel/rcu/.
@@ -59,7 +59,7 @@ void rcu_barrier(void);
 void __kfree_rcu(struct rcu_head *head, void *obj);
 /*
  * call_rcu_rt(): the realtime option of seed 003 Figures 9-12. Without
- * CONFIG_RCU_RT_DIRECT (the realtime issue) it is call_rcu().
+ * CONFIG_RCU_CALL_RT_DIRECT (docs/rcu/realtime.md) it is call_rcu().
  */
 void call_rcu_rt(struct rcu_head *head, void (*func)(void *arg), void *arg);
 
@@ -102,13 +102,12 @@ void cond_synchronize_rcu(unsigned long cookie);
 static __always_inline void rcu_read_lock_bh(void) { local_bh_disable(); }
 static __always_inline void rcu_read_unlock_bh(void) { local_bh_enable(); }
 
-/* ---- What the variant reports (kernel/rcu/stats.c, kernel/rcu/stall.c). */
+/* ---- What the variant reports (kernel/rcu/gp_sequence.c, kernel/rcu/stats.c). */
 
 const char *rcu_variant_name(void);
 /* Grace periods started and completed since boot (monotonic). */
 unsigned long rcu_gp_started(void);
 unsigned long rcu_gp_completed(void);
-void rcu_show_stats(void);
 /* call_rcu() callbacks queued and invoked on one CPU since boot. */
 void rcu_cpu_callback_counts(unsigned int cpu, unsigned long *queued, unsigned long *invoked);
 

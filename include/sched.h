@@ -68,12 +68,9 @@ struct task {
 	cpumask_t cpus_allowed;
 	bool is_idle;
 	bool migrate_pending;		/* moved off its CPU once switched out */
-	bool switched_voluntarily;	/* its last switch away was voluntary */
 	int saved_preempt_count;	/* preempt_count while switched out */
 
-	/* For RCU (kernel/rcu reads these; the scheduler only keeps them). */
-	int last_voluntary_cpu;		/* CPU of the last voluntary switch: the
-					 * rcu-preempt affiliation, seed 000 5.7 */
+	/* For RCU (kernel/rcu keeps these; the scheduler only holds them). */
 	int rcu_read_lock_nesting;	/* preemptible RCU read-side depth */
 	void *rcu_preempt_cntr;		/* seed 000 Figure 33's cpu_preempt_cntr */
 

@@ -1,7 +1,7 @@
 """The documentation names only what exists. In README.md, docs/*.md and
 docs/rcu/*.md:
 
-  - every repository path (kernel/rcu/ltimer.c, tools/gdb/rcu_<variant>.py,
+  - every repository path (kernel/rcu/rcu_ltimer.c, tools/gdb/rcu_<variant>.py,
     a relative link such as (net.md)) is in the tree; <name> and [opt]
     stand for any text, so the pattern must match at least one path (a
     path right after "Linux's" is Linux's, not ours);

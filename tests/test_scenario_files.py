@@ -55,8 +55,8 @@ log = ['variant=${variant} cpus=${cpus}']
     assert cases[0].build_name == cases[1].build_name          # one build for both CPU counts
     assert k.cmdline == "ktest=x cpus=1"
     assert k.description == "on ${variant} at 1"                # known only after the build
-    rx = k.regexes("log", dict(variant="x-rcu", preemption="none", hz=250))
-    assert rx == [r"variant=x\-rcu cpus=1"] and re.search(rx[0], "variant=x-rcu cpus=1")
+    rx = k.regexes("log", dict(variant="poll-percpu", preemption="none", hz=250))
+    assert rx == [r"variant=poll\-percpu cpus=1"] and re.search(rx[0], "variant=poll-percpu cpus=1")
 
 
 def test_explicit_name_and_scalars(tmp_path):

@@ -30,20 +30,17 @@ sys.path.insert(0, str(Path(__file__).resolve().parent))
 from qs import REPO  # noqa: E402
 from qs.boot import boot  # noqa: E402
 
-# config stem -> the variant's source file (what the build needs).
-VARIANT_FILES = {
-    "ltimer": "ltimer.c", "tiny": "tiny.c", "xrcu": "xrcu.c", "krcud": "krcud.c",
-    "poll": "poll.c", "poll_percpu": "poll_percpu.c", "taskq": "taskq.c",
-    "sched": "sched.c", "preempt": "preempt.c",
-}
+# The variants by config stem: configs/rcu_<stem>_defconfig builds
+# kernel/rcu/rcu_<stem>.c (docs/rcu/README.md, "Names").
+VARIANTS = ["ltimer", "tiny", "xrcu", "krcud", "poll", "poll_percpu", "taskq", "sched", "preempt"]
 
 
 # The timer-paced variants again with shorter periods than the papers'
 # (label, config stem, options): what paces their grace periods.
 TUNED = [
-    ("x-rcu, period 1 jiffy", "xrcu", ["CONFIG_RCU_XRCU_PERIOD=1"]),
-    ("rcu, period 4 ms", "krcud", ["CONFIG_RCU_KRCUD_PERIOD_MS=4"]),
-    ("rcu-preempt, period 4 ms", "preempt", ["CONFIG_RCU_KRCUD_PERIOD_MS=4"]),
+    ("xrcu, period 1 jiffy", "xrcu", ["CONFIG_RCU_XRCU_PERIOD=1"]),
+    ("krcud, period 4 ms", "krcud", ["CONFIG_RCU_KRCUD_PERIOD_MS=4"]),
+    ("preempt, period 4 ms", "preempt", ["CONFIG_RCU_KRCUD_PERIOD_MS=4"]),
 ]
 
 
@@ -53,8 +50,8 @@ SYNC_SAMPLES = 200
 
 def available(cpus):
     out = []
-    for stem, src in VARIANT_FILES.items():
-        if not (REPO / "kernel" / "rcu" / src).exists():
+    for stem in VARIANTS:
+        if not (REPO / "kernel" / "rcu" / f"rcu_{stem}.c").exists():
             continue
         if stem == "tiny" and cpus != 1:
             continue

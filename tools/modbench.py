@@ -1,7 +1,7 @@
 #!/usr/bin/env python3
 """Modules and NMI handlers on every RCU variant, one boot each (docs/modules.md).
 
-For every variant with a configs/rcu_<name>_defconfig (rcu-tiny at -smp 1,
+For every variant with a configs/rcu_<name>_defconfig (tiny at -smp 1,
 the others at --cpus), boot once with
 
   ktest=bench_module_load,nmi_handler_stress,module_unload_stress

@@ -19,9 +19,9 @@ or that does not build is STALE and must be fixed.
 A mutant file:
 
     description = "what the bug is and why a real one could look like it"
-    variant = "rcu-poll"
+    variant = "poll"
     kind = "stale snapshot"           # one of KINDS below
-    file = "kernel/rcu/poll.c"
+    file = "kernel/rcu/rcu_poll.c"
     find = '''exact text'''
     replace = '''the bug'''
     config = "rcu_poll_defconfig"     # the check to run: a boot as in a scenario

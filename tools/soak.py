@@ -13,8 +13,8 @@ periods in three seconds.
     tools/soak.py --minutes 1 --variants poll,sched --preempt none
     tools/soak.py --runs 3 --jobs 2                # three runs each, two at a time
 
-Where a variant has no configuration for a model (rcu-preempt needs the
-preemptible kernel, Tiny RCU one CPU and no preemption), that run is
+Where a variant has no configuration for a model (preempt needs the
+preemptible kernel, tiny one CPU and no preemption), that run is
 skipped and said so. Boots go through `tools/qrun.py boot`, so the logs
 land in build/soak-<config>/logs/ like any other boot's.
 """
@@ -30,8 +30,9 @@ from pathlib import Path
 REPO = Path(__file__).resolve().parent.parent
 QRUN = REPO / "tools" / "qrun.py"
 
-# The variants as the RCU= names of the Makefile (configs/rcu_<name>_defconfig).
-VARIANTS = ["ltimer", "xrcu", "krcud", "poll", "poll_percpu", "taskq", "sched", "preempt", "tiny"]
+# The variants by name, as RCU= takes them (docs/rcu/README.md, "Names"):
+# configs/rcu_<name>_defconfig, with - written _.
+VARIANTS = ["ltimer", "xrcu", "krcud", "poll", "poll-percpu", "taskq", "sched", "preempt", "tiny"]
 
 SUMMARY = re.compile(r"rcu-torture: summary: (.*)")
 VERDICT = re.compile(r"rcu-torture: (SUCCESS|FAILURE: .*)")
@@ -45,7 +46,7 @@ def config_for(variant, model):
         return ("rcu_preempt_defconfig", None) if model == "preempt" else None
     if variant == "tiny":
         return ("rcu_tiny_defconfig", 1) if model == "none" else None
-    name = f"rcu_{variant}{'_preempt' if model == 'preempt' else ''}_defconfig"
+    name = f"rcu_{variant.replace('-', '_')}{'_preempt' if model == 'preempt' else ''}_defconfig"
     return (name, None) if (REPO / "configs" / name).exists() else None
 
 
@@ -130,7 +131,7 @@ def main():
     ap.add_argument("--jobs", type=int, default=1, help="boots at once (default 1)")
     ap.add_argument("--kvm", default=os.environ.get("KVM", "0"))
     a = ap.parse_args()
-    variants = [v.strip().replace("-", "_") for v in a.variants.split(",") if v.strip()]
+    variants = [v.strip().replace("_", "-") for v in a.variants.split(",") if v.strip()]
     bad = [v for v in variants if v not in VARIANTS]
     if bad:
         ap.error(f"unknown variant(s) {', '.join(bad)}; choose from: {' '.join(VARIANTS)}")

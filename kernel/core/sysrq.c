@@ -1,51 +1,44 @@
 /*
  * The console request key: Ctrl-T (like BSD's SIGINFO key) on the serial
- * console prints the kernel's statistics: per-CPU scheduler counts and the
- * task list, interrupts, softirqs, timers, memory and RCU. Useful while a
- * test or a lab runs, before there is a shell.
+ * console prints the kernel's statistics: interrupts and memory, which
+ * the core keeps, then what each subsystem above it registered
+ * (include/sysrq.h: the scheduler its run queues, tasks, softirqs and
+ * timers; RCU its grace periods and callbacks). Useful while a test or a
+ * lab runs, before there is a shell.
  *
  * The key arrives in the serial receive interrupt; the printing is done by
  * a work item in process context, because some of it takes locks that an
  * interrupt must not wait for.
  */
+#include <sysrq.h>
 #include <printk.h>
 #include <workqueue.h>
-#include <sched.h>
-#include <softirq.h>
-#include <timer.h>
 #include <kmalloc.h>
 #include <mm.h>
-#include <rcupdate.h>
-#include <smp.h>
 #include <arch/irq.h>
 
 #define SYSRQ_KEY	0x14		/* Ctrl-T */
 
 unsigned long sysrq_dumps;		/* statistics dumps completed (tests) */
 
-static void show_timers(void)
-{
-	unsigned int cpu;
+/* Registered at boot, on the boot CPU, before the work queues run. */
+static struct sysrq_report *sysrq_reports, **sysrq_tail = &sysrq_reports;
 
-	for_each_online_cpu(cpu) {
-		struct timer_stats ts;
-		timer_get_stats(cpu, &ts);
-		printk("timers cpu%u: pending %lu added %lu fired %lu cascades %lu\n", cpu,
-		       ts.pending, ts.added, ts.fired, ts.cascades);
-	}
+void sysrq_register_report(struct sysrq_report *r)
+{
+	r->next = NULL;
+	*sysrq_tail = r;
+	sysrq_tail = &r->next;
 }
 
 static void sysrq_work_fn(struct work_struct *w)
 {
 	printk("---- statistics (Ctrl-T) ----\n");
-	sched_show_stats();
-	show_tasks();
 	show_interrupts();
-	softirq_show_stats();
-	show_timers();
 	kmalloc_show_stats();
 	pmm_show();
-	rcu_show_stats();
+	for (struct sysrq_report *r = sysrq_reports; r; r = r->next)
+		r->show();
 	printk("---- end of statistics ----\n");
 	WRITE_ONCE(sysrq_dumps, sysrq_dumps + 1);
 }

@@ -12,7 +12,7 @@
  * module and need only what they call or read: spin_tas_mode,
  * __spin_lock_recursion, preempt_schedule, __per_cpu_offset. (In the
  * rcu-preempt build, rcu_read_lock() calls rcu_preempt_read_lock(), which
- * kernel/rcu/preempt.c exports itself: no variant is named outside
+ * kernel/rcu/rcu_preempt.c exports itself: no variant is named outside
  * kernel/rcu.)
  */
 #include <export.h>

@@ -1,40 +1,63 @@
 /*
- * What kernel/rcu's variant-independent files (update.c, stats.c,
- * stall.c, torture.c) and each variant share. Not for use outside
- * kernel/rcu/.
+ * What kernel/rcu's variant-independent files and each variant share. Not
+ * for use outside kernel/rcu/: kernel/test has include/rcu_test.h.
  *
- * A variant (one of kernel/rcu/<name>.c) provides:
- *   call_rcu(), the hooks of include/rcu_hooks.h, rcu_variant_name(),
- *   rcu_variant_init() (boot, before other CPUs run) and
- *   rcu_variant_late_init() (threads can run),
+ * A variant (kernel/rcu/rcu_<name>.c) provides:
+ *   call_rcu(), the hooks of include/rcu_hooks.h, rcu_variant_id and
+ *   rcu_variant_paper, rcu_variant_init() (boot, before other CPUs run),
+ *   rcu_variant_init_cpu() (each CPU's data, on that CPU before its first
+ *   tick) and rcu_variant_late_init() (threads can run),
  *   rcu_variant_stall_info() (which CPUs still owe a quiescent state),
  *   rcu_variant_show_state() (its own data, for stall warnings and the
- *   console; the gdb view reads the same data by name).
+ *   console; the gdb view reads the same data by name), and, if it polls
+ *   remote counters, rcu_variant_remote_qs_counter() (include/rcu_test.h;
+ *   update.c's weak default says NULL).
  * and calls, from its own code:
  *   rcu_gp_count_start() the instant a grace period starts, before it
  *   looks at any CPU, rcu_gp_begin() once it is set up, rcu_gp_end() when
- *   it ends,
- *   rcu_note_queued() in call_rcu(), rcu_invoke_callbacks() to run a list
- *   of done callbacks, rcu_check_stall() from its tick hook.
+ *   it ends (gp_sequence.c);
+ *   rcu_invoke_callbacks() to run a list of done callbacks (invoke.c);
+ *   rcu_stats_queued() in call_rcu() and the other rcu_stats_*() (stats.c);
+ *   rcu_check_stall() from its tick hook (stall.c).
  */
 #ifndef _RCU_INTERNAL_H
 #define _RCU_INTERNAL_H
 
 #include <rcupdate.h>
+#include <rcu_test.h>		/* what kernel/test may read of the below */
 #include <cpumask.h>
 #include <percpu.h>
 
-struct rcu_stall_info {
-	unsigned long gpnum;		/* the grace period in progress */
-	cpumask_t owing;		/* CPUs that still owe it a quiescent state */
-};
+/* ---- The grace-period sequence (gp_sequence.c). */
 
-/* Per-CPU counts kept by the generic code. */
+struct rcu_gp_seq {
+	unsigned long started;		/* grace periods begun: rcu_gp_started() */
+	unsigned long completed;	/* grace periods ended: rcu_gp_completed() */
+	u64 start_ns;			/* when the last one began (rcu_gp_begin()) */
+};
+extern struct rcu_gp_seq rcu_gp_seq;
+
+void rcu_gp_count_start(void);		/* first, before any CPU is looked at */
+void rcu_gp_begin(unsigned long gpnum);	/* once set up (CPUs marked): gdb stops here */
+void rcu_gp_end(unsigned long gpnum);
+bool rcu_gp_in_progress(void);
+
+/* ---- Invoking callbacks (invoke.c). */
+
+/* Run and unlink every rcu_head on list (seed 000 Figure 38). */
+void rcu_invoke_callbacks(struct list_head *list);
+/* Unlink and run list's first rcu_head (the realtime options'
+ * rcu_do_batch(), kernel/rcu/rt.h); rcu_stats_batch(n) after n of them. */
+void rcu_invoke_one(struct list_head *list);
+
+/* ---- Statistics (stats.c): counts only, nothing waits on them. */
+
+/* Per CPU. */
 struct rcu_cpu_stats {
 	unsigned long queued;		/* call_rcu() on this CPU */
 	unsigned long invoked;		/* callbacks run on this CPU */
 	unsigned long max_batch;	/* most callbacks run in one rcu_invoke_callbacks() */
-	unsigned long qs;		/* quiescent states the variant noted */
+	unsigned long qs;		/* quiescent states the variant counted */
 	unsigned long longest_list;	/* longest callback list the variant reported */
 };
 DECLARE_PER_CPU(struct rcu_cpu_stats, rcu_cpu_stats);
@@ -43,56 +66,46 @@ DECLARE_PER_CPU(struct rcu_cpu_stats, rcu_cpu_stats);
 #define RCU_GP_HIST_BUCKETS	24
 
 struct rcu_gp_stats {
-	unsigned long started, completed;
 	unsigned long hist[RCU_GP_HIST_BUCKETS];
-	u64 last_start_ns;
 	u64 total_ns, max_ns;
-	unsigned long stalls;
+	unsigned long stalls;		/* stall warnings given (stall.c) */
 };
 extern struct rcu_gp_stats rcu_gp_stats;
 
-void rcu_gp_count_start(void);		/* first, before any CPU is looked at */
-void rcu_gp_begin(unsigned long gpnum);	/* once set up (CPUs marked): gdb stops here */
-void rcu_gp_end(unsigned long gpnum);
-bool rcu_gp_in_progress(void);
-
-static inline void rcu_note_queued(void)
+static inline void rcu_stats_queued(void)
 {
 	this_cpu(rcu_cpu_stats).queued++;
 }
 
-static inline void rcu_note_qs(void)
+static inline void rcu_stats_qs(void)
 {
 	this_cpu(rcu_cpu_stats).qs++;
 }
 
-void rcu_note_list_len(unsigned long len);
-/* Run and unlink every rcu_head on list (seed 000: rcu_invoke_callbacks). */
-void rcu_invoke_callbacks(struct list_head *list);
-/* Unlink and run list's first rcu_head, counted (the realtime options'
- * rcu_do_batch(), kernel/rcu/rt.h); rcu_note_batch(n) after n of them. */
-void rcu_invoke_one(struct list_head *list);
-void rcu_note_batch(unsigned long n);
-unsigned long rcu_pending_callbacks(void);	/* queued - invoked, all CPUs */
+void rcu_stats_list_len(unsigned long len);	/* a callback list of len entered a batch */
+void rcu_stats_batch(unsigned long n);		/* n callbacks were invoked in one go */
+void rcu_stats_gp_latency(u64 ns);		/* from rcu_gp_end() */
+void rcu_show_stats(void);			/* Ctrl-T */
+void rcu_stats_init(void);			/* registers it, from rcu_hook_init() */
 
-/* Stall detection (kernel/rcu/stall.c), from the variant's tick hook. */
+/* ---- Stall warnings (stall.c), from the variant's tick hook. */
+
+struct rcu_stall_info {
+	unsigned long gpnum;		/* the grace period in progress */
+	cpumask_t owing;		/* CPUs that still owe it a quiescent state */
+};
+
 void rcu_check_stall(void);
 bool rcu_variant_stall_info(struct rcu_stall_info *si);
 void rcu_variant_show_state(void);
-unsigned long rcu_stall_timeout_ms(void);
-extern cpumask_t rcu_last_stall_mask;
 
-/*
- * The per-CPU counter that other CPUs read to deduce this CPU's quiescent
- * states, in the variants that poll remote counters (rcu-poll and
- * rcu-poll-percpu: seed 000 Figure 19's RCU_quiescent); NULL in the
- * others (update.c's weak default). kernel/test/test_rcu_litmus.c runs
- * the store-buffering litmus test against it.
- */
-long *rcu_variant_remote_qs_counter(unsigned int cpu);
+/* ---- The variant. */
 
-/* The variant name as data, for gdb (tools/gdb/quiescent.py qs-rcu). */
+/* The variant's name as data, for gdb (tools/gdb/quiescent.py qs-rcu
+ * loads tools/gdb/rcu_<name>.py) and the test runner (tools/qs/build.py);
+ * and the paper's name and section for it, for the boot line. */
 extern const char rcu_variant_id[];
+extern const char rcu_variant_paper[];
 
 /*
  * rcu_break=1 on the command line breaks the built-in variant's own
@@ -104,6 +117,16 @@ extern const char rcu_variant_id[];
 extern bool rcu_break;
 
 void rcu_variant_init(void);
+void rcu_variant_init_cpu(unsigned int cpu);
 void rcu_variant_late_init(void);
+
+/* Has rcu_variant_init_cpu() run for this CPU? (update.c; for the tick
+ * hook, which can run on the boot CPU before it has.) */
+DECLARE_PER_CPU(bool, rcu_cpu_ready);
+
+static inline bool rcu_this_cpu_ready(void)
+{
+	return this_cpu(rcu_cpu_ready);
+}
 
 #endif

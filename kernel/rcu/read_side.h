@@ -9,7 +9,7 @@
  *   CONFIG_PREEMPT: preemption disabled, so no involuntary switch can
  *       happen inside the section (seed 001: "In preemptive kernels, they
  *       disable preemption").
- *   rcu-preempt (CONFIG_RCU_PREEMPT, kernel/rcu/preempt.c, seed 000 5.7):
+ *   rcu-preempt (CONFIG_RCU_PREEMPT, kernel/rcu/rcu_preempt.c, seed 000 5.7):
  *       preemptible readers. rcu_read_lock() is a compiler barrier (with
  *       CONFIG_RCU_DEBUG_READ it counts the task's nesting, which
  *       might_sleep() reads); a reader may be preempted and migrated, and
@@ -19,16 +19,21 @@
 #define _RCU_READ_SIDE_H
 
 #include <compiler.h>
+#include <percpu.h>
 #include <preempt.h>
+
+/* The per-CPU nesting count is struct cpu_local's rcu_read_depth, one
+ * %gs-relative instruction away (include/percpu.h). */
+STATIC_ASSERT(offsetof(struct cpu_local, rcu_read_depth) == CPU_LOCAL_RCU_DEPTH);
 
 #ifdef CONFIG_RCU_DEBUG_READ
 static __always_inline void rcu_read_depth_inc(void)
 {
-	__asm__ __volatile__("incl %%gs:64" ::: "memory", "cc");
+	__asm__ __volatile__("incl %%gs:%c0" :: "i"(CPU_LOCAL_RCU_DEPTH) : "memory", "cc");
 }
 static __always_inline void rcu_read_depth_dec(void)
 {
-	__asm__ __volatile__("decl %%gs:64" ::: "memory", "cc");
+	__asm__ __volatile__("decl %%gs:%c0" :: "i"(CPU_LOCAL_RCU_DEPTH) : "memory", "cc");
 }
 #else
 static __always_inline void rcu_read_depth_inc(void) { barrier(); }
@@ -56,7 +61,7 @@ static __always_inline bool rcu_read_side_preemptible(void)
 }
 
 #ifdef CONFIG_RCU_PREEMPT
-/* kernel/rcu/preempt.c: the nesting lives in the task, which may move. */
+/* kernel/rcu/rcu_preempt.c: the nesting lives in the task, which may move. */
 void rcu_preempt_read_lock(void);
 void rcu_preempt_read_unlock(void);
 int rcu_preempt_read_depth(void);
@@ -92,7 +97,7 @@ static __always_inline void rcu_read_unlock(void)
 static __always_inline int rcu_read_depth(void)
 {
 	int d;
-	__asm__ __volatile__("movl %%gs:64, %0" : "=r"(d));
+	__asm__ __volatile__("movl %%gs:%c1, %0" : "=r"(d) : "i"(CPU_LOCAL_RCU_DEPTH));
 	return d;
 }
 #endif

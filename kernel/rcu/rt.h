@@ -1,9 +1,9 @@
 /*
  * Realtime RCU (seed 003, Sarma and McKenney, "Making RCU safe for deep
  * sub-millisecond response realtime applications"): the three options that
- * keep a long callback batch from delaying a real-time task, as seen by the
- * variant that uses them (rcu-ltimer, kernel/rcu/ltimer.c) and by the amlat
- * benchmark (kernel/test/bench_amlat.c). docs/rcu/realtime.md is the lab.
+ * keep a long callback batch from delaying a real-time task, as seen by
+ * the variant that uses them (ltimer, kernel/rcu/rcu_ltimer.c).
+ * docs/rcu/realtime.md is the lab.
  *
  *   CONFIG_RCU_KRCUD_OFFLOAD (rt_offload.c, section 4.1, Figures 2-8):
  *     from softirq, with a real-time task runnable on the CPU, rcu_do_batch()
@@ -18,37 +18,18 @@
  * Each option's code is compiled only when it is configured (the obj lines
  * at the end of kernel/rcu/variants.mk); without it the inline stubs below
  * make rcu_do_batch() the stock one. Each can also be switched off and on
- * at run time (rcu_rt_set_mode()), so that one boot can compare them under
+ * at run time (include/rcu_rt.h), so that one boot can compare them under
  * the same load: that is what the amlat benchmark does.
  */
-#ifndef _RCU_RT_H
-#define _RCU_RT_H
+#ifndef _KERNEL_RCU_RT_H
+#define _KERNEL_RCU_RT_H
 
 #include <rcupdate.h>
+#include <rcu_rt.h>		/* the modes and their counters */
 #include <interrupt.h>
 #include <types.h>
 
 #define RCU_RT_NO_LIMIT		(~0UL)
-
-/* The configurations of seed 003 Table 1. */
-enum rcu_rt_mode {
-	RCU_RT_BASE,		/* stock rcu-ltimer: the whole batch from softirq */
-	RCU_RT_KRCUD,		/* bhlimit, the rest to krcud */
-	RCU_RT_DIRECT,		/* call_rcu_rt() calls the callback */
-	RCU_RT_THROTTLE,	/* rcumaxbatch per softirq, then rcuplugticks */
-	NR_RCU_RT_MODES
-};
-
-extern const char *const rcu_rt_mode_names[NR_RCU_RT_MODES];
-
-/* Counters for the benchmark, the torture checks and gdb. */
-struct rcu_rt_stats {
-	unsigned long offloaded;	/* callbacks handed to krcud */
-	unsigned long offloads;		/* times rcu_do_batch() stopped at bhlimit */
-	unsigned long krcud_invoked;	/* callbacks krcud ran */
-	unsigned long plugs;		/* times rcu_do_batch() stopped at rcumaxbatch */
-	unsigned long direct;		/* call_rcu_rt() calls that ran the callback */
-};
 
 /* ---- krcud offload (rt_offload.c). */
 #ifdef CONFIG_RCU_KRCUD_OFFLOAD
@@ -104,17 +85,8 @@ void rcu_direct_get_stats(struct rcu_rt_stats *s);
 static inline void rcu_direct_get_stats(struct rcu_rt_stats *s) { }
 #endif
 
-/* ---- For the variant, the benchmark and tests (rt_mode.c, always built). */
+/* ---- For the variant (rt_mode.c, always built; its run-time switches,
+ * for benchmarks and tests: include/rcu_rt.h). */
 /* From the variant's late init: start krcud, say which options are on. */
 void rcu_rt_late_init(void);
-/* Is this configuration built in? (RCU_RT_BASE always is.) */
-bool rcu_rt_mode_available(enum rcu_rt_mode m);
-/* Switch every option off, then m's on; -1 if m is not built in. */
-int rcu_rt_set_mode(enum rcu_rt_mode m);
-/* The options on now, as a short string ("krcud+throttle", "base"). */
-const char *rcu_rt_mode_desc(char *buf, int len);
-/* The switches as they are (a bit per mode), to put back afterwards. */
-unsigned int rcu_rt_save(void);
-void rcu_rt_restore(unsigned int saved);
-void rcu_rt_get_stats(struct rcu_rt_stats *s);
 #endif

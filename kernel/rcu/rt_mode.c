@@ -1,5 +1,5 @@
 /*
- * The realtime options' run-time switches and counters (kernel/rcu/rt.h),
+ * The realtime options' run-time switches and counters (include/rcu_rt.h),
  * for the amlat benchmark, the tests and the console: whichever of
  * krcud offload, direct invocation and throttling is built in can be
  * switched off and on, so that one boot measures seed 003 Table 1's rows

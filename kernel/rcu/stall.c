@@ -60,7 +60,7 @@ void rcu_check_stall(void)
 	if (!rcu_gp_in_progress())
 		return;
 	now = ktime_get_ns();
-	age = now - READ_ONCE(rcu_gp_stats.last_start_ns);
+	age = now - READ_ONCE(rcu_gp_seq.start_ns);
 	/* A grace period that began after our clock read looks negative. */
 	if ((s64)age < 0 || age < stall_timeout_ms * 1000000ULL)
 		return;

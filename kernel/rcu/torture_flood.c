@@ -12,7 +12,7 @@
  *     objects may exceed their level at the start by at most flood_bound
  *     + TORTURE_FLOOD_SLACK (room for the rest of the torture), and so
  *     may rcu_pending_callbacks() (counted per callback invoked,
- *     kernel/rcu/stats.c);
+ *     kernel/rcu/invoke.c);
  *   - a variant whose grace periods stop ending leaves the flood waiting
  *     at its bound: after TORTURE_FLOOD_STALL with no callback run, that
  *     is reported as a forward-progress failure;

@@ -84,7 +84,7 @@ static void rcu_torture_wait_gp_start(unsigned long max_us)
 /*
  * Spin until the next grace period begins (at most max_us), then a few
  * microseconds more: a variant counts the start before it marks the CPUs
- * (stats.c), and the CPU should find itself marked.
+ * (gp_sequence.c), and the CPU should find itself marked.
  */
 static void rcu_torture_wait_new_gp(unsigned long max_us)
 {
@@ -150,7 +150,7 @@ static void rcu_torture_check(struct rcu_torture *p, const struct read_snap *a,
 	 * The grace-period check: a grace period that began after this
 	 * reader did (rcu_gp_started() had not counted it when the reader
 	 * looked) must not end before the reader does. Every variant counts a
-	 * grace period's start before it looks at any CPU (stats.c), so this
+	 * grace period's start before it looks at any CPU (gp_sequence.c), so this
 	 * holds for every read, whether or not the writer retired the element
 	 * meanwhile.
 	 */

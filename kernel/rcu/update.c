@@ -192,6 +192,26 @@ static bool rcu_read_side_check(const char **why)
 	return false;
 }
 
+/*
+ * Each CPU's own RCU data, set up once on that CPU before its first tick
+ * reaches the variant (the boot CPU's here, the others' as they come
+ * online); ready says so to a tick that comes earlier (the boot CPU ticks
+ * before rcu_hook_init()).
+ */
+DEFINE_PER_CPU(bool, rcu_cpu_ready);
+
+static void rcu_init_cpu(unsigned int cpu)
+{
+	rcu_variant_init_cpu(cpu);
+	smp_wmb();	/* the CPU's data before ready */
+	per_cpu(rcu_cpu_ready, cpu) = true;
+}
+
+void rcu_hook_cpu_online(unsigned int cpu)
+{
+	rcu_init_cpu(cpu);
+}
+
 void rcu_hook_init(void)
 {
 	/*
@@ -204,7 +224,9 @@ void rcu_hook_init(void)
 		      smp_processor_id());
 	might_sleep_extra_check = rcu_read_side_check;
 	rcu_variant_init();
-	printk("rcu: %s%s\n", rcu_variant_name(),
+	rcu_init_cpu(smp_processor_id());
+	rcu_stats_init();
+	printk("rcu: %s (%s)%s\n", rcu_variant_name(), rcu_variant_paper,
 	       rcu_break ? " (BROKEN on purpose: rcu_break=1)" : "");
 }
 

@@ -385,17 +385,10 @@ static struct task *context_switch(struct rq *rq, struct task *prev, struct task
 void finish_task_switch(struct task *prev)
 {
 	struct rq *rq = this_rq();
-	struct task *cur = rq->curr;
 	bool migrate = prev->migrate_pending;
 	bool dead = prev->state == TASK_DEAD && !prev->on_rq;
 
 	prev->migrate_pending = false;
-	if (cur->switched_voluntarily) {
-		/* Seed 000 5.7: back from a voluntary switch (or new), a task
-		 * is affiliated with the CPU it starts running on. */
-		cur->last_voluntary_cpu = rq->cpu;
-		cur->switched_voluntarily = false;
-	}
 	spin_unlock(&rq->lock);
 	if (migrate) {
 		migrate_after_switch(prev);
@@ -444,7 +437,6 @@ void __schedule(enum sched_mode mode)
 			rq->stats.nivcsw++;
 			prev->nivcsw++;
 		}
-		prev->switched_voluntarily = voluntary;
 		last = context_switch(rq, prev, next);
 		/* Now we are `prev` again, resumed, maybe on another CPU. */
 		finish_task_switch(last);
@@ -647,6 +639,7 @@ void sched_init(void)
 	       "non-preemptive",
 #endif
 	       normal_time_slice(), NR_PRIO);
+	sched_register_sysrq();
 }
 
 void sched_init_ap(unsigned int cpu)

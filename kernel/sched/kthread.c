@@ -62,8 +62,6 @@ void task_init_common(struct task *p, const char *name)
 	p->policy = SCHED_NORMAL;
 	p->prio = NORMAL_PRIO;
 	p->time_slice = normal_time_slice();
-	p->last_voluntary_cpu = -1;
-	p->switched_voluntarily = true;		/* "or is created" (seed 000 5.7) */
 	p->sleep_cpu = -1;
 	INIT_LIST_HEAD(&p->run_list);
 	INIT_LIST_HEAD(&p->tasks);

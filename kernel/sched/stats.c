@@ -1,10 +1,14 @@
 /*
  * Per-CPU scheduler statistics (struct sched_stats in include/sched.h):
  * switches (voluntary and involuntary), preemptions, wake-ups, migrations
- * and idle time. sched_show_stats() prints them; gdb reads
- * runqueues.stats per CPU (tools/gdb/sched.py: qs-sched-stats).
+ * and idle time. sched_show_stats() prints them, and Ctrl-T with the
+ * tasks, softirqs and timers (include/sysrq.h); gdb reads runqueues.stats
+ * per CPU (tools/gdb/sched.py: qs-sched-stats).
  */
 #include "sched.h"
+#include <softirq.h>
+#include <timer.h>
+#include <sysrq.h>
 #include <smp.h>
 #include <time.h>
 #include <printk.h>
@@ -37,4 +41,32 @@ void sched_show_stats(void)
 		       s.wakeups, s.remote_wakeups, s.migrations_in, s.migrations_out,
 		       s.balance_pulls, (unsigned long)(s.idle_ns / 1000000));
 	}
+}
+
+static void show_timers(void)
+{
+	unsigned int cpu;
+
+	for_each_online_cpu(cpu) {
+		struct timer_stats ts;
+		timer_get_stats(cpu, &ts);
+		printk("timers cpu%u: pending %lu added %lu fired %lu cascades %lu\n", cpu,
+		       ts.pending, ts.added, ts.fired, ts.cascades);
+	}
+}
+
+/* Ctrl-T (include/sysrq.h): the scheduler's part. */
+static void sched_sysrq_show(void)
+{
+	sched_show_stats();
+	show_tasks();
+	softirq_show_stats();
+	show_timers();
+}
+
+static struct sysrq_report sched_sysrq = { .name = "sched", .show = sched_sysrq_show };
+
+void sched_register_sysrq(void)
+{
+	sysrq_register_report(&sched_sysrq);
 }

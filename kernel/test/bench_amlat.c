@@ -43,8 +43,8 @@
 #include <string.h>
 #include <printk.h>
 #include <arch/cpu.h>
-#include "../rcu/rcu_internal.h"
-#include "../rcu/rt.h"
+#include <rcu_test.h>
+#include <rcu_rt.h>
 
 #define AMLAT_MAGIC		0xa3a1a7a3a1a7a3a1UL
 #define AMLAT_DEAD		0xdeadde1dUL
@@ -166,8 +166,12 @@ static unsigned long cbs_invoked_all(void)
 	unsigned long n = 0;
 	unsigned int cpu;
 
-	for_each_online_cpu(cpu)
-		n += READ_ONCE(per_cpu(rcu_cpu_stats, cpu).invoked);
+	for_each_online_cpu(cpu) {
+		unsigned long queued, invoked;
+
+		rcu_cpu_callback_counts(cpu, &queued, &invoked);
+		n += invoked;
+	}
 	return n;
 }
 

@@ -1,11 +1,12 @@
 /*
  * Module benchmarks (BENCH JSON lines, never asserted; docs/modules.md):
  *
- *   bench_module_load: loading and unloading modules/hello.ko, 20 times:
- *     the load (file checks to init), and the unload in its three parts:
- *     the module's exit(), the grace period after list_del_rcu() (seed
- *     000 Figure 8's synchronize_kernel(), the variant's part), and the
- *     free (poison, unmap, TLB shootdown). Medians and maxima, in us.
+ *   bench_module_load: loading and unloading hello.ko (modules/hello.c),
+ *     20 times: the load (file checks to init), and the unload in its
+ *     three parts: the module's exit(), the grace period after
+ *     list_del_rcu() (seed 000 Figure 8's synchronize_kernel(), the
+ *     variant's part), and the free (poison, unmap, TLB shootdown).
+ *     Medians and maxima, in us.
  *   bench_modlist_lookup: a reader of the module list, the symbol lookup
  *     of a backtrace (ksym_resolve() of an address in hello), as the RCU
  *     list does it and as a list under a reader-writer lock would (the

@@ -24,7 +24,7 @@
 #include <cmdline.h>
 #include <string.h>
 #include <arch/cpu.h>
-#include "../rcu/rcu_internal.h"
+#include <rcu_test.h>
 
 enum { K_RCU, K_SPIN, K_RWLOCK, K_REFCNT, K_BRLOCK, NR_KINDS };
 static const char *const kind_name[NR_KINDS] = { "rcu", "spinlock", "rwlock", "refcnt", "brlock" };
@@ -170,8 +170,8 @@ static void sync_samples(struct ktest_ctx *t, const char *load)
 {
 	unsigned long n = sync_nsamples;
 	u64 *lat = kmalloc(sizeof(*lat) * n);
-	unsigned long gp0 = rcu_gp_stats.completed;
-	u64 gp_ns0 = rcu_gp_stats.total_ns;
+	unsigned long gp0 = rcu_gp_completed();
+	u64 gp_ns0 = rcu_gp_total_ns();
 
 	KT_ASSERT(t, lat, "no memory for %lu samples", n);
 	for (unsigned long i = 0; i < n; i++) {
@@ -181,7 +181,7 @@ static void sync_samples(struct ktest_ctx *t, const char *load)
 		msleep(1 + i % 3);	/* start at different phases of the tick */
 	}
 	sort_u64(lat, n);
-	unsigned long gps = rcu_gp_stats.completed - gp0;
+	unsigned long gps = rcu_gp_completed() - gp0;
 	unsigned long p99 = (n * 99 + 99) / 100 - 1;	/* rank ceil(0.99 n) */
 	bench_json("{\"bench\":\"synchronize_kernel\",\"variant\":\"%s\",\"load\":\"%s\","
 		   "\"cpus\":%u,\"hz\":%d,\"samples\":%lu,\"min_us\":%lu,\"median_us\":%lu,"
@@ -191,7 +191,7 @@ static void sync_samples(struct ktest_ctx *t, const char *load)
 		   (unsigned long)(lat[0] / 1000), (unsigned long)(lat[n / 2] / 1000),
 		   (unsigned long)(lat[p99] / 1000), (unsigned long)(lat[n - 1] / 1000),
 		   (unsigned long)(TICK_NSEC / 1000),
-		   gps, gps ? (unsigned long)((rcu_gp_stats.total_ns - gp_ns0) / gps / 1000) : 0);
+		   gps, gps ? (unsigned long)((rcu_gp_total_ns() - gp_ns0) / gps / 1000) : 0);
 	kt_info("synchronize_kernel %s: median %lu us, max %lu us of %lu (tick %lu us)", load,
 		(unsigned long)(lat[n / 2] / 1000), (unsigned long)(lat[n - 1] / 1000), n,
 		(unsigned long)(TICK_NSEC / 1000));

@@ -13,7 +13,7 @@
 #include <smp.h>
 #include <time.h>
 #include <arch/cpu.h>
-#include "../rcu/rcu_internal.h"
+#include <rcu_test.h>
 
 #define HOOK_CALLS	20000
 

@@ -204,7 +204,7 @@ KTEST(module_backtrace)
 }
 
 /* A fault inside a module: the panic's RIP and Call Trace name the
- * function and the module (tests/scenarios/module-oops-smp2.scn). */
+ * function and the module (tests/scenarios/module-oops-smp2.toml). */
 KTEST_MANUAL(module_oops)
 {
 	char err[QS_MODULE_ERRLEN];

@@ -3,13 +3,13 @@
  *
  *   ktest=module_unload_stress [module_stress.duration=3]
  *
- * CPU 0 loads modules/modstress.ko and unloads it, over and over. Every
- * other CPU runs a reader that, inside rcu_read_lock(), takes the
- * module's published ops (kernel/test/modstress.h), calls into the
- * module, checks the answer, and symbolizes the address it called
- * (which walks the module list and reads the module's own symbol
- * table); one call in 16 instead takes a reference (try_module_get())
- * and calls outside the section, which makes some unloads -EBUSY.
+ * CPU 0 loads modstress.ko (modules/modstress.c) and unloads it, over and
+ * over. Every other CPU runs a reader that, inside rcu_read_lock(), takes
+ * the module's published ops (kernel/test/modstress.h), calls into the
+ * module, checks the answer, and symbolizes the address it called (which
+ * walks the module list and reads the module's own symbol table); one call
+ * in 16 instead takes a reference (try_module_get()) and calls outside the
+ * section, which makes some unloads -EBUSY.
  *
  * An unload frees the module after list_del_rcu() and a grace period
  * (Figure 8), then poisons its memory and unmaps it. If the grace period

@@ -16,7 +16,7 @@
 #include <kmalloc.h>
 #include <printk.h>
 #include <arch/cpu.h>
-#include "../rcu/rcu_internal.h"
+#include <rcu_test.h>
 
 static atomic_t cb_runs;
 
@@ -160,7 +160,7 @@ static void spin_irqs_off(void *arg)
 KTEST(rcu_stall_warning)
 {
 	static struct rcu_head h;
-	unsigned long s0 = rcu_gp_stats.stalls;
+	unsigned long s0 = rcu_stall_warnings();
 	unsigned int victim = nr_cpu_ids - 1;
 	unsigned long timeout = rcu_stall_timeout_ms();
 
@@ -181,10 +181,10 @@ KTEST(rcu_stall_warning)
 	/* Only now want a grace period: a fast variant cannot finish it
 	 * before the victim stops answering. */
 	call_rcu(&h, count_cb, NULL);
-	for (unsigned long ms = 0; ms < timeout * 3 && rcu_gp_stats.stalls == s0; ms += 10)
+	for (unsigned long ms = 0; ms < timeout * 3 && rcu_stall_warnings() == s0; ms += 10)
 		msleep(10);
 	spin_hold = 0;
-	KT_EXPECT(t, rcu_gp_stats.stalls > s0, "no stall warning while CPU %u spun %lu ms",
+	KT_EXPECT(t, rcu_stall_warnings() > s0, "no stall warning while CPU %u spun %lu ms",
 		  victim, timeout * 3);
 	KT_EXPECT(t, cpumask_test(victim, &rcu_last_stall_mask),
 		  "the warning did not name CPU %u", victim);

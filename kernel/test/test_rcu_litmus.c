@@ -35,7 +35,7 @@
 #include <string.h>
 #include <printk.h>
 #include <arch/cpu.h>
-#include "../rcu/rcu_internal.h"
+#include <rcu_test.h>
 
 #define LITMUS_ITERS	500000
 

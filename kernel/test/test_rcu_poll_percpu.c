@@ -1,9 +1,10 @@
 /*
- * rcu-poll-percpu only (kernel/rcu/poll_percpu.c, seed 004 section 3):
- * "callbacks always run on the CPU that registered them". On every online
- * CPU a bound thread queues callbacks, each of which records the CPU it
- * runs on; after rcu_barrier() every callback must have run, on the CPU
- * of its thread, in softirq context. Skips itself on other variants.
+ * poll-percpu only (per-CPU rcu-poll, kernel/rcu/rcu_poll_percpu.c, seed
+ * 004 section 3): "callbacks always run on the CPU that registered
+ * them". On every online CPU a bound thread queues callbacks, each of
+ * which records the CPU it runs on; after rcu_barrier() every callback
+ * must have run, on the CPU of its thread, in softirq context. Skips
+ * itself on other variants.
  */
 #include <ktest.h>
 #include <rcupdate.h>
@@ -52,8 +53,8 @@ KTEST(rcu_poll_percpu_callbacks_run_where_queued)
 	unsigned int cpu, bad = 0;
 	int i;
 
-	if (strcmp(rcu_variant_name(), "rcu-poll-percpu") != 0) {
-		ktest_skip(t, "not rcu-poll-percpu");
+	if (strcmp(rcu_variant_name(), "poll-percpu") != 0) {
+		ktest_skip(t, "not poll-percpu");
 		return;
 	}
 	memset(pp_cbs, 0, sizeof(pp_cbs));

@@ -8,7 +8,7 @@
  * itself on `next`, which this batch does not wait for. The task running
  * at the swap is the exception: it may already be inside a reader that
  * began before the batch, so if it is preempted before its next switch it
- * must count on `curr` (kernel/rcu/preempt.c, note 1).
+ * must count on `curr` (kernel/rcu/rcu_preempt.c, note 1).
  *
  * The test makes that happen on purpose, with the public API only: a
  * thread enters a reader, notes rcu_gp_started(), and queues a callback

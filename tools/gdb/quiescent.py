@@ -16,7 +16,7 @@ Every other file in tools/gdb/ that defines qs-* commands is loaded too
 (sched.py: qs-tasks, qs-runqueues, ...), and qs-help finds their commands
 by reading the files: a new file needs no list updated here. Its group in
 qs-help is its QS_GROUP string (else its file name). The per-variant RCU
-views, rcu_<variant>.py, define no commands: qs-rcu imports the one built.
+views, rcu_<name>.py, define no commands: qs-rcu imports the one built.
 
 Per-CPU data: .percpu is a template; CPU n's copy of v lives at
 (char *)&v + __per_cpu_offset[n], and struct cpu_local sits at offset 0 of
@@ -37,7 +37,7 @@ sys.path.insert(0, HERE)
 sys.modules.setdefault("quiescent", sys.modules[__name__])
 
 QS_GROUP = "Kernel: the log, CPUs, per-CPU data"
-RCU_GROUP = "RCU (the built variant's view: tools/gdb/rcu_<variant>.py)"
+RCU_GROUP = "RCU (the built variant's view: tools/gdb/rcu_<name>.py)"
 # A command's name where a file registers it: the string that starts the
 # arguments of super().__init__ (or gdb.Command.__init__(self, ...)).
 RE_COMMAND = re.compile(r"""__init__\(\s*(?:self,\s*)?["'](qs-[\w-]+)["']""")
@@ -198,7 +198,7 @@ class QsRcu(gdb.Command):
     """qs-rcu: the built variant's RCU state, read from the kernel. The grace
     period, the CPUs that still owe it a quiescent state, per-CPU counters,
     the callback lists with their functions. Each variant provides
-    tools/gdb/rcu_<variant>.py with a function show(). `qs-rcu-gp` stops at
+    tools/gdb/rcu_<name>.py with a function show(). `qs-rcu-gp` stops at
     the start and end of grace periods."""
 
     def __init__(self):

@@ -1,8 +1,10 @@
 """The variant-independent part of the gdb RCU view (qs-rcu).
 
-Reads kernel/rcu/stats.c's counters and walks callback lists of
-struct rcu_head, naming each callback's function. The per-variant modules
-(rcu_rcu_ltimer.py, rcu_rcu_tiny.py, ...) call these.
+Reads the grace-period sequence (kernel/rcu/gp_sequence.c: rcu_gp_seq,
+rcu_gp_current, rcu_gp_last_ended) and the statistics (kernel/rcu/stats.c:
+rcu_cpu_stats), and walks callback lists of struct rcu_head, naming each
+callback's function. The per-variant modules
+(rcu_ltimer.py, rcu_tiny.py, ...) call these.
 """
 import gdb
 
@@ -66,8 +68,8 @@ def gp_number(expr):
 
 
 def show_generic():
-    started = _int("rcu_gp_stats.started")
-    completed = _int("rcu_gp_stats.completed")
+    started = _int("rcu_gp_seq.started")
+    completed = _int("rcu_gp_seq.completed")
     print(f"grace periods: started {started}, completed {completed}"
           f"{' (one in progress)' if started != completed else ''}")
     print(f"last grace period begun: {gp_number('rcu_gp_current')}, last ended: "
@@ -91,8 +93,8 @@ def cpumask_cpus(mask):
 
 
 def poll_snapshots(gpnum, polling):
-    """rcu-poll's and per-CPU rcu-poll's polling state (poll.c, poll_percpu.c
-    share the names): print rcu_qsmask, then return, per CPU, (RCU_quiescent,
+    """poll's and poll-percpu's polling state (the names kernel/rcu/poll_common.h
+    gives both): print rcu_qsmask, then return, per CPU, (RCU_quiescent,
     its checkpoint, a note on whether it still owes the grace period)."""
     owing = cpumask_cpus(gdb.parse_and_eval("rcu_qsmask"))
     print(f"  rcu_qsmask (CPUs that still owe grace period {gpnum} a quiescent state): "

@@ -1,4 +1,4 @@
-"""qs-rcu for rcu-poll-percpu (kernel/rcu/poll_percpu.c, seed 004 section 3:
+"""qs-rcu for poll-percpu (kernel/rcu/rcu_poll_percpu.c, seed 004 section 3:
 rcu-poll of seed 000 section 5.3 with per-CPU callback lists): the global
 polling state (grace period started, completed and wanted, the polling mask
 rcu_qsmask), each CPU's quiescent counter against its snapshot
@@ -15,13 +15,13 @@ def show():
     wanted = int(gdb.parse_and_eval("rcu_gp_wanted"))
     polling = int(gdb.parse_and_eval("rcu_polling_in_progress"))
     state = "polling" if polling else "idle"
-    print(f"rcu-poll-percpu: grace period {gpnum} ({state}), completed {completed}, "
+    print(f"rcu (poll-percpu): grace period {gpnum} ({state}), completed {completed}, "
           f"wanted {wanted}")
     rows = rcu_common.poll_snapshots(gpnum, polling)
     rcu_common.show_generic()
     for cpu, (q, c, note) in enumerate(rows):
         rd = per_cpu("rcu_poll_data", cpu)
-        if not bool(rd["ready"]):
+        if not bool(per_cpu("rcu_cpu_ready", cpu)):
             print(f"cpu{cpu}: RCU_quiescent {q} (not online)")
             continue
         batch = int(rd["batch"])

@@ -1,4 +1,4 @@
-"""qs-rcu for rcu, the krcud-daemon variant (kernel/rcu/krcud.c, seed 000
+"""qs-rcu for krcud, the paper's rcu (kernel/rcu/rcu_krcud.c, seed 000
 section 5.2, Appendix A.2, Figures 15-17): rcu_currbatch, rcu_maxbatch, the
 CPUs in rcu_cpumask that still owe the current batch a quiescent state, the
 CPUs in rcu_active_cpumask that hold callbacks, the one global rcu_timer,
@@ -36,7 +36,7 @@ def show():
     mx = int(gdb.parse_and_eval("rcu_maxbatch"))
     jiffies = int(gdb.parse_and_eval("jiffies"))
     state = "in progress" if owing else ("idle" if mx < cur else "requested")
-    print(f"rcu: rcu_currbatch {cur} rcu_maxbatch {mx} ({state}); jiffies {jiffies}")
+    print(f"rcu (krcud): rcu_currbatch {cur} rcu_maxbatch {mx} ({state}); jiffies {jiffies}")
     print(f"  CPUs that still owe batch {cur} a quiescent state (rcu_cpumask): "
           f"{' '.join(map(str, owing)) if owing else 'none'}")
     print(f"  CPUs holding callbacks (rcu_active_cpumask): "

@@ -1,5 +1,5 @@
 /*
- * rcu-taskq: Dipankar Sarma's minimal read-copy update, as seed 000
+ * taskq (rcu-taskq): Dipankar Sarma's minimal read-copy update, as seed 000
  * describes it in section 5.5 (Figures 24-27): one global list of waiting
  * callbacks, one task on the keventd work queue that waits for a grace
  * period and invokes them, and a SCHED_FIFO daemon per CPU, krcud, whose
@@ -55,15 +55,15 @@
  *    keventd and the daemons do not exist before it. call_rcu() starts
  *    the task only once rcu_taskq_ready is set (under rcu_lock), and late
  *    init starts it if the list is not empty.
- * 3. Stall warnings without a tick hook. The issue asks for zero cycles
- *    in the context switch and the tick when no callback is in flight, so
- *    the tick does not call rcu_check_stall(). wait_for_rcu() waits for
+ * 3. Stall warnings without a tick hook. The paper's point is "absolutely
+ *    zero load" with no callback in flight, so the context switch and the
+ *    tick cost nothing here, and the tick does not call rcu_check_stall(). wait_for_rcu() waits for
  *    rcu_sema with down_timeout(), a quarter of the stall timeout at a
  *    time, and calls rcu_check_stall() each time it wakes empty-handed;
  *    the CPUs that owe a quiescent state are those woken whose daemon has
  *    not answered this grace period (krcud_gp[cpu] != rcu_gpnum). So the
  *    stall check, too, costs nothing unless a grace period is long.
- * 4. The callbacks are run by kernel/rcu/stats.c's
+ * 4. The callbacks are run by kernel/rcu/invoke.c's
  *    rcu_invoke_callbacks(), in queueing order (Figure 25 takes the list
  *    from its tail; Figure 24 adds at the head: the same order).
  * 5. krcud waits with down(), not down_interruptible() (our kernel
@@ -121,8 +121,10 @@ cpumask_t rcu_krcud_mask;			/* CPUs that have a daemon */
 
 DEFINE_SEMAPHORE(rcu_sema, 0);
 
-/* The name, as a string gdb can read without calling anything. */
-const char rcu_variant_id[] = "rcu-taskq";
+/* Its name (docs/rcu/README.md), a string that gdb and the test runner
+ * read from the ELF, and where the papers describe it (the boot line). */
+const char rcu_variant_id[] = "taskq";
+const char rcu_variant_paper[] = "rcu-taskq, seed 000 section 5.5";
 
 /* Figure 24. Interrupts off: call_rcu() is IRQ-safe (Table 1). */
 void call_rcu(struct rcu_head *head, void (*func)(void *arg), void *arg)
@@ -132,7 +134,7 @@ void call_rcu(struct rcu_head *head, void (*func)(void *arg), void *arg)
 
 	head->func = func;
 	head->arg = arg;
-	rcu_note_queued();
+	rcu_stats_queued();
 
 	flags = spin_lock_irqsave(&rcu_lock);
 	if (list_empty(&rcu_wait_list) && rcu_taskq_ready)	/* note 2 */
@@ -199,7 +201,7 @@ static void wait_for_rcu(void)
 			rcu_check_stall();		/* note 3 */
 	}
 	smp_mb();		/* the daemons' answers before the callbacks run */
-	rcu_note_qs();		/* this CPU's own: keventd is running on it */
+	rcu_stats_qs();		/* this CPU's own: keventd is running on it */
 	rcu_gp_end(rcu_gpnum);
 	WRITE_ONCE(rcu_gp_waiter_cpu, -1);
 }
@@ -219,7 +221,7 @@ static void process_pending_rcus(struct work_struct *w)
 	spin_unlock_irqrestore(&rcu_lock, flags);
 
 	if (!list_empty(&rcu_current_list)) {
-		rcu_note_list_len(rcu_current_len);
+		rcu_stats_list_len(rcu_current_len);
 		WRITE_ONCE(rcu_current, &rcu_current_list);
 		wait_for_rcu();
 		WRITE_ONCE(rcu_current, NULL);
@@ -243,7 +245,7 @@ static int krcud(void *arg)
 		down(&kd->sema);
 		WRITE_ONCE(kd->gp, READ_ONCE(rcu_gpnum));
 		kd->runs++;
-		rcu_note_qs();
+		rcu_stats_qs();
 		up(&rcu_sema);
 	}
 	return 0;
@@ -269,7 +271,7 @@ void rcu_hook_idle(void)
 {
 }
 
-void rcu_hook_cpu_online(unsigned int cpu)
+void rcu_variant_init_cpu(unsigned int cpu)
 {
 	/* Daemons are started in rcu_variant_late_init(), for the CPUs
 	 * online then; a CPU without one is simply not waited for, which is

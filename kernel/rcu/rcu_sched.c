@@ -1,10 +1,10 @@
 /*
- * rcu-sched: Rusty Russell's read-copy update [Russell01d], as seed 000
- * describes it in section 5.6 (Figures 28-32): a ring of per-CPU counters
- * advanced by the scheduler, and per-CPU, per-context callback queues in
- * two halves, "the only known read-copy-update implementation that uses
- * absolutely no locks, interrupt masking, or atomic instructions" on its
- * call_rcu() path but for the one pending count.
+ * sched (rcu-sched): Rusty Russell's read-copy update [Russell01d], as
+ * seed 000 describes it in section 5.6 (Figures 28-32): a ring of per-CPU
+ * counters advanced by the scheduler, and per-CPU, per-context callback
+ * queues in two halves, "the only known read-copy-update implementation
+ * that uses absolutely no locks, interrupt masking, or atomic
+ * instructions" on its call_rcu() path but for the one pending count.
  *
  * Data (the paper's names):
  *   rcu_batch[cpu]         head[2][3]: this CPU's callback queues, one
@@ -54,34 +54,25 @@
  * a swap needs this CPU to pass through the scheduler (preemption is off in
  * call_rcu()).
  *
- * Why the paper saw grace periods of up to a minute (14.5 s with 8 dbench
- * clients, 57 s with 4, "which we are investigating"), and what we do:
- *   1. The ring only moves in the scheduler, and in order: CPU i waits for
- *      CPU i-1 to pass through the scheduler *after* CPU i-2 did, and so on
- *      around. One CPU that does not schedule holds the token, and with it
- *      every grace period on every CPU. A grace period needs up to two
- *      full rounds (one to finish the batch in progress, one for the new
- *      half), each N scheduler passes in sequence, not in parallel.
- *   2. Figure 31 instruments only the polling idle loop (poll_idle: spin
- *      while !need_resched && !rcu_pending, then schedule()). A CPU in the
- *      default, halting idle loop never calls schedule() until a task wakes
- *      on it; fewer dbench clients than CPUs means idle CPUs, so grace
- *      periods waited for a wake-up that happened to land on the idle CPU
- *      holding the token: worse with 4 clients (57 s) than with 8 (14.5 s).
- *   3. A CPU running a task that does not schedule (a 2.5 kernel was not
- *      preemptive) holds the token for its whole time slice.
- *   Ours is bounded: (a) the idle loop calls rcu_hook_idle() on every pass,
- *   as Figure 31 intends; a CPU that advances its counter wakes the next
- *   CPU in the ring if that CPU is idle, and a CPU that waits for the
- *   previous CPU wakes it if it is idle (resched_cpu(): need_resched and
- *   the reschedule IPI end its hlt, its idle loop makes one more pass and
+ * How long a grace period can take. The ring moves only in the
+ * scheduler, and in order: CPU i waits for CPU i-1 to pass through the
+ * scheduler after CPU i-2 did, and so on around, so one CPU that does not
+ * schedule holds the token and with it every grace period on every CPU
+ * (docs/rcu/sched.md explains the paper's grace periods of up to a minute
+ * this way). Two things bound the wait here:
+ *   (a) the idle loop calls rcu_hook_idle() on every pass, as Figure 31
+ *   intends; a CPU that advances its counter wakes the next CPU in the
+ *   ring if that CPU is idle, and a CPU that waits for the previous CPU
+ *   wakes it if it is idle (resched_cpu(): need_resched and the
+ *   reschedule IPI end its hlt, its idle loop makes one more pass and
  *   advances at once: the token goes round idle CPUs at IPI speed, where
- *   the paper's polling idle loop spun); (b) a tick that finds this CPU
- *   holding the token while busy sets need_resched, so a preemptive kernel
- *   passes through __schedule() at the interrupt return (outside read-side
- *   sections, which disable preemption) and a non-preemptive one at its
- *   next cond_resched(): a hop costs at most about a tick on a busy CPU.
- *   Nothing runs when no callback is pending.
+ *   the paper's polling idle loop spun);
+ *   (b) a tick that finds this CPU holding the token while busy sets
+ *   need_resched, so a preemptive kernel passes through __schedule() at
+ *   the interrupt return (outside read-side sections, which disable
+ *   preemption) and a non-preemptive one at its next cond_resched(): a hop
+ *   costs at most about a tick on a busy CPU.
+ * Nothing runs when no callback is pending.
  *
  * Where we differ from the figures, and why (docs/rcu/sched.md):
  *   - Our context-switch hook runs inside __schedule() with the run-queue
@@ -107,11 +98,12 @@
  *   - smp_mb() orders the previous CPU's counter read, the swap and the
  *     publication (the paper relied on the i386 memory model).
  *   - Callbacks run oldest first (the paper's lists are LIFO).
- *   - Grace periods for kernel/rcu/stats.c (and so the polled API) are the
- *     leader CPU's rounds. A CPU's own round can end before the leader's
- *     round that began after a cookie, so a waiting half also waits for
- *     rcu_gp_completed() to reach rcu_gp_started() + 1 as read at its swap
- *     (need_gp); without this torture reported poll errors.
+ *   - The grace periods counted in kernel/rcu/gp_sequence.c (and so the
+ *     polled API) are the leader CPU's rounds. A CPU's own round can end
+ *     before the leader's round that began after a cookie, so a waiting
+ *     half also waits for rcu_gp_completed() to reach rcu_gp_started() + 1
+ *     as read at its swap (need_gp): a callback must not run before the
+ *     polled API calls a cookie taken before its call_rcu() done.
  *
  * rcu_break=1 breaks the ring on purpose: every tick advances this CPU's
  * counter as if it had passed through the scheduler, even a tick that
@@ -162,7 +154,10 @@ unsigned long rcu_sched_gpnum;		/* rounds of the ring, as grace periods */
 long rcu_sched_gp_start;		/* leader's count when the round began */
 int rcu_sched_gp_open;
 
-const char rcu_variant_id[] = "rcu-sched";
+/* Its name (docs/rcu/README.md), a string that gdb and the test runner
+ * read from the ELF, and where the papers describe it (the boot line). */
+const char rcu_variant_id[] = "sched";
+const char rcu_variant_paper[] = "rcu-sched, seed 000 section 5.6";
 
 /* Figure 28. No lock, no interrupt masking: the context picks the queue. */
 void call_rcu(struct rcu_head *head, void (*func)(void *arg), void *arg)
@@ -184,7 +179,7 @@ void call_rcu(struct rcu_head *head, void (*func)(void *arg), void *arg)
 	q = READ_ONCE(rb->queueing);
 	headp = &rb->head[q][state];
 	atomic_long_inc(&rcu_pending);
-	rcu_note_queued();
+	rcu_stats_queued();
 	head->list.prev = NULL;
 	head->list.next = (struct list_head *)*headp;
 	barrier();
@@ -210,8 +205,9 @@ static bool rcu_waiting_empty(struct rcu_batch *rb)
 }
 
 /*
- * The leader times rounds of the ring as grace periods for
- * kernel/rcu/stats.c (the polled API, the statistics, stall warnings).
+ * The leader times rounds of the ring as the grace periods of
+ * kernel/rcu/gp_sequence.c (the polled API, the statistics, stall
+ * warnings).
  * A round opens as soon as the leader sees callbacks pending, at its
  * current count L, whether or not it holds the token (a round that waited
  * for the leader's next publication could not be seen stalling while
@@ -233,7 +229,7 @@ static void rcu_gp_open_round(struct rcu_batch *rb)
 
 /*
  * Publish this CPU's new ring count (Figure 30 line 25); the leader also
- * times the rounds as grace periods for kernel/rcu/stats.c. Preemption off,
+ * times the rounds as grace periods (gp_sequence.c). Preemption off,
  * and never concurrently with itself on one CPU (see the callers).
  */
 static void rcu_ring_publish(struct rcu_batch *rb, unsigned int cpu, long c)
@@ -246,7 +242,7 @@ static void rcu_ring_publish(struct rcu_batch *rb, unsigned int cpu, long c)
 		rcu_gp_end(rcu_sched_gpnum);
 		rcu_gp_open_round(rb);
 	}
-	rcu_note_qs();
+	rcu_stats_qs();
 	/* Wake the next CPU's idle loop if it sleeps: it can advance now. */
 	if (rb->ring_next_cpu != cpu && idle_cpu(rb->ring_next_cpu)) {
 		rb->kicks++;
@@ -298,7 +294,7 @@ static void rcu_batch_done(void)
 			list_add(&i->list, &done);	/* LIFO chain -> oldest first */
 		}
 	}
-	rcu_note_list_len(n);
+	rcu_stats_list_len(n);
 	rcu_invoke_callbacks(&done);
 	atomic_long_sub(n, &rcu_pending);
 }
@@ -429,7 +425,7 @@ void rcu_hook_tick(enum tick_context ctx)
 	rcu_check_stall();
 }
 
-void rcu_hook_cpu_online(unsigned int cpu)
+void rcu_variant_init_cpu(unsigned int cpu)
 {
 }
 

@@ -1,11 +1,12 @@
 /*
- * rcu-preempt: Dipankar Sarma's prototype of read-copy update for a
- * preemptible kernel, as seed 000 describes it in section 5.7 and Figure
- * 33. It is the rcu algorithm (kernel/rcu/krcud.c: per-CPU lists, krcud
- * daemons woken by a timeout armed only while callbacks exist, the batch
- * and rcu_cpumask machinery, seed 000 5.2) with read-side critical
- * sections that may be preempted, and so must track tasks, not CPUs.
- * This file holds what 5.7 adds; variants.mk builds it with krcud.c.
+ * preempt (rcu-preempt): Dipankar Sarma's prototype of read-copy update
+ * for a preemptible kernel, as seed 000 describes it in section 5.7 and
+ * Figure 33. It is krcud's algorithm (kernel/rcu/rcu_krcud.c: per-CPU
+ * lists, krcud daemons woken by a timeout armed only while callbacks
+ * exist, the batch and rcu_cpumask machinery, seed 000 5.2) with read-side
+ * critical sections that may be preempted, and so must track tasks, not
+ * CPUs. This file holds what 5.7 adds; variants.mk builds it with
+ * rcu_krcud.c.
  *
  * The key idea (5.7): "when a task returns from a voluntary context
  * switch (or is created), it is implicitly associated with the CPU that it
@@ -23,15 +24,23 @@
  *   curr_preempt_cntr     per CPU: the other element: tasks first preempted
  *                         before this CPU noticed the current batch, which
  *                         must voluntarily switch before it can end;
- *   task->last_voluntary_cpu   the affiliation (kept by the scheduler, at
- *                         its return from a voluntary switch);
  *   task->rcu_preempt_cntr     Figure 33's cpu_preempt_cntr: the counter
- *                         the task incremented, NULL if none.
+ *                         the task incremented, NULL if none; while it
+ *                         is set, the CPU whose counter it is is the
+ *                         task's affiliation.
+ *
+ * The affiliation needs no more record than that, and the scheduler keeps
+ * none: it is fed by the context-switch hook alone. A running task changes
+ * CPU only by switching out (it is migrated while switched out), so from
+ * its return from a voluntary switch to its first preemption it runs on
+ * one CPU, the one it is affiliated with: rcu_preempt_get() counts it
+ * there, and the counter it holds names that CPU until its next voluntary
+ * switch gives the affiliation up (rcu_preempt_put()).
  *
  * Quiescent states: voluntary context switches only (an involuntary one
  * can happen inside a reader). A CPU reports a quiescent state for a
  * batch when (a) it switched voluntarily since it noticed the batch
- * (krcud.c's qsctr and last_qsctr, counted here only for voluntary
+ * (rcu_krcud.c's qsctr and last_qsctr, counted here only for voluntary
  * switches) and (b) its curr_preempt_cntr is zero (rcu_check_quiescent_
  * state() "must check that all tasks preempted on this CPU prior to the
  * current grace period have voluntarily" switched). When a CPU notices a
@@ -40,7 +49,7 @@
  * Seed 000 Table 1 prints rcu-preempt's row as "yes | counters | timers |
  * per-CPU | IC | yes", the same as X-rcu's, while the text says it is
  * "similar to rcu", which polls with daemons and counts context switches
- * only. We follow the text and the issue: daemons (rcu's machinery), and
+ * only. We follow the text: daemons (krcud's machinery), and
  * voluntary context switches (C) as the quiescent states; the idle loop is
  * covered because waking a CPU's krcud is a voluntary switch there.
  * Table 2: 1 local per context switch (qsctr), and on preemption "6 local"
@@ -69,14 +78,14 @@
  *      sleep. might_sleep() inside a reader warns (CONFIG_RCU_DEBUG_READ).
  *   4. A CPU whose curr counter is not yet zero simply re-checks at its
  *      daemon's next pass (every 50 ms while it owes the batch a
- *      quiescent state, krcud.c's rcu_timeout()).
+ *      quiescent state, rcu_krcud.c's rcu_timeout()).
  *
  * rcu_break=1 breaks this variant's own mechanism: an involuntary switch
  * counts as a quiescent state and the counters are ignored, so a batch can
  * end under a preempted reader.
  */
 #include "rcu_internal.h"
-#include "preempt.h"
+#include "rcu_preempt.h"
 #include <export.h>
 #include <atomic.h>
 #include <percpu.h>
@@ -93,16 +102,19 @@ struct rcu_preempt_data {
 	unsigned long gets, puts, swaps, holdover_gets;	/* statistics, gdb */
 };
 DEFINE_PER_CPU(struct rcu_preempt_data, rcu_preempt_data);
-static int warned_affinity, warned_swap;	/* each BUG line once */
+static int warned_swap;	/* the BUG line once */
 
-const char rcu_variant_id[] = "rcu-preempt";
+/* Its name (docs/rcu/README.md), a string that gdb and the test runner
+ * read from the ELF, and where the papers describe it (the boot line). */
+const char rcu_variant_id[] = "preempt";
+const char rcu_variant_paper[] = "rcu-preempt, seed 000 section 5.7";
 
 static struct rcu_preempt_data *rpd(unsigned int cpu)
 {
 	return per_cpu_ptr(&rcu_preempt_data, cpu);
 }
 
-/* From krcud.c's rcu_init_cpu(), before the CPU's first context switch
+/* From rcu_krcud.c's rcu_variant_init_cpu(), before the CPU's first context switch
  * (the pointers point into this CPU's own per-CPU area). */
 void rcu_preempt_init_cpu(unsigned int cpu)
 {
@@ -148,7 +160,8 @@ EXPORT_SYMBOL(rcu_preempt_read_depth);
  * its last voluntary switch: count it on its CPU's counters. It runs on the
  * CPU it is affiliated with (to have left that CPU it would have switched,
  * voluntarily or not, and either ends this stint or was counted), with
- * interrupts off in __schedule().
+ * interrupts off in __schedule(); the counter it takes records the
+ * affiliation.
  */
 static void rcu_preempt_get(struct task *t, bool held_over)
 {
@@ -158,9 +171,6 @@ static void rcu_preempt_get(struct task *t, bool held_over)
 
 	if (t->rcu_preempt_cntr || t->is_idle)
 		return;
-	if (t->last_voluntary_cpu >= 0 && t->last_voluntary_cpu != (int)cpu && !warned_affinity++)
-		printk("rcu-preempt: BUG: %s preempted on cpu%u but affiliated with cpu%d\n",
-		       t->name, cpu, t->last_voluntary_cpu);
 	if (held_over) {
 		c = d->curr_preempt_cntr;	/* note 1 */
 		d->holdover_gets++;
@@ -207,7 +217,7 @@ bool rcu_preempt_switch_is_qs(bool voluntary)
 }
 
 /*
- * The CPU noticed a new batch (krcud.c's first look, with bottom halves
+ * The CPU noticed a new batch (rcu_krcud.c's first look, with bottom halves
  * off on this CPU; interrupts off here so that no preemption comes between
  * the swap and the holdover). curr is zero: the CPU reported the previous
  * batch only with curr at zero, and after that report nothing increments

@@ -1,5 +1,5 @@
 /*
- * The busted variant: grace periods that end at once. call_rcu() invokes
+ * busted: grace periods that end at once. call_rcu() invokes
  * the callback immediately, so synchronize_kernel() returns immediately
  * too. It exists to test the tests: rcutorture must report FAILURE on it
  * (a reader sees an element whose pipeline age advanced while it held it,
@@ -15,15 +15,17 @@
 
 static unsigned long busted_gpnum;
 
-/* The name, as a string gdb can read without calling anything. */
-const char rcu_variant_id[] = "rcu-busted";
+/* Its name (docs/rcu/README.md), a string that gdb and the test runner
+ * read from the ELF, and where the papers describe it (the boot line). */
+const char rcu_variant_id[] = "busted";
+const char rcu_variant_paper[] = "grace periods that end at once, to test the tests";
 
 void call_rcu(struct rcu_head *head, void (*func)(void *arg), void *arg)
 {
 	unsigned long flags = local_irq_save();
 	unsigned long gp = ++busted_gpnum;
 
-	rcu_note_queued();
+	rcu_stats_queued();
 	rcu_gp_count_start();
 	rcu_gp_begin(gp);		/* a "grace period" with no waiting at all */
 	rcu_gp_end(gp);
@@ -35,7 +37,7 @@ void call_rcu(struct rcu_head *head, void (*func)(void *arg), void *arg)
 void rcu_hook_context_switch(bool voluntary) {}
 void rcu_hook_tick(enum tick_context ctx) {}
 void rcu_hook_idle(void) {}
-void rcu_hook_cpu_online(unsigned int cpu) {}
+void rcu_variant_init_cpu(unsigned int cpu) {}
 void rcu_variant_init(void) {}
 void rcu_variant_late_init(void) {}
 
@@ -46,5 +48,5 @@ bool rcu_variant_stall_info(struct rcu_stall_info *si)
 
 void rcu_variant_show_state(void)
 {
-	printk("rcu-busted: %lu fake grace periods\n", busted_gpnum);
+	printk("rcu (busted): %lu fake grace periods\n", busted_gpnum);
 }

@@ -1,5 +1,5 @@
-"""qs-rcu for X-rcu (kernel/rcu/xrcu.c, seed 000 section 5.1, Figures 12-14
-and 34-39): rcu_currbatch, rcu_maxbatch and the CPUs in rcu_cpumask that
+"""qs-rcu for xrcu, X-rcu (kernel/rcu/rcu_xrcu.c, seed 000 section 5.1, Figures
+12-14 and 34-39): rcu_currbatch, rcu_maxbatch and the CPUs in rcu_cpumask that
 still owe the current batch a quiescent state, then each CPU's counters,
 its kernel timer and its nextlist, currlist and donelist."""
 from quiescent import nr_cpus, per_cpu

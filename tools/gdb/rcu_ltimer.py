@@ -1,8 +1,8 @@
-"""qs-rcu for rcu-ltimer (kernel/rcu/ltimer.c, seed 000 Figures 21-23, 44-47):
-rcu_ctrlblk's batch numbers and the CPUs that still owe the current batch a
-quiescent state, then each CPU's counters and callback lists; with the
-realtime options of seed 003 (docs/rcu/realtime.md), each CPU's donelist,
-its krcud's rcudlist and its RCU_plugticks."""
+"""qs-rcu for ltimer, rcu-ltimer (kernel/rcu/rcu_ltimer.c, seed 000 Figures
+21-23, 44-47): rcu_ctrlblk's batch numbers and the CPUs that still owe the
+current batch a quiescent state, then each CPU's counters and callback
+lists; with the realtime options of seed 003 (docs/rcu/realtime.md), each
+CPU's donelist, its krcud's rcudlist and its RCU_plugticks."""
 from quiescent import nr_cpus, per_cpu
 import gdb
 import rcu_common

@@ -1,16 +1,16 @@
 /*
- * rcu: Dipankar Sarma's read-copy update with per-CPU krcud daemons, as
- * seed 000 describes it in section 5.2 and Appendix A.2 (Figures 15-17;
- * its callback processing is X-rcu's, Figures 35-39, with the three
- * differences A.2 lists). "Based on the ptx algorithm", with "minimal
- * dependencies on other patches": it "uses per-CPU kernel daemons to
- * periodically check for the end of grace periods ... awakened by a timer
- * that is scheduled only when there is at least one callback in the
- * system". Sarma wrote it "to evaluate use of kernel daemons rather than
- * architecture-dependent timer hooks".
+ * krcud (seed 000's "rcu"; docs/rcu/krcud.md): Dipankar Sarma's read-copy
+ * update with per-CPU krcud daemons, as seed 000 describes it in section
+ * 5.2 and Appendix A.2 (Figures 15-17; its callback processing is X-rcu's,
+ * Figures 35-39, with the three differences A.2 lists). "Based on the ptx
+ * algorithm", with "minimal dependencies on other patches": it "uses
+ * per-CPU kernel daemons to periodically check for the end of grace
+ * periods ... awakened by a timer that is scheduled only when there is at
+ * least one callback in the system". Sarma wrote it "to evaluate use of
+ * kernel daemons rather than architecture-dependent timer hooks".
  *
- * Data (the paper's names; RCU_X(cpu) in the figures is
- * per_cpu(rcu_data, cpu).X here, with the RCU_X(cpu) macros below):
+ * Data (the paper's names; the figures' RCU_X(cpu) is
+ * per_cpu(rcu_data, cpu).X here, rd->X on this CPU):
  *   rcu_lock             the global lock on the three below;
  *   rcu_currbatch        the batch (grace period) now being waited for;
  *   rcu_maxbatch         the highest batch anyone has asked for;
@@ -74,11 +74,12 @@
  *    that is half-way through this CPU's lists. The paper does not say
  *    how its daemon and tasklet were kept apart.
  * 4. Figure 35 line 3 reads "if (list_empty(&RCU_currlist..." in the OCR;
- *    it must be !list_empty (xrcu.c says the same).
+ *    it must be !list_empty (rcu_xrcu.c says the same).
  * 5. As in X-rcu, a callback that joins currlist waits for batch
  *    rcu_currbatch + 1, so from idle it waits for two batches.
  */
 #include "rcu_internal.h"
+#include "batch.h"
 #include <rcu_hooks.h>
 #include <interrupt.h>
 #include <softirq.h>
@@ -97,12 +98,12 @@
 
 /*
  * rcu-preempt (seed 000 5.7) is this algorithm plus Figure 33's counters:
- * variants.mk builds this file with kernel/rcu/preempt.c, which provides
- * these three (and the variant's name). For rcu they are nothing.
+ * variants.mk builds this file with kernel/rcu/rcu_preempt.c, which provides
+ * these (and the variant's name). For krcud they are nothing.
  */
 #ifdef CONFIG_RCU_PREEMPT
-#include "preempt.h"
-#define rcu_break_base()	false	/* rcu_break breaks preempt.c's counters */
+#include "rcu_preempt.h"
+#define rcu_break_base()	false	/* rcu_break breaks rcu_preempt.c's counters */
 #else
 #define rcu_break_base()	rcu_break
 static inline void rcu_preempt_init_cpu(unsigned int cpu) { }
@@ -111,13 +112,6 @@ static inline void rcu_preempt_swap(void) { }
 static inline bool rcu_preempt_cpu_quiet(void) { return true; }
 static inline void rcu_preempt_show_cpu(unsigned int cpu) { }
 #endif
-
-typedef long rcu_batch_t;
-
-/* Batch numbers wrap: compare them as a signed difference. */
-#define RCU_BATCH_LT(a, b)	((long)((a) - (b)) < 0)
-#define RCU_BATCH_GT(a, b)	((long)((a) - (b)) > 0)
-#define RCU_QSCTR_INVALID	0
 
 /* Table 2: "50ms global" timer (CONFIG_RCU_KRCUD_PERIOD_MS, default 50). */
 #define RCU_KRCUD_PERIOD	msecs_to_jiffies(CONFIG_RCU_KRCUD_PERIOD_MS)
@@ -144,21 +138,19 @@ struct rcu_data {
 	struct task *krcud_task;	/* this CPU's daemon */
 	unsigned long krcud_runs;	/* daemon passes (statistics, gdb) */
 	unsigned long krcud_wakeups;	/* up()s from rcu_timeout() */
-	bool ready;
 };
 DEFINE_PER_CPU(struct rcu_data, rcu_data);
 
-#define RCU_qsctr(cpu)		(per_cpu(rcu_data, cpu).qsctr)
-#define RCU_nxtlist(cpu)	(per_cpu(rcu_data, cpu).nxtlist)
-#define RCU_tasklet(cpu)	(per_cpu(rcu_data, cpu).tasklet)
 #define krcud_sema(cpu)		(per_cpu(rcu_data, cpu).krcud_sema)
 #define krcud_task(cpu)		(per_cpu(rcu_data, cpu).krcud_task)
 
 unsigned long rcu_timeouts;		/* rcu_timeout() runs (statistics, gdb) */
 
 #ifndef CONFIG_RCU_PREEMPT
-/* The name, as a string gdb can read without calling anything. */
-const char rcu_variant_id[] = "rcu";
+/* Its name (docs/rcu/README.md), a string that gdb and the test runner
+ * read from the ELF, and where the papers describe it (the boot line). */
+const char rcu_variant_id[] = "krcud";
+const char rcu_variant_paper[] = "rcu, seed 000 section 5.2";
 #endif
 
 /*
@@ -179,7 +171,7 @@ void call_rcu(struct rcu_head *head, void (*func)(void *arg), void *arg)
 	rd = this_cpu_ptr(&rcu_data);
 	list_add_tail(&head->list, &rd->nxtlist);
 	rd->nxtlen++;
-	rcu_note_queued();
+	rcu_stats_queued();
 	local_irq_restore(flags);
 	if (READ_ONCE(rcu_krcud_running))
 		tasklet_schedule(&rd->tasklet);
@@ -239,7 +231,7 @@ static void rcu_move_next_batch(void)
 		rd->curlen = rd->nxtlen;
 		rd->nxtlen = 0;
 		local_irq_enable();
-		rcu_note_list_len(rd->curlen);
+		rcu_stats_list_len(rd->curlen);
 
 		/* start the next batch of callbacks */
 		spin_lock(&rcu_lock);
@@ -300,7 +292,7 @@ report:
 	else
 		cpumask_clear_cpu(cpu, &rcu_cpumask);
 	rd->last_qsctr = RCU_QSCTR_INVALID;
-	rcu_note_qs();
+	rcu_stats_qs();
 	if (!cpumask_empty(&rcu_cpumask)) {
 		/* All CPUs haven't gone through a quiescent state */
 		spin_unlock(&rcu_lock);
@@ -407,10 +399,10 @@ void rcu_hook_context_switch(bool voluntary)
 		this_cpu(rcu_data).qsctr++;
 }
 
-/* The daemons do rcu's work; the tick only watches for stalls. */
+/* The daemons do the work; the tick only watches for stalls. */
 void rcu_hook_tick(enum tick_context ctx)
 {
-	if (!this_cpu(rcu_data).ready)
+	if (!rcu_this_cpu_ready())
 		return;
 	rcu_check_stall();
 	(void)ctx;
@@ -420,7 +412,7 @@ void rcu_hook_idle(void)
 {
 }
 
-static void rcu_init_cpu(unsigned int cpu)
+void rcu_variant_init_cpu(unsigned int cpu)
 {
 	struct rcu_data *rd = per_cpu_ptr(&rcu_data, cpu);
 
@@ -432,18 +424,10 @@ static void rcu_init_cpu(unsigned int cpu)
 	INIT_LIST_HEAD(&rd->donelist);
 	tasklet_init(&rd->tasklet, rcu_process_callbacks, 0);
 	sema_init(&rd->krcud_sema, 0);
-	smp_wmb();
-	rd->ready = true;
-}
-
-void rcu_hook_cpu_online(unsigned int cpu)
-{
-	rcu_init_cpu(cpu);
 }
 
 void rcu_variant_init(void)
 {
-	rcu_init_cpu(smp_processor_id());
 }
 
 /*
@@ -495,14 +479,14 @@ void rcu_variant_show_state(void)
 {
 	unsigned int cpu;
 
-	printk("rcu: rcu_currbatch %ld rcu_maxbatch %ld rcu_cpumask %#lx rcu_active_cpumask %#lx "
+	printk("rcu (krcud): rcu_currbatch %ld rcu_maxbatch %ld rcu_cpumask %#lx rcu_active_cpumask %#lx "
 	       "rcu_timer %s expires %lu (jiffies %lu) timeouts %lu\n",
 	       rcu_currbatch, rcu_maxbatch, rcu_cpumask.bits[0], rcu_active_cpumask.bits[0],
 	       timer_pending(&rcu_timer) ? "armed" : "not armed", rcu_timer.expires, jiffies,
 	       rcu_timeouts);
 	for_each_online_cpu(cpu) {
 		struct rcu_data *rd = per_cpu_ptr(&rcu_data, cpu);
-		printk("rcu: cpu%u: qsctr %ld last_qsctr %ld batch %ld nxtlist %lu curlist %lu "
+		printk("rcu (krcud): cpu%u: qsctr %ld last_qsctr %ld batch %ld nxtlist %lu curlist %lu "
 		       "krcud runs %lu wakeups %lu\n",
 		       cpu, rd->qsctr, rd->last_qsctr, rd->batch, rd->nxtlen, rd->curlen,
 		       rd->krcud_runs, rd->krcud_wakeups);

@@ -1,5 +1,5 @@
-"""qs-rcu for rcu-poll (kernel/rcu/poll.c, seed 000 section 5.3, Figures 18-20
-and 40-43): whether a grace period is being polled for, the polling mask
+"""qs-rcu for poll, rcu-poll (kernel/rcu/rcu_poll.c, seed 000 section 5.3, Figures
+18-20 and 40-43): whether a grace period is being polled for, the polling mask
 rcu_qsmask (CPUs not yet seen to pass a quiescent state), each CPU's
 quiescent counter against its snapshot rcu_quiescent_checkpoint[], and the
 one global pair of callback lists."""

@@ -1,4 +1,4 @@
-"""qs-rcu for rcu-sched (kernel/rcu/sched.c, seed 000 section 5.6, Figures
+"""qs-rcu for sched, rcu-sched (kernel/rcu/rcu_sched.c, seed 000 section 5.6, Figures
 28-32): the ring of per-CPU counters (each CPU's ring_count beside its
 neighbour's, and who holds the token), finished_count (when the CPU's next
 rcu_batch_done() is due), the pending count, and each CPU's two halves of

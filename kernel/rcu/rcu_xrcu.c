@@ -1,7 +1,8 @@
 /*
- * X-rcu: the read-copy update of seed 000 section 5.1 and Appendix A.1
- * (Figures 12-14 and 34-39), "loosely based on the ptx read-copy-update
- * implementation", driven by per-CPU kernel timers [Sarma02a].
+ * xrcu (X-rcu): the read-copy update of seed 000 section 5.1 and Appendix
+ * A.1 (Figures 12-14 and 34-39), "loosely based on the ptx
+ * read-copy-update implementation", driven by per-CPU kernel timers
+ * [Sarma02a].
  *
  * Data (the paper's names; this_cpu(rcu_X) in the figures is
  * this_cpu(rcu_data).X here, one per-CPU struct instead of six per-CPU
@@ -29,10 +30,10 @@
  * (rcu_move_next_batch(), Figure 36, which asks for a batch with
  * rcu_reg_batch(), Figure 39), reports this CPU's quiescent state
  * (rcu_check_quiescent_state(), Figure 37), and invokes donelist
- * (rcu_invoke_callbacks(), Figure 38: kernel/rcu/stats.c). Figure 34 is
+ * (rcu_invoke_callbacks(), Figure 38: kernel/rcu/invoke.c). Figure 34 is
  * the paper's flow diagram of the same. The timers are armed with
  * add_timer_on() from rcu_variant_late_init(): kernel timers do not exist
- * when rcu_variant_init() runs; call_rcu() before then just queues.
+ * when rcu_variant_init_cpu() runs; call_rcu() before then just queues.
  *
  * Seed 000 Table 1 row: X-rcu | batch: yes | deduce: counters | poll:
  * timers | queuing: per-CPU | QS: I (idle), C (context switch) | BH/IRQ
@@ -74,6 +75,7 @@
  * timer runs per CPU (a snapshot, then a quiescent state after it).
  */
 #include "rcu_internal.h"
+#include "batch.h"
 #include <rcu_hooks.h>
 #include <timer.h>
 #include <time.h>
@@ -85,13 +87,6 @@
 #include <printk.h>
 #include <string.h>
 #include <arch/cpu.h>
-
-typedef long rcu_batch_t;
-
-/* Batch numbers wrap: compare them as a signed difference. */
-#define RCU_BATCH_LT(a, b)	((long)((a) - (b)) < 0)
-#define RCU_BATCH_GT(a, b)	((long)((a) - (b)) > 0)
-#define RCU_QSCTR_INVALID	0
 
 #define RCU_XRCU_PERIOD		CONFIG_RCU_XRCU_PERIOD	/* jiffies */
 
@@ -111,12 +106,13 @@ struct rcu_data {
 	unsigned long idle_qs;		/* quiescent states the timer counted */
 	unsigned long timer_runs;	/* rcu_percpu_tick() calls */
 	struct timer_list timer;	/* the per-CPU timer of Figure 14 */
-	bool ready;
 };
 DEFINE_PER_CPU(struct rcu_data, rcu_data);
 
-/* The name, as a string gdb can read without calling anything. */
-const char rcu_variant_id[] = "x-rcu";
+/* Its name (docs/rcu/README.md), a string that gdb and the test runner
+ * read from the ELF, and where the papers describe it (the boot line). */
+const char rcu_variant_id[] = "xrcu";
+const char rcu_variant_paper[] = "X-rcu, seed 000 section 5.1";
 
 /* Figure 12. Interrupts off: this CPU's timer also edits nextlist. */
 void call_rcu(struct rcu_head *head, void (*func)(void *arg), void *arg)
@@ -130,7 +126,7 @@ void call_rcu(struct rcu_head *head, void (*func)(void *arg), void *arg)
 	rd = this_cpu_ptr(&rcu_data);
 	list_add_tail(&head->list, &rd->nextlist);
 	rd->nextlen++;
-	rcu_note_queued();
+	rcu_stats_queued();
 	local_irq_restore(flags);
 }
 
@@ -165,7 +161,7 @@ static void rcu_move_next_batch(void)
 		rd->currlen = rd->nextlen;
 		rd->nextlen = 0;
 		local_irq_enable();
-		rcu_note_list_len(rd->currlen);
+		rcu_stats_list_len(rd->currlen);
 
 		/* start the next batch of callbacks */
 		spin_lock(&rcu_lock);
@@ -212,7 +208,7 @@ report:
 	}
 	cpumask_clear_cpu(cpu, &rcu_cpumask);
 	rd->last_qsctr = RCU_QSCTR_INVALID;
-	rcu_note_qs();
+	rcu_stats_qs();
 	if (!cpumask_empty(&rcu_cpumask)) {
 		/* All CPUs haven't gone through a quiescent state */
 		spin_unlock(&rcu_lock);
@@ -284,7 +280,7 @@ void rcu_hook_context_switch(bool voluntary)
 /* The timer does X-rcu's work; the tick only watches for stalls. */
 void rcu_hook_tick(enum tick_context ctx)
 {
-	if (!this_cpu(rcu_data).ready)
+	if (!rcu_this_cpu_ready())
 		return;
 	rcu_check_stall();
 	(void)ctx;
@@ -294,7 +290,7 @@ void rcu_hook_idle(void)
 {
 }
 
-static void rcu_init_cpu(unsigned int cpu)
+void rcu_variant_init_cpu(unsigned int cpu)
 {
 	struct rcu_data *rd = per_cpu_ptr(&rcu_data, cpu);
 
@@ -304,18 +300,10 @@ static void rcu_init_cpu(unsigned int cpu)
 	INIT_LIST_HEAD(&rd->currlist);
 	INIT_LIST_HEAD(&rd->donelist);
 	setup_timer(&rd->timer, rcu_percpu_tick, cpu);
-	smp_wmb();
-	rd->ready = true;
-}
-
-void rcu_hook_cpu_online(unsigned int cpu)
-{
-	rcu_init_cpu(cpu);
 }
 
 void rcu_variant_init(void)
 {
-	rcu_init_cpu(smp_processor_id());
 }
 
 /* Timers exist now (timers_init() ran after the other CPUs came up). */

@@ -1,17 +1,17 @@
-"""qs-rcu for rcu-preempt (kernel/rcu/preempt.c + krcud.c, seed 000 section
-5.7 and Figure 33): first rcu's view (batches, rcu_cpumask, the daemons and
-each CPU's lists, where qsctr counts voluntary switches only), then each
-CPU's pair of preempted-task counters with which one is curr (this batch
-waits for it to reach zero) and which is next, and the tasks that hold a
-counter now: preempted since their last voluntary switch, with the CPU they
-are affiliated with."""
+"""qs-rcu for preempt, rcu-preempt (kernel/rcu/rcu_preempt.c + rcu_krcud.c,
+seed 000 section 5.7 and Figure 33): first krcud's view (batches,
+rcu_cpumask, the daemons and each CPU's lists, where qsctr counts voluntary
+switches only), then each CPU's pair of preempted-task counters with which
+one is curr (this batch waits for it to reach zero) and which is next, and
+the tasks that hold a counter now: preempted since their last voluntary
+switch, affiliated with the CPU whose counter they hold."""
 from quiescent import nr_cpus, per_cpu
 import gdb
-import rcu_rcu
+import rcu_krcud
 
 
 def _tasks():
-    """(name, pid, affiliated cpu, counter address) of every task holding a counter."""
+    """(name, pid, counter address) of every task holding a counter."""
     head = gdb.parse_and_eval("all_tasks")
     task_t = gdb.lookup_type("struct task")
     off = next(f.bitpos // 8 for f in task_t.fields() if f.name == "tasks")
@@ -22,14 +22,14 @@ def _tasks():
         t = gdb.Value(int(node) - off).cast(task_t.pointer()).dereference()
         c = int(t["rcu_preempt_cntr"])
         if c:
-            out.append((t["name"].string(), int(t["pid"]), int(t["last_voluntary_cpu"]), c))
+            out.append((t["name"].string(), int(t["pid"]), c))
         node = node["next"]
         n += 1
     return out
 
 
 def show():
-    rcu_rcu.show()
+    rcu_krcud.show()
     holders = _tasks()
     where = {}
     for cpu in range(nr_cpus()):
@@ -49,8 +49,8 @@ def show():
               f"{'; holdover ' + gdb.Value(hold).cast(gdb.lookup_type('struct task').pointer())['name'].string() if hold else ''}")
     if holders:
         print("preempted tasks holding a counter (cpu_preempt_cntr):")
-        for name, pid, aff, c in holders:
+        for name, pid, c in holders:
             cpu, which = where.get(c, (None, "?"))
-            print(f"  {name} (pid {pid}), affiliated with cpu{aff}: cpu{cpu}'s {which} counter")
+            print(f"  {name} (pid {pid}), affiliated with cpu{cpu}: its {which} counter")
     else:
         print("no preempted task holds a counter")

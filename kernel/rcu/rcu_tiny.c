@@ -1,5 +1,5 @@
 /*
- * Tiny RCU: RCU for a machine with one CPU (the idea of Linux's
+ * tiny (Tiny RCU): RCU for a machine with one CPU (the idea of Linux's
  * kernel/rcu/tiny.c), the simplest baseline.
  *
  * With one CPU, the CPU's quiescent state is the whole grace period: once
@@ -32,8 +32,10 @@ struct rcu_tiny_ctrlblk {
 
 struct rcu_tiny_ctrlblk rcu_tiny_ctrlblk;
 
-/* The name, as a string gdb can read without calling anything. */
-const char rcu_variant_id[] = "rcu-tiny";
+/* Its name (docs/rcu/README.md), a string that gdb and the test runner
+ * read from the ELF, and where the papers describe it (the boot line). */
+const char rcu_variant_id[] = "tiny";
+const char rcu_variant_paper[] = "Tiny RCU, after Linux's kernel/rcu/tiny.c";
 
 void call_rcu(struct rcu_head *head, void (*func)(void *arg), void *arg)
 {
@@ -48,7 +50,7 @@ void call_rcu(struct rcu_head *head, void (*func)(void *arg), void *arg)
 	}
 	list_add_tail(&head->list, &rcu_tiny_ctrlblk.waitlist);
 	rcu_tiny_ctrlblk.waitlen++;
-	rcu_note_queued();
+	rcu_stats_queued();
 	local_irq_restore(flags);
 }
 
@@ -58,8 +60,8 @@ static void rcu_qs(void)
 	unsigned long flags = local_irq_save();
 
 	if (!list_empty(&rcu_tiny_ctrlblk.waitlist)) {
-		rcu_note_qs();
-		rcu_note_list_len(rcu_tiny_ctrlblk.waitlen);
+		rcu_stats_qs();
+		rcu_stats_list_len(rcu_tiny_ctrlblk.waitlen);
 		list_splice_tail_init(&rcu_tiny_ctrlblk.waitlist, &rcu_tiny_ctrlblk.donelist);
 		rcu_tiny_ctrlblk.donelen += rcu_tiny_ctrlblk.waitlen;
 		rcu_tiny_ctrlblk.waitlen = 0;
@@ -98,7 +100,7 @@ void rcu_hook_idle(void)
 {
 }
 
-void rcu_hook_cpu_online(unsigned int cpu)
+void rcu_variant_init_cpu(unsigned int cpu)
 {
 }
 
@@ -124,6 +126,6 @@ bool rcu_variant_stall_info(struct rcu_stall_info *si)
 
 void rcu_variant_show_state(void)
 {
-	printk("rcu-tiny: gpnum %lu waitlist %lu donelist %lu\n", rcu_tiny_ctrlblk.gpnum,
+	printk("rcu (tiny): gpnum %lu waitlist %lu donelist %lu\n", rcu_tiny_ctrlblk.gpnum,
 	       rcu_tiny_ctrlblk.waitlen, rcu_tiny_ctrlblk.donelen);
 }

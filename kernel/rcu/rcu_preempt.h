@@ -1,12 +1,12 @@
 /*
- * rcu-preempt (kernel/rcu/preempt.c, seed 000 section 5.7 and Figure 33)
- * is the rcu algorithm of kernel/rcu/krcud.c plus per-CPU pairs of
- * preempted-task counters. krcud.c includes this header when
- * CONFIG_RCU_PREEMPT is set and calls these at a few points; without it,
- * krcud.c's own inline stand-ins make them nothing.
+ * rcu-preempt (kernel/rcu/rcu_preempt.c, seed 000 section 5.7 and Figure
+ * 33) is krcud's algorithm (kernel/rcu/rcu_krcud.c, the paper's rcu) plus
+ * per-CPU pairs of preempted-task counters. rcu_krcud.c includes this
+ * header when CONFIG_RCU_PREEMPT is set and calls these at a few points;
+ * without it, rcu_krcud.c's own inline stand-ins make them nothing.
  */
-#ifndef _KERNEL_RCU_PREEMPT_H
-#define _KERNEL_RCU_PREEMPT_H
+#ifndef _KERNEL_RCU_RCU_PREEMPT_H
+#define _KERNEL_RCU_RCU_PREEMPT_H
 
 #include <compiler.h>
 

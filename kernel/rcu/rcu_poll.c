@@ -1,5 +1,5 @@
 /*
- * rcu-poll: Andrea Arcangeli's and Dipankar Sarma's RCU from the "-aa"
+ * poll (rcu-poll): Andrea Arcangeli's and Dipankar Sarma's RCU from the "-aa"
  * kernels and SUSE releases, as seed 000 describes it in section 5.3 and
  * Appendix A.3 (Figures 18-20 and 40-43).
  *
@@ -24,7 +24,7 @@
  * CPU to reschedule), or polls it, rcu_polling() (Figure 41: a CPU whose
  * counter moved has passed a quiescent state). When no CPU is left,
  * rcu_completion() (Figure 42) ends it, hands curlist to the callback
- * invoker (Figure 43; here kernel/rcu/stats.c's rcu_invoke_callbacks())
+ * invoker (Figure 43; here kernel/rcu/invoke.c's rcu_invoke_callbacks())
  * and starts the next one if callbacks are waiting. While a grace period
  * runs, the tasklet re-schedules itself after every poll: polling is
  * continuous, no timer is involved, and no code runs at all when there are
@@ -67,13 +67,13 @@
  *    which the tasklet moves to rcu_nxtlist: warned, never corrupted, and
  *    the callback still waits for a full grace period. The normal path
  *    never disables interrupts.
- * 5. Figure 19's increment is followed by smp_mb() (poll_qs.h): without
+ * 5. Figure 19's increment is followed by smp_mb() (poll_common.h): without
  *    it, the bump and a reader that begins after it form the
  *    store-buffering pattern with the poller's snapshot, and a grace
  *    period can end under that reader.
  */
 #include "rcu_internal.h"
-#include "poll_qs.h"
+#include "poll_common.h"
 #include <rcu_hooks.h>
 #include <interrupt.h>
 #include <softirq.h>
@@ -88,7 +88,7 @@
 #include <arch/cpu.h>
 #include <time.h>
 
-/* Figure 19: RCU_quiescent(cpu)++ in the scheduler (poll_qs.h). */
+/* Figure 19: RCU_quiescent(cpu)++ in the scheduler (poll_common.h). */
 DEFINE_PER_CPU(long, rcu_quiescent);
 
 spinlock_t rcu_lock = SPINLOCK_INIT("rcu_lock");
@@ -107,8 +107,10 @@ static spinlock_t rcu_irq_lock = SPINLOCK_INIT("rcu_irq_lock");
 LIST_HEAD(rcu_irqlist);
 unsigned long rcu_irqlen;
 
-/* The name, as a string gdb can read without calling anything. */
-const char rcu_variant_id[] = "rcu-poll";
+/* Its name (docs/rcu/README.md), a string that gdb and the test runner
+ * read from the ELF, and where the papers describe it (the boot line). */
+const char rcu_variant_id[] = "poll";
+const char rcu_variant_paper[] = "rcu-poll, seed 000 section 5.3";
 
 static void call_rcu_irq(struct rcu_head *head)
 {
@@ -133,7 +135,7 @@ void call_rcu(struct rcu_head *head, void (*func)(void *arg), void *arg)
 {
 	head->func = func;
 	head->arg = arg;
-	rcu_note_queued();
+	rcu_stats_queued();
 	if (unlikely(in_irq() || irqs_disabled())) {
 		call_rcu_irq(head);
 	} else {
@@ -148,11 +150,10 @@ void call_rcu(struct rcu_head *head, void (*func)(void *arg), void *arg)
 	 * As Figure 18: after spin_unlock_bh(). From process context this
 	 * wakes ksoftirqd, which starts the grace period when this thread
 	 * blocks or gives the CPU up (or the next interrupt exit runs it).
-	 * Scheduling it before local_bh_enable() would run it at once (idle
-	 * grace periods fell from 338 to 27 us mean at -smp 2) but then a
-	 * grace period can end before the caller's next statement, which
-	 * kernel/test/test_rcu.c's rcu_stall_warning does not expect
-	 * (docs/rcu/poll.md).
+	 * Scheduling it before local_bh_enable() would run it at once, and a
+	 * grace period could then end before the caller's next statement,
+	 * which callers need not expect and kernel/test/test_rcu.c's
+	 * rcu_stall_warning does not (docs/rcu/poll.md weighs the two).
 	 */
 	tasklet_hi_schedule(&rcu_tasklet);
 }
@@ -175,7 +176,7 @@ static int rcu_prepare_polling(cpumask_t *force)
 	list_splice_init(&rcu_nxtlist, &rcu_curlist);
 	rcu_curlen = rcu_nxtlen;
 	rcu_nxtlen = 0;
-	rcu_note_list_len(rcu_curlen);
+	rcu_stats_list_len(rcu_curlen);
 
 	rcu_polling_in_progress = 1;
 	rcu_gpnum++;
@@ -217,7 +218,7 @@ static int rcu_polling(struct list_head *done, cpumask_t *force)
 			continue;
 		if (rcu_quiescent_checkpoint[cpu] != READ_ONCE(RCU_quiescent(cpu))) {
 			cpumask_clear_cpu(cpu, &rcu_qsmask);
-			rcu_note_qs();
+			rcu_stats_qs();
 		}
 	}
 	if (!cpumask_empty(&rcu_qsmask))
@@ -294,7 +295,7 @@ long *rcu_variant_remote_qs_counter(unsigned int cpu)
 	return per_cpu_ptr(&rcu_quiescent, cpu);
 }
 
-void rcu_hook_cpu_online(unsigned int cpu)
+void rcu_variant_init_cpu(unsigned int cpu)
 {
 	/* Nothing per CPU to set up: the counter is static and a CPU that
 	 * comes online after a snapshot holds no old reference. */
@@ -310,31 +311,10 @@ void rcu_variant_late_init(void)
 {
 }
 
-/*
- * From the tick, in hard-IRQ context: rcu_lock is not IRQ-safe (the tick
- * may have interrupted the tasklet holding it on this CPU), so read
- * without it. A torn view only makes a warning a little stale.
- */
+/* From the tick, without rcu_lock: the rcu-poll family's (poll_common.h). */
 bool rcu_variant_stall_info(struct rcu_stall_info *si)
 {
-	unsigned int i;
-	s64 age;
-
-	si->gpnum = READ_ONCE(rcu_gpnum);
-	/*
-	 * rcu-poll's grace periods last tens of microseconds, so one may
-	 * start on another CPU between stall.c's reading of the clock and of
-	 * its start time; stall.c's unsigned age then wraps and the warning
-	 * names a grace period that has just begun. Recheck the age here,
-	 * signed, after reading gpnum.
-	 */
-	smp_rmb();
-	age = (s64)(ktime_get_ns() - READ_ONCE(rcu_gp_stats.last_start_ns));
-	if (age < (s64)rcu_stall_timeout_ms() * 1000000)
-		return false;
-	for (i = 0; i < CPUMASK_LONGS; i++)
-		si->owing.bits[i] = READ_ONCE(rcu_qsmask.bits[i]);
-	return READ_ONCE(rcu_polling_in_progress) && !cpumask_empty(&si->owing);
+	return rcu_poll_stall_info(si);
 }
 
 void rcu_variant_show_state(void)

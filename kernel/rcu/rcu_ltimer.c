@@ -1,15 +1,16 @@
 /*
- * rcu-ltimer: the Linux 2.5 kernel's RCU, as seed 000 describes it in
- * section 5.4 and Appendix A.4 (Figures 21-23 and 44-47). Dipankar Sarma
- * wrote it as "the closest analog to the ptx implementation".
+ * ltimer (rcu-ltimer): the Linux 2.5 kernel's RCU, as seed 000 describes
+ * it in section 5.4 and Appendix A.4 (Figures 21-23 and 44-47). Dipankar
+ * Sarma wrote it as "the closest analog to the ptx implementation".
  *
- * Data (the paper's names):
+ * Data (the paper's names; the figures' RCU_X(cpu) is
+ * per_cpu(rcu_data, cpu).X here, rd->X on this CPU):
  *   rcu_ctrlblk          curbatch (the batch now being waited for),
  *                        maxbatch (the highest batch anyone needs),
  *                        rcu_cpu_mask (CPUs that still owe curbatch a
  *                        quiescent state) and mutex, the lock on all three;
- *   per CPU (RCU_*)      nxtlist (callbacks not yet in a batch), curlist
- *                        (callbacks waiting for batch RCU_batch), qsctr (the
+ *   per CPU (rcu_data)   nxtlist (callbacks not yet in a batch), curlist
+ *                        (callbacks waiting for batch `batch`), qsctr (the
  *                        quiescent-state counter) and last_qsctr (its
  *                        snapshot when the CPU noticed the batch), and the
  *                        per-CPU tasklet.
@@ -42,6 +43,7 @@
  * waits for the rest of that one and one more. We keep the paper's rule.
  */
 #include "rcu_internal.h"
+#include "batch.h"
 #include "rt.h"
 #include <rcu_hooks.h>
 #include <sched.h>
@@ -52,13 +54,6 @@
 #include <printk.h>
 #include <string.h>
 #include <arch/cpu.h>
-
-typedef long rcu_batch_t;
-
-/* Batch numbers wrap: compare them as a signed difference. */
-#define RCU_BATCH_LT(a, b)	((long)((a) - (b)) < 0)
-#define RCU_BATCH_GT(a, b)	((long)((a) - (b)) > 0)
-#define RCU_QSCTR_INVALID	0
 
 struct rcu_ctrlblk {
 	spinlock_t mutex;		/* guards curbatch, maxbatch, rcu_cpu_mask */
@@ -76,7 +71,6 @@ struct rcu_data {
 	struct list_head donelist;	/* RCU_donelist: batch done, not yet invoked */
 	unsigned long nxtlen, curlen, donelen;	/* list lengths (statistics, gdb) */
 	struct tasklet_struct tasklet;	/* RCU_tasklet */
-	bool ready;
 };
 
 struct rcu_ctrlblk rcu_ctrlblk = {
@@ -86,16 +80,10 @@ struct rcu_ctrlblk rcu_ctrlblk = {
 };
 DEFINE_PER_CPU(struct rcu_data, rcu_data);
 
-#define RCU_qsctr(cpu)		(per_cpu(rcu_data, cpu).qsctr)
-#define RCU_last_qsctr(cpu)	(per_cpu(rcu_data, cpu).last_qsctr)
-#define RCU_batch(cpu)		(per_cpu(rcu_data, cpu).batch)
-#define RCU_nxtlist(cpu)	(per_cpu(rcu_data, cpu).nxtlist)
-#define RCU_curlist(cpu)	(per_cpu(rcu_data, cpu).curlist)
-#define RCU_donelist(cpu)	(per_cpu(rcu_data, cpu).donelist)
-#define RCU_tasklet(cpu)	(per_cpu(rcu_data, cpu).tasklet)
-
-/* The name, as a string gdb can read without calling anything. */
-const char rcu_variant_id[] = "rcu-ltimer";
+/* Its name (docs/rcu/README.md), a string that gdb and the test runner
+ * read from the ELF, and where the papers describe it (the boot line). */
+const char rcu_variant_id[] = "ltimer";
+const char rcu_variant_paper[] = "rcu-ltimer, seed 000 section 5.4";
 
 /* Figure 21. Interrupts off: the tasklet on this CPU also edits nxtlist. */
 void call_rcu(struct rcu_head *head, void (*func)(void *arg), void *arg)
@@ -109,7 +97,7 @@ void call_rcu(struct rcu_head *head, void (*func)(void *arg), void *arg)
 	rd = this_cpu_ptr(&rcu_data);
 	list_add_tail(&head->list, &rd->nxtlist);
 	rd->nxtlen++;
-	rcu_note_queued();
+	rcu_stats_queued();
 	local_irq_restore(flags);
 }
 
@@ -163,7 +151,7 @@ static void rcu_check_quiescent_state(void)
 	}
 	cpumask_clear_cpu(cpu, &rcu_ctrlblk.rcu_cpu_mask);
 	rd->last_qsctr = RCU_QSCTR_INVALID;
-	rcu_note_qs();
+	rcu_stats_qs();
 	if (!cpumask_empty(&rcu_ctrlblk.rcu_cpu_mask)) {
 		spin_unlock(&rcu_ctrlblk.mutex);
 		return;
@@ -217,7 +205,7 @@ static void rcu_do_batch(struct rcu_data *rd)
 			break;
 		}
 	}
-	rcu_note_batch(count);
+	rcu_stats_batch(count);
 }
 
 /*
@@ -244,7 +232,7 @@ static void rcu_check_callbacks(void)
 		rd->curlen = rd->nxtlen;
 		rd->nxtlen = 0;
 		local_irq_enable();
-		rcu_note_list_len(rd->curlen);
+		rcu_stats_list_len(rd->curlen);
 
 		/* start the next batch of callbacks */
 		spin_lock(&rcu_ctrlblk.mutex);
@@ -285,7 +273,7 @@ void rcu_hook_tick(enum tick_context ctx)
 {
 	struct rcu_data *rd = this_cpu_ptr(&rcu_data);
 
-	if (!rd->ready)
+	if (!rcu_this_cpu_ready())
 		return;
 	/* rcu_break: every tick counts, even one that interrupted a reader. */
 	if (ctx == TICK_USER || ctx == TICK_IDLE || rcu_break)
@@ -301,7 +289,7 @@ void rcu_hook_idle(void)
 {
 }
 
-static void rcu_init_cpu(unsigned int cpu)
+void rcu_variant_init_cpu(unsigned int cpu)
 {
 	struct rcu_data *rd = per_cpu_ptr(&rcu_data, cpu);
 
@@ -312,18 +300,10 @@ static void rcu_init_cpu(unsigned int cpu)
 	INIT_LIST_HEAD(&rd->donelist);
 	rcu_offload_cpu_online(cpu);
 	tasklet_init(&rd->tasklet, rcu_process_callbacks, 0);
-	smp_wmb();
-	rd->ready = true;
-}
-
-void rcu_hook_cpu_online(unsigned int cpu)
-{
-	rcu_init_cpu(cpu);
 }
 
 void rcu_variant_init(void)
 {
-	rcu_init_cpu(smp_processor_id());
 }
 
 void rcu_variant_late_init(void)

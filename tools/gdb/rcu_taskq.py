@@ -1,4 +1,4 @@
-"""qs-rcu for rcu-taskq (kernel/rcu/taskq.c, seed 000 section 5.5, Figures
+"""qs-rcu for taskq, rcu-taskq (kernel/rcu/rcu_taskq.c, seed 000 section 5.5, Figures
 24-27): the one global wait list rcu_wait_list, the snapshot that
 process_pending_rcus() (on keventd) is waiting for, the grace period in
 progress with the CPUs whose krcud daemon was woken and has not answered,

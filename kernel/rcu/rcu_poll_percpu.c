@@ -1,15 +1,15 @@
 /*
- * rcu-poll-percpu: rcu-poll with per-CPU callback lists, the "modified
- * rcu-poll algorithm" of seed 004 section 3 ("A modified rcu-poll
- * algorithm was constructed having per-CPU lists of callbacks. This
- * eliminates both sources of cache thrashing: each CPU manipulates only
- * its own list and callbacks always run on the CPU that registered them.
- * The frequent scheduler invocation remains"), measured there in Table 3
- * (dcachebench) as "rcu-poll". The grace-period machinery is rcu-poll's,
- * seed 000 section 5.3 and Appendix A.3 (Figures 18-20 and 40-43), as
- * kernel/rcu/poll.c implements it; seed 004 prints no code, so the
- * per-CPU half is ours, shaped like rcu-ltimer's per-CPU lists (seed 000
- * Figures 21 and 44-47).
+ * poll-percpu (per-CPU rcu-poll): rcu-poll with per-CPU callback lists,
+ * the "modified rcu-poll algorithm" of seed 004 section 3 ("A modified
+ * rcu-poll algorithm was constructed having per-CPU lists of callbacks.
+ * This eliminates both sources of cache thrashing: each CPU manipulates
+ * only its own list and callbacks always run on the CPU that registered
+ * them. The frequent scheduler invocation remains"), measured there in
+ * Table 3 (dcachebench) as "rcu-poll". The grace-period machinery is
+ * rcu-poll's, seed 000 section 5.3 and Appendix A.3 (Figures 18-20 and
+ * 40-43), as kernel/rcu/rcu_poll.c implements it; seed 004 prints no code,
+ * so the per-CPU half is ours, shaped like rcu-ltimer's per-CPU lists
+ * (seed 000 Figures 21 and 44-47).
  *
  * Data (the paper's names where it has them):
  *   rcu_lock                   the global lock, now only on the polling
@@ -48,7 +48,7 @@
  * CPU here); queuing per CPU; quiescent states C (context switch); safe
  * from BH only, like rcu-poll.
  *
- * What differs from kernel/rcu/poll.c, and why:
+ * What differs from kernel/rcu/rcu_poll.c, and why:
  *
  * A. The callback lists are per CPU (struct rcu_poll_data): rcu_nxtlist
  *    and rcu_curlist become this CPU's nxtlist and curlist. call_rcu()
@@ -63,41 +63,42 @@
  *    seed 004's cause (2), "callbacks running on a CPU other than the one
  *    that registered them", is gone. call_rcu() keeps preemption off from
  *    the list append to tasklet_hi_schedule() so that both happen on the
- *    same CPU (poll.c had one tasklet, so it did not care where).
+ *    same CPU (rcu_poll.c had one tasklet, so it did not care where).
  * C. Grace periods are numbered and each CPU's curlist records the one it
  *    waits for (batch = rcu_gpnum + 1 when it is filled: the next grace
  *    period to start, whose snapshot comes after the callbacks were
  *    queued). rcu_completed says how far grace periods have got; a CPU's
  *    tasklet compares the two and needs no lock to find its callbacks
- *    done. In poll.c one global curlist meant "the grace period in
- *    progress" and needed no number. rcu_gp_wanted replaces poll.c's test
+ *    done. In rcu_poll.c one global curlist meant "the grace period in
+ *    progress" and needed no number. rcu_gp_wanted replaces rcu_poll.c's test
  *    "is rcu_nxtlist non-empty?" in Figure 42: the completer cannot see
  *    other CPUs' lists, so each CPU says what it wants under rcu_lock.
  * D. Polling (Figure 41) is done by whichever CPU's tasklet gets rcu_lock
  *    with spin_trylock(): every CPU with callbacks waiting polls; if
  *    another CPU holds the lock it is polling (or registering) and this
- *    pass only checks rcu_completed. In poll.c only the one tasklet
+ *    pass only checks rcu_completed. In rcu_poll.c only the one tasklet
  *    polled.
- * E. call_rcu() from hard IRQ (poll.c note 4) still warns once, but the
+ * E. call_rcu() from hard IRQ (rcu_poll.c note 4) still warns once, but the
  *    callback goes on a per-CPU irqlist under local_irq_save(), no lock;
  *    this CPU's tasklet (or this CPU's next call_rcu(), before it
  *    appends, so that one CPU's callbacks keep their order for
  *    rcu_barrier()) moves it to nxtlist. The normal path still never
  *    disables interrupts.
- * Unchanged from poll.c (its notes 1, 3 and 5, the last the smp_mb()
- * after Figure 19's increment, poll_qs.h): every online CPU, the
+ * Unchanged from rcu_poll.c (its notes 1, 3 and 5, the last the smp_mb()
+ * after Figure 19's increment, poll_common.h): every online CPU, the
  * starting one included, owes each grace period a quiescent state; a
  * quiescent state is a pass through __schedule() or the idle loop; the
  * forced reschedule is need_resched plus the reschedule IPI. Callbacks
- * run without rcu_lock (poll.c note 2: here they never needed it).
+ * run without rcu_lock (rcu_poll.c note 2: here they never needed it).
  *
- * rcu_break=1 (broken on purpose, to test rcutorture): as in poll.c,
+ * rcu_break=1 (broken on purpose, to test rcutorture): as in rcu_poll.c,
  * every tick counts as a quiescent state, even one that interrupted a
  * reader, so a long reader sees its CPU's counter move and the grace
  * period end under it.
  */
 #include "rcu_internal.h"
-#include "poll_qs.h"
+#include "batch.h"
+#include "poll_common.h"
 #include <rcu_hooks.h>
 #include <interrupt.h>
 #include <softirq.h>
@@ -112,10 +113,7 @@
 #include <arch/cpu.h>
 #include <time.h>
 
-/* Grace-period numbers wrap: compare them as a signed difference. */
-#define RCU_GP_LT(a, b)		((long)((a) - (b)) < 0)
-
-/* Figure 19: RCU_quiescent(cpu)++ in the scheduler (poll_qs.h). */
+/* Figure 19: RCU_quiescent(cpu)++ in the scheduler (poll_common.h). */
 DEFINE_PER_CPU(long, rcu_quiescent);
 
 struct rcu_poll_data {
@@ -126,7 +124,6 @@ struct rcu_poll_data {
 	struct list_head irqlist;	/* call_rcu() from hard IRQ: note E */
 	unsigned long irqlen;
 	struct tasklet_struct tasklet;	/* this CPU's rcu_tasklet */
-	bool ready;
 };
 DEFINE_PER_CPU(struct rcu_poll_data, rcu_poll_data);
 
@@ -138,8 +135,10 @@ unsigned long rcu_gp_wanted;			/* highest batch any CPU waits for */
 cpumask_t rcu_qsmask;
 long rcu_quiescent_checkpoint[CONFIG_NR_CPUS];
 
-/* The name, as a string gdb can read without calling anything. */
-const char rcu_variant_id[] = "rcu-poll-percpu";
+/* Its name (docs/rcu/README.md), a string that gdb and the test runner
+ * read from the ELF, and where the papers describe it (the boot line). */
+const char rcu_variant_id[] = "poll-percpu";
+const char rcu_variant_paper[] = "per-CPU rcu-poll, seed 004 section 3";
 
 /* call_rcu() from hard IRQ or with interrupts off: note E above. */
 static void call_rcu_irq(struct rcu_head *head)
@@ -150,7 +149,7 @@ static void call_rcu_irq(struct rcu_head *head)
 
 	if (!warned) {
 		warned = true;
-		printk("rcu-poll-percpu: BUG: call_rcu(%p, %p) from %s: rcu-poll-percpu is BH-safe but not "
+		printk("rcu (poll-percpu): BUG: call_rcu(%p, %p) from %s: poll-percpu is BH-safe but not "
 		       "IRQ-safe (seed 000 Table 1); the callback is deferred through this CPU's irqlist\n",
 		       head, head->func, in_irq() ? "hard-IRQ context" : "a region with interrupts off");
 		WARN_ON_ONCE(1);
@@ -182,7 +181,7 @@ void call_rcu(struct rcu_head *head, void (*func)(void *arg), void *arg)
 
 	head->func = func;
 	head->arg = arg;
-	rcu_note_queued();
+	rcu_stats_queued();
 	if (unlikely(in_irq() || irqs_disabled())) {
 		call_rcu_irq(head);
 		return;
@@ -196,7 +195,7 @@ void call_rcu(struct rcu_head *head, void (*func)(void *arg), void *arg)
 	rd->nxtlen++;
 	local_bh_enable();
 	/*
-	 * After local_bh_enable(), as in Figure 18 and poll.c: from process
+	 * After local_bh_enable(), as in Figure 18 and rcu_poll.c: from process
 	 * context this wakes ksoftirqd rather than running the tasklet before
 	 * the caller's next statement (docs/rcu/poll.md, note 4).
 	 */
@@ -207,7 +206,7 @@ void call_rcu(struct rcu_head *head, void (*func)(void *arg), void *arg)
 
 /*
  * Figure 40: if some CPU wants a grace period that has not started, start
- * it: mark every online CPU (poll.c note 1) and snapshot its counter. The
+ * it: mark every online CPU (rcu_poll.c note 1) and snapshot its counter. The
  * CPUs to force through a reschedule are returned in *force; the caller
  * sends the IPIs after dropping rcu_lock. rcu_lock held, none in progress.
  */
@@ -215,7 +214,7 @@ static void rcu_prepare_polling(cpumask_t *force)
 {
 	unsigned int cpu;
 
-	if (!RCU_GP_LT(rcu_gpnum, rcu_gp_wanted))
+	if (!RCU_BATCH_LT(rcu_gpnum, rcu_gp_wanted))
 		return;
 	rcu_gpnum++;
 	WRITE_ONCE(rcu_polling_in_progress, 1);
@@ -257,7 +256,7 @@ static void rcu_polling(cpumask_t *force)
 			continue;
 		if (rcu_quiescent_checkpoint[cpu] != READ_ONCE(RCU_quiescent(cpu))) {
 			cpumask_clear_cpu(cpu, &rcu_qsmask);
-			rcu_note_qs();
+			rcu_stats_qs();
 		}
 	}
 	if (cpumask_empty(&rcu_qsmask))
@@ -269,7 +268,7 @@ static void rcu_take_done(struct rcu_poll_data *rd, struct list_head *done)
 {
 	if (list_empty(&rd->curlist))
 		return;
-	if (RCU_GP_LT(smp_load_acquire(&rcu_completed), rd->batch))
+	if (RCU_BATCH_LT(smp_load_acquire(&rcu_completed), rd->batch))
 		return;
 	smp_mb();		/* completion seen before the callbacks free anything */
 	list_splice_init(&rd->curlist, done);
@@ -306,12 +305,12 @@ static void rcu_process_callbacks(unsigned long data)
 		rd->curlen = rd->nxtlen;
 		rd->nxtlen = 0;
 		rd->batch = rcu_gpnum + 1;
-		if (RCU_GP_LT(rcu_gp_wanted, rd->batch))
+		if (RCU_BATCH_LT(rcu_gp_wanted, rd->batch))
 			rcu_gp_wanted = rd->batch;
 		if (!rcu_polling_in_progress)
 			rcu_prepare_polling(&force);
 		spin_unlock(&rcu_lock);
-		rcu_note_list_len(rd->curlen);
+		rcu_stats_list_len(rd->curlen);
 	}
 
 	for_each_cpu(cpu, &force)
@@ -341,77 +340,54 @@ void rcu_hook_tick(enum tick_context ctx)
 		rcu_check_stall();
 }
 
-/* The idle loop holds no read-side reference (poll.c note 3). */
+/* The idle loop holds no read-side reference (rcu_poll.c note 3). */
 void rcu_hook_idle(void)
 {
 	rcu_poll_quiescent();
 }
 
-static void rcu_init_cpu(unsigned int cpu)
-{
-	struct rcu_poll_data *rd = per_cpu_ptr(&rcu_poll_data, cpu);
-
-	if (rd->ready)
-		return;
-	INIT_LIST_HEAD(&rd->nxtlist);
-	INIT_LIST_HEAD(&rd->curlist);
-	INIT_LIST_HEAD(&rd->irqlist);
-	tasklet_init(&rd->tasklet, rcu_process_callbacks, 0);
-	smp_wmb();
-	rd->ready = true;
-}
-
-/* On that CPU, before its first tick and before anything runs there. A
- * CPU that comes online after a snapshot holds no old reference. */
 long *rcu_variant_remote_qs_counter(unsigned int cpu)
 {
 	return per_cpu_ptr(&rcu_quiescent, cpu);
 }
 
-void rcu_hook_cpu_online(unsigned int cpu)
+/* The lists and the tasklet only: the counter is static, and a CPU that
+ * comes online after a snapshot holds no old reference. */
+void rcu_variant_init_cpu(unsigned int cpu)
 {
-	rcu_init_cpu(cpu);
+	struct rcu_poll_data *rd = per_cpu_ptr(&rcu_poll_data, cpu);
+
+	INIT_LIST_HEAD(&rd->nxtlist);
+	INIT_LIST_HEAD(&rd->curlist);
+	INIT_LIST_HEAD(&rd->irqlist);
+	tasklet_init(&rd->tasklet, rcu_process_callbacks, 0);
 }
 
 void rcu_variant_init(void)
 {
-	rcu_init_cpu(smp_processor_id());
 }
 
 void rcu_variant_late_init(void)
 {
 }
 
-/*
- * From the tick, in hard-IRQ context: rcu_lock is not IRQ-safe, so read
- * without it, as poll.c does (and with its signed age recheck).
- */
+/* From the tick, without rcu_lock: the rcu-poll family's (poll_common.h). */
 bool rcu_variant_stall_info(struct rcu_stall_info *si)
 {
-	unsigned int i;
-	s64 age;
-
-	si->gpnum = READ_ONCE(rcu_gpnum);
-	smp_rmb();
-	age = (s64)(ktime_get_ns() - READ_ONCE(rcu_gp_stats.last_start_ns));
-	if (age < (s64)rcu_stall_timeout_ms() * 1000000)
-		return false;
-	for (i = 0; i < CPUMASK_LONGS; i++)
-		si->owing.bits[i] = READ_ONCE(rcu_qsmask.bits[i]);
-	return READ_ONCE(rcu_polling_in_progress) && !cpumask_empty(&si->owing);
+	return rcu_poll_stall_info(si);
 }
 
 void rcu_variant_show_state(void)
 {
 	unsigned int cpu;
 
-	printk("rcu-poll-percpu: gpnum %lu completed %lu wanted %lu polling_in_progress %d qsmask %#lx\n",
+	printk("rcu (poll-percpu): gpnum %lu completed %lu wanted %lu polling_in_progress %d qsmask %#lx\n",
 	       rcu_gpnum, rcu_completed, rcu_gp_wanted, rcu_polling_in_progress,
 	       rcu_qsmask.bits[0]);
 	for_each_online_cpu(cpu) {
 		struct rcu_poll_data *rd = per_cpu_ptr(&rcu_poll_data, cpu);
 
-		printk("rcu-poll-percpu: cpu%u: quiescent %ld checkpoint %ld%s nxtlist %lu curlist %lu (batch %lu) irqlist %lu tasklet state %#lx\n",
+		printk("rcu (poll-percpu): cpu%u: quiescent %ld checkpoint %ld%s nxtlist %lu curlist %lu (batch %lu) irqlist %lu tasklet state %#lx\n",
 		       cpu, RCU_quiescent(cpu), rcu_quiescent_checkpoint[cpu],
 		       cpumask_test(cpu, &rcu_qsmask) ? " (owes a quiescent state)" : "",
 		       rd->nxtlen, rd->curlen, rd->batch, rd->irqlen, rd->tasklet.state);
