@@ -7,7 +7,7 @@
  * The table (hashlookup.h): hashlookup.buckets single-element chains
  * (default 1024) with integer keys, per-bucket locks, a reader thread
  * pinned on each CPU looking random keys up for hashlookup.ms (default
- * 200, 20 with hashlookup.quick=1).
+ * 200, 50 with hashlookup.quick=1).
  *
  *   Figures 1 and 4: every discipline (ideal, rcu, brlock, spinlock,
  *     refcnt, rwlock) on CPUs 0 .. k-1 for k = 1 .. N, read only.
@@ -32,9 +32,9 @@
 #include <spinlock.h>
 #include "hashlookup.h"
 
-static unsigned long hl_ms;		/* 0: 200, or 20 with hashlookup.quick=1 */
+static unsigned long hl_ms;		/* 0: 200, or 50 with hashlookup.quick=1 */
 CMDLINE_ULONG("hashlookup.ms", hl_ms, 5, 10000,
-	      "hashlookup.ms=N: milliseconds per bench_hashlookup cell (default 200; 20 quick)");
+	      "hashlookup.ms=N: milliseconds per bench_hashlookup cell (default 200; 50 quick)");
 static unsigned long hl_passes = 2;
 CMDLINE_ULONG("hashlookup.passes", hl_passes, 1, 9,
 	      "hashlookup.passes=N: runs of each bench_hashlookup cell, the best kept (default 2)");
@@ -108,7 +108,7 @@ KTEST(bench_hashlookup)
 {
 	static struct hl_cell one[HL_NR], row[HL_NR];
 	unsigned int n = num_online_cpus(), step = hl_quick ? 200 : 100;
-	unsigned long ms = hl_ms ? hl_ms : hl_quick ? 20 : 200, nb = 16;
+	unsigned long ms = hl_ms ? hl_ms : hl_quick ? 50 : 200, nb = 16;
 
 	while (nb * 2 <= hl_buckets)		/* a power of two: the hash is key & (nb - 1) */
 		nb *= 2;
