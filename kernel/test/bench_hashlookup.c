@@ -50,10 +50,11 @@ static void print_cell(const struct hl_cell *c, const char *figure)
 	bench_json("{\"bench\":\"hashlookup\",\"figure\":\"%s\",\"variant\":\"%s\","
 		   "\"discipline\":\"%s\",\"cpus\":%u,\"update_permille\":%u,\"buckets\":%lu,"
 		   "\"chain\":1,\"ms\":%lu,\"ops_per_s\":%lu,\"ps_per_op\":%lu,\"ops\":%lu,"
-		   "\"updates\":%lu,\"nomem\":%lu,\"threads\":%u,\"late_us\":%u,\"passes\":%lu}",
+		   "\"updates\":%lu,\"nomem\":%lu,\"threads\":%u,\"late_us\":%u,\"passes\":%lu,"
+		   "\"gaps_pct\":%u}",
 		   figure, rcu_variant_name(), hl_name[c->disc], c->ncpu, c->update_permille,
 		   hl_buckets, c->ms, (unsigned long)c->ops_per_s, (unsigned long)c->ps_per_op,
-		   c->ops, c->updates, c->nomem, c->threads, c->late_us, hl_passes);
+		   c->ops, c->updates, c->nomem, c->threads, c->late_us, hl_passes, c->gaps_pct);
 }
 
 /* The passes of one row of cells (same CPUs and update fraction); the

@@ -31,6 +31,16 @@ const char *const hl_name[HL_NR] = {
 };
 
 #define OPS_PER_CHECK	256		/* operations between TSC reads and cond_resched() */
+/*
+ * A stretch of OPS_PER_CHECK operations that took more than GAP_FACTOR
+ * times the fastest one was interrupted: by the host, which ran something
+ * else on the virtual CPU's core (or on a lock holder's), or by the guest
+ * itself (an interrupt, a switch at cond_resched()). The time beyond the
+ * fastest stretch is counted as a gap and reported beside the rate, so a
+ * reader can see how much of a cell the machine took away; it is not
+ * subtracted from anything.
+ */
+#define GAP_FACTOR	8
 
 unsigned long hl_quick;
 CMDLINE_ULONG("hashlookup.quick", hl_quick, 0, 1,
@@ -49,7 +59,7 @@ struct hl_cpu {
 	struct task *task;
 	int disc;
 	unsigned int update_permille, hold;
-	u64 start, end, t0, cycles, seed;
+	u64 start, end, t0, cycles, gaps, seed;
 	unsigned long ops, updates, nomem;
 	long sum;			/* the data read: keeps the ideal loop honest */
 	long allocs, frees;
@@ -261,9 +271,11 @@ static __always_inline void hl_loop(struct hl_cpu *c, const int d)
 	u64 seed = c->seed, x, t;
 	long sum = 0;
 
+	u64 prev, fastest = ~0ULL, gaps = 0;
+
 	while ((t = rdtsc()) < c->start)
 		cpu_relax();
-	c->t0 = t;
+	c->t0 = prev = t;
 	do {
 		for (int i = 0; i < OPS_PER_CHECK; i++) {
 			long key;
@@ -279,8 +291,15 @@ static __always_inline void hl_loop(struct hl_cpu *c, const int d)
 		}
 		ops += OPS_PER_CHECK;
 		cond_resched();
-	} while ((t = rdtsc()) < c->end);
+		t = rdtsc();
+		if (t - prev < fastest)
+			fastest = t - prev;
+		else if (t - prev > GAP_FACTOR * fastest)
+			gaps += t - prev - fastest;
+		prev = t;
+	} while (t < c->end);
 	c->cycles = t - c->t0;
+	c->gaps = gaps;
 	c->ops = ops;
 	c->updates = updates;
 	c->sum = sum;
@@ -310,6 +329,7 @@ static int hl_reader(void *arg)
 void hl_run_cell(struct hl_cell *cell)
 {
 	u64 start = rdtsc() + 5 * tsc_khz, span = cell->ms * tsc_khz, latest = start;
+	u64 cycles = 0, gaps = 0;
 	unsigned int cpu;
 
 	cell->ops = cell->updates = cell->nomem = 0;
@@ -326,7 +346,7 @@ void hl_run_cell(struct hl_cell *cell)
 		c->start = start;
 		c->end = start + span;
 		c->ops = c->updates = c->nomem = 0;
-		c->cycles = 0;
+		c->cycles = c->gaps = 0;
 		c->seed = (cpu + 1) * 0x9e3779b97f4a7c15ULL ^ start;
 		c->task = kthread_create_on_cpu(hl_reader, c, cpu, "hashlookup/%u", cpu);
 		if (c->task)
@@ -347,12 +367,15 @@ void hl_run_cell(struct hl_cell *cell)
 		cell->nomem += c->nomem;
 		/* each CPU's own rate, over its own interval: a late starter counts fairly */
 		cell->ops_per_s += c->ops * tsc_khz * 1000 / c->cycles;
+		cycles += c->cycles;
+		gaps += c->gaps;
 		if (c->t0 > latest)
 			latest = c->t0;
 	}
 	if (cell->ops_per_s)
 		cell->ps_per_op = 1000000000000ULL * cell->threads / cell->ops_per_s;
 	cell->late_us = (latest - start) * 1000 / tsc_khz;
+	cell->gaps_pct = cycles ? gaps * 100 / cycles : 0;
 	if (cell->disc == HL_RCU && cell->updates)
 		rcu_barrier();			/* this cell's frees are not the next one's */
 }

@@ -73,6 +73,7 @@ struct hl_cell {
 	u64 ps_per_op;			/* per CPU, picoseconds */
 	unsigned long ops, updates, nomem;
 	unsigned int late_us;		/* the latest thread's start after the planned one */
+	unsigned int gaps_pct;		/* of the threads' time, in interrupted stretches */
 	unsigned int threads;		/* reader threads that ran */
 };
 
