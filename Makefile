@@ -200,7 +200,7 @@ initrd: $(INITRD)
 
 # ---------------------------------------------------------------- top targets
 .PHONY: all kernel initrd modules iso run gdb console test test-quick soak repeat mutants compare amlat \
-	modbench semopbench rtbench clean \
+	modbench semopbench rtbench figures clean \
 	distclean deps \
 	menuconfig defconfig olddefconfig savedefconfig FORCE
 
@@ -366,6 +366,17 @@ semopbench: deps
 # count and hit ratio, in one boot: a table and a plot (build/rtbench/).
 rtbench: deps
 	$(Q)$(PYTHON) tools/rtbench.py --cpus $(CPUS) --kvm $(if $(filter auto,$(KVM)),0,$(KVM))
+
+# Every reproduced paper figure in one report, build/figures/report.md and
+# .html with the PNGs (docs/figures.md): CPUS= defaults here to the host's
+# cores (nproc), QUICK=1 shortens every part, FIGURES_ARGS= passes options
+# (--parts hashlookup,ipc; --publish docs/figures).
+QUICK		?=
+FIGURES_ARGS	?=
+figures: deps
+	$(Q)$(PYTHON) tools/figures.py --cpus $(if $(filter file,$(origin CPUS)),$(shell nproc),$(CPUS)) \
+		$(if $(filter 1 y yes,$(QUICK)),--quick) --kvm $(if $(filter auto,$(KVM)),0,$(KVM)) \
+		$(FIGURES_ARGS)
 
 # Every scenario (or SCN='glob'), REPEAT times, one summary line per run.
 repeat: deps

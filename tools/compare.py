@@ -62,12 +62,12 @@ def available(cpus):
     return out
 
 
-def bench(stem, cfg, cpus, kvm, extra=(), name=None):
+def bench(stem, cfg, cpus, kvm, extra=(), name=None, samples=SYNC_SAMPLES):
     # The test configurations count read-side nesting (CONFIG_RCU_DEBUG_READ);
     # the comparison measures the read side as a production build has it.
     r = boot(name=name or f"compare-{stem}", defconfig=cfg, boot="kernel", cpus=cpus,
                   options=["# CONFIG_RCU_DEBUG_READ is not set", *extra],
-                  cmdline=f"ktest=bench_rcu_* bench.sync_samples={SYNC_SAMPLES}", timeout=600,
+                  cmdline=f"ktest=bench_rcu_* bench.sync_samples={samples}", timeout=600,
                   kvm=kvm, label=f"compare-smp{cpus}")
     rows = [b for b in r.console.bench]
     if r.status != "pass":
@@ -96,10 +96,10 @@ def ms(us):
     return f"{us / 1000:.1f}"
 
 
-def table(results, cpus):
+def table(results, cpus, samples=SYNC_SAMPLES):
     head = ["variant", "read 1 (rcu/rwlock)", f"read {cpus} (rcu/rwlock)",
-            f"sync idle min/med/p99/max ms ({SYNC_SAMPLES})",
-            f"sync busy min/med/p99/max ms ({SYNC_SAMPLES})",
+            f"sync idle min/med/p99/max ms ({samples})",
+            f"sync busy min/med/p99/max ms ({samples})",
             "call_rcu/s", "cbs/gp", "idle cycles switch/tick"]
     lines = ["| " + " | ".join(head) + " |", "|" + "---|" * len(head)]
     for stem, s in results:
@@ -154,6 +154,31 @@ def plot(results, path):
     print(f"compare: plot written to {path}")
 
 
+def run(cpus, kvm, variants=(), tuned=True, samples=SYNC_SAMPLES):
+    """Boot every variant (or those in variants, by config stem), and the
+    tuned rows unless tuned=False: [(stem, summary)], as main() prints them
+    (tools/figures.py calls this too)."""
+    todo = available(cpus)
+    if variants:
+        todo = [t for t in todo if t[0] in set(variants)]
+    results = []
+    for stem, cfg in todo:
+        print(f"compare: {stem} at -smp {cpus} ...", file=sys.stderr)
+        results.append((stem, summarise(bench(stem, cfg, cpus, kvm, samples=samples))))
+    if tuned:
+        have = {stem: cfg for stem, cfg in todo}
+        for label, stem, extra in TUNED:
+            if stem not in have:
+                continue
+            print(f"compare: {label} at -smp {cpus} ...", file=sys.stderr)
+            s = summarise(bench(stem, have[stem], cpus, kvm, extra,
+                               name=f"compare-{stem}-tuned", samples=samples))
+            s["variant"] = label
+            s["tuned"] = True
+            results.append((stem, s))
+    return results
+
+
 def main():
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     ap.add_argument("--cpus", type=int, default=2)
@@ -162,24 +187,8 @@ def main():
     ap.add_argument("--no-tuned", action="store_true",
                     help="skip the timer-paced variants' extra rows with shorter periods")
     a = ap.parse_args()
-    todo = available(a.cpus)
-    if a.variants:
-        want = set(a.variants.split(","))
-        todo = [t for t in todo if t[0] in want]
-    results = []
-    for stem, cfg in todo:
-        print(f"compare: {stem} at -smp {a.cpus} ...", file=sys.stderr)
-        results.append((stem, summarise(bench(stem, cfg, a.cpus, a.kvm))))
-    if not a.no_tuned:
-        have = {stem: cfg for stem, cfg in todo}
-        for label, stem, extra in TUNED:
-            if stem not in have:
-                continue
-            print(f"compare: {label} at -smp {a.cpus} ...", file=sys.stderr)
-            s = summarise(bench(stem, have[stem], a.cpus, a.kvm, extra,
-                               name=f"compare-{stem}-tuned"))
-            s["variant"] = label
-            results.append((stem, s))
+    results = run(a.cpus, a.kvm, a.variants.split(",") if a.variants else (),
+                  tuned=not a.no_tuned)
     out = REPO / "build" / "compare"
     out.mkdir(parents=True, exist_ok=True)
     text = table(results, a.cpus)

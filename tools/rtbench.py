@@ -62,17 +62,18 @@ def median_rows(runs):
     return out
 
 
-def table(rows):
+def table(rows, emit=print):
+    """Prints (or hands emit) the table's lines; returns (pcts, cpus, cell)."""
     cell = {(b["mode"], b["hit_pct"], b["cpus"]): b for b in rows}
     pcts = sorted({b["hit_pct"] for b in rows}, reverse=True)
     cpus = sorted({b["cpus"] for b in rows})
-    print(f"{'hit %':>5} {'CPUs':>4} " + " ".join(f"{m + '/s':>12}" for m in MODES) +
+    emit(f"{'hit %':>5} {'CPUs':>4} " + " ".join(f"{m + '/s':>12}" for m in MODES) +
           f" {'rcu/rwlock':>10} {'rcu/off':>8} {'rcu xN':>7} {'rwlock xN':>9}  measured hit % (rcu)")
     for p in pcts:
         for c in cpus:
             v = {m: cell[(m, p, c)]["lookups_per_s"] for m in MODES}
             one = {m: cell[(m, p, cpus[0])]["lookups_per_s"] for m in MODES}
-            print(f"{p:>5} {c:>4} " + " ".join(f"{v[m]:>12,}" for m in MODES) +
+            emit(f"{p:>5} {c:>4} " + " ".join(f"{v[m]:>12,}" for m in MODES) +
                   f" {v['rcu'] / max(v['rwlock'], 1):>10.2f} {v['rcu'] / max(v['off'], 1):>8.2f}"
                   f" {v['rcu'] / max(one['rcu'], 1):>7.2f} {v['rwlock'] / max(one['rwlock'], 1):>9.2f}"
                   f"  {cell[('rcu', p, c)]['hit_pct_measured']}" +

@@ -119,19 +119,37 @@ def main():
     ap.add_argument("--kvm", default="0")
     a = ap.parse_args()
     counts = [int(c) for c in a.cpus.split(",") if c]
+    res = collect(counts, a.ops, a.repeat, a.boots, a.kvm)
+    text, bench = report(res, counts, a.ops, a.repeat, a.boots)
+    print(text)
+    for b in bench:
+        print("BENCH " + json.dumps(b))
+    OUT.mkdir(parents=True, exist_ok=True)
+    (OUT / "table.md").write_text(text + "\n")
+    (OUT / "semopbench.json").write_text(json.dumps(
+        dict(paper=PAPER, host=host(), results={f"{m}-smp{n}": v for (m, n), v in res.items()},
+             bench=bench), indent=1))
+    print(f"semopbench: written to {OUT}/table.md and semopbench.json", file=sys.stderr)
 
+
+def collect(counts, ops, repeat, boots, kvm):
+    """Every boot: {(mode, cpus): merged results} (tools/figures.py calls this too)."""
     res = {}
     for n in counts:
-        for k in range(a.boots):
+        for k in range(boots):
             for mode in ("global", "rcu"):
-                print(f"semopbench: ipc={mode} at -smp {n} (boot {k + 1} of {a.boots}) ...",
+                print(f"semopbench: ipc={mode} at -smp {n} (boot {k + 1} of {boots}) ...",
                       file=sys.stderr)
-                res[(mode, n)] = merge(res.get((mode, n)), run(mode, n, a.ops, a.repeat, a.kvm, k))
+                res[(mode, n)] = merge(res.get((mode, n)), run(mode, n, ops, repeat, kvm, k))
+    return res
 
+
+def report(res, counts, ops, repeat, boots):
+    """The table as text, and the BENCH objects of its figures."""
     accel = next((r["accel"] for r in res.values() if r), "?")
     variant = next((r["variant"] for r in res.values() if r), "?")
-    lines = [f"semopbench (seed 004 Table 5): one process per CPU, each {a.ops} semop() calls "
-             f"on its own set; the fastest of {a.repeat} runs in each of {a.boots} boots per cell "
+    lines = [f"semopbench (seed 004 Table 5): one process per CPU, each {ops} semop() calls "
+             f"on its own set; the fastest of {repeat} runs in each of {boots} boots per cell "
              f"(median in brackets)",
              f"machine: {host()}; QEMU {accel}; defconfig ({variant}); one boot per mode "
              f"and CPU count",
@@ -150,7 +168,7 @@ def main():
         lines.append(f"| {n}{note} | {cell(g)} | {cell(r)} | "
                      f"{fmt(ratio, 2)} | {fmt(r and r['ops_per_s'] / 1e6, 2)} | "
                      f"{fmt(scale, 2)} (of {n}) | {fmt(r and r.get('null_scaling'), 2)} |")
-        bench.append(dict(bench="semopbench_table", cpus=n, ops_per_proc=a.ops,
+        bench.append(dict(bench="semopbench_table", cpus=n, ops_per_proc=ops,
                           global_s=g and g["seconds"], rcu_s=r and r["seconds"],
                           global_median_s=g and g["seconds_median"],
                           rcu_median_s=r and r["seconds_median"],
@@ -172,16 +190,7 @@ def main():
                              f"{sem / null:.2f}x (the fastest of {len(ts)})")
                 bench.append(dict(bench="semop_round_trip", mode=mode, semop_ns=sem,
                                   null_ns=null, ratio=sem / null, accel=accel))
-    text = "\n".join(lines)
-    print(text)
-    for b in bench:
-        print("BENCH " + json.dumps(b))
-    OUT.mkdir(parents=True, exist_ok=True)
-    (OUT / "table.md").write_text(text + "\n")
-    (OUT / "semopbench.json").write_text(json.dumps(
-        dict(paper=PAPER, host=host(), results={f"{m}-smp{n}": v for (m, n), v in res.items()},
-             bench=bench), indent=1))
-    print(f"semopbench: written to {OUT}/table.md and semopbench.json", file=sys.stderr)
+    return "\n".join(lines), bench
 
 
 if __name__ == "__main__":

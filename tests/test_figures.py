@@ -1,0 +1,96 @@
+"""make figures' report generator (tools/figures.py, tools/figs/) on a real
+boot: the quick hash-lookup boot of tests/scenarios/hashlookup-smp2.toml
+(shared with test_scenarios.py: one boot for both), drawn into a report.
+Every discipline must have produced numbers for every CPU count and every
+update fraction, and every plot file must exist. No timing is asserted.
+
+A second test draws the whole report from made-up results of every part,
+without QEMU: the renderers and the report writer on their own.
+"""
+import pytest
+
+import figures
+from figs import DISCIPLINES, Ctx
+from figs import hashlookup, machine
+from qs.scenario import run_scenario, scenarios
+
+CASE = "hashlookup-smp2"
+
+
+def meta(cpus, quick=True):
+    return dict(cpus=cpus, quick=quick, kvm="0", machine=machine.snapshot(), wall_s=1.0,
+                load_end=machine.load(), command=f"make figures CPUS={cpus} QUICK=1")
+
+
+def draw(tmp_path, cpus, store):
+    ctx = Ctx(cpus=cpus, quick=True, kvm="0", out=tmp_path, host_cores=machine.host_cores())
+    parts = figures.load_parts([k for k in figures.PARTS if k in store])
+    sections = figures.render(ctx, parts, store)
+    md, html = figures.freport.write(meta(cpus), sections, tmp_path)
+    return sections, md.read_text(), html.read_text()
+
+
+@pytest.mark.qemu
+def test_report_from_the_quick_boot(kvm, tmp_path):
+    sc = next(c for c in scenarios([CASE]) if c.name == CASE)
+    r, why, line = run_scenario(sc, kvm=kvm, cache=True)
+    assert not why, f"{CASE}: " + "; ".join(why) + f"\n{r.tail(20)}"
+    data = hashlookup.from_boot(r)
+
+    by_cpus, by_frac = hashlookup.tables(data)
+    for d in DISCIPLINES:
+        for k in range(1, r.cpus + 1):
+            cell = by_cpus.get(d, {}).get(k)
+            assert cell and cell["ops_per_s"] > 0 and cell["ps_per_op"] > 0, \
+                f"{d} on {k} CPUs: no numbers ({cell})"
+    fracs = sorted(by_frac["rcu"])
+    assert fracs[0] == 0 and fracs[-1] == 1000 and len(fracs) >= 3, fracs
+    for d in DISCIPLINES:
+        want = [0] if d == "ideal" else fracs
+        got = sorted(by_frac.get(d, {}))
+        assert got == want, f"{d}: Figure 5 fractions {got}, expected {want}"
+        assert all(by_frac[d][f]["ops_per_s"] > 0 for f in got), d
+    assert all(by_frac[d][1000]["updates"] > 0 for d in DISCIPLINES if d != "ideal")
+    for op, *_ in hashlookup.TABLE1:
+        assert data["opcost"].get(op, {}).get("ps", 0) > 0, f"opcost {op}: no figure"
+
+    sections, md, html = draw(tmp_path, r.cpus, {"hashlookup": dict(data=data, status="ok",
+                                                                     wall_s=1.0)})
+    (s,) = sections
+    assert s.status == "ok" and len(s.pngs) == 3, (s.status, s.pngs)
+    for png in s.pngs:
+        assert (tmp_path / png).stat().st_size > 1000, png
+        assert f"({png})" in md and f'src="{png}"' in html
+    for d in DISCIPLINES:
+        assert f"| {d} |" in md, f"no row for {d} in the report"
+    assert "Targets" in md and "RCU's cost per lookup" in md
+
+
+def fake_hashlookup(cpus):
+    cells = []
+    for d in DISCIPLINES:
+        for k in range(1, cpus + 1):
+            cells.append(dict(figure="1,4", discipline=d, cpus=k, update_permille=0, ops_per_s=
+                              10_000_000 * k, ps_per_op=100_000, buckets=1024, ms=20, passes=2,
+                              updates=0))
+        for f in ([0] if d == "ideal" else range(0, 1001, 200)):
+            cells.append(dict(figure="5", discipline=d, cpus=cpus, update_permille=f,
+                              ops_per_s=10_000_000 - 9000 * f, ps_per_op=100_000, updates=f))
+    return dict(boot=dict(config="test-defconfig", cpus=cpus, accel="tcg", cmdline="x",
+                          status="pass", log="x.log", variant="rcu-ltimer", preemption="none",
+                          hz=250, spinlocks="ticket"),
+                cells=cells, opcost={op: dict(ps=1000) for op, *_ in hashlookup.TABLE1})
+
+
+def test_report_without_boots(tmp_path):
+    """Every part's renderer from made-up data; a part that failed or is
+    missing still gets its section."""
+    store = {"hashlookup": dict(data=fake_hashlookup(2), status="ok", wall_s=1.0),
+             "ipc": dict(data=None, status="failed: no boot", wall_s=2.0),
+             "route": dict(data=None, status="not available: test", wall_s=None)}
+    sections, md, html = draw(tmp_path, 2, store)
+    assert [s.key for s in sections] == ["hashlookup", "ipc", "route"]
+    assert sections[1].status.startswith("failed") and "**failed: no boot**" in md
+    for png in sections[0].pngs:
+        assert (tmp_path / png).exists()
+    assert "<table>" in html and "seed001-fig5.png" in html
