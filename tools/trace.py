@@ -12,6 +12,8 @@ The kernel prints its per-CPU trace buffers (kernel/trace/control.c) as
   trace.py json LOG -o trace.json    Chrome/Perfetto trace-event JSON
   trace.py png LOG -o timeline.png   CPUs as rows, grace periods shaded, QS marked
   trace.py all LOG -d DIR            the three: DIR/{trace.json,timeline.png,verdict.txt}
+  trace.py run --config rcu_poll_defconfig --cpus 4 -d DIR
+                                     boot a traced rcutorture run, then `all` (make trace)
 
 The checker proves from the record, not from the kernel's own counters:
   1. every read-side section (torture's reader_enter .. reader_exit) that
@@ -299,16 +301,46 @@ def to_png(tr, out, title=None, span_us=None):
     plt.close(fig)
 
 
+def run(a):
+    """Boot a traced rcutorture run (make trace) and keep its log in DIR."""
+    from qs.boot import boot
+    cmdline = ("ktest=torture_rcu torture.duration=%d torture.flood=0 trace=%s trace.size=%d "
+               "trace.dump_at_end=1" % (a.seconds, a.cats, a.size))
+    name = "trace-" + a.config.replace("_defconfig", "")
+    print("trace.py: booting %s at -smp %d: %s" % (a.config, a.cpus, cmdline))
+    r = boot(name=name, defconfig=a.config, cpus=a.cpus, cmdline=cmdline,
+             timeout=120 + 10 * a.seconds, kvm=a.kvm)
+    d = Path(a.dir)
+    d.mkdir(parents=True, exist_ok=True)
+    (d / "console.log").write_text(r.log)
+    print("trace.py: the run ended %s; its console: %s" % (r.status, d / "console.log"))
+    return d / "console.log"
+
+
 def main(argv=None):
     p = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
-    p.add_argument("cmd", choices=["check", "json", "png", "all"])
-    p.add_argument("log")
+    p.add_argument("cmd", choices=["check", "json", "png", "all", "run"])
+    p.add_argument("log", nargs="?")
+    p.add_argument("--config", default="rcu_ltimer_defconfig")
+    p.add_argument("--cpus", type=int, default=4)
+    p.add_argument("--kvm", default="0")
+    p.add_argument("--seconds", type=int, default=1)
+    p.add_argument("--cats", default="rcu,sched,irq,torture")
+    p.add_argument("--size", type=int, default=65536)
     p.add_argument("-o", "--out")
     p.add_argument("-d", "--dir")
     p.add_argument("--title")
     p.add_argument("--span-us", type=float, default=None,
                    help="PNG: show this many microseconds around the middle grace period")
     a = p.parse_args(argv)
+    if a.cmd == "run":
+        a.log, a.cmd = str(run(a)), "all"
+        a.dir = a.dir or "."
+        a.span_us = a.span_us or 30000
+        a.title = a.title or "%s, -smp %d: grace periods (shaded), quiescent states, readers" % (
+            a.config.replace("_defconfig", "").replace("rcu_", "rcu-").replace("_", "-"), a.cpus)
+    elif not a.log:
+        p.error("which log?")
     try:
         tr = Trace(Path(a.log).read_text(errors="replace"))
     except (OSError, ValueError) as e:
