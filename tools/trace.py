@@ -229,7 +229,7 @@ def to_json(tr):
         elif e.name in ("softirq_entry", "tasklet_entry"):
             ev.append(dict(base, name=e.name.split("_")[0] + " %x" % e.a, cat="softirq", ph="B"))
         elif e.name in ("softirq_exit", "tasklet_exit"):
-            ev.append(dict(base, cat="softirq", ph="E"))
+            ev.append(dict(base, name=e.name.split("_")[0], cat="softirq", ph="E"))
         elif e.name in ("tick", "ipi"):
             ev.append(dict(base, name=e.name, cat="irq", ph="i", s="t", args={"a": e.a}))
         elif e.name == "reader_enter":
