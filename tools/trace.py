@@ -247,6 +247,7 @@ def to_png(tr, out, title=None, span_us=None):
     import matplotlib
     matplotlib.use("Agg")
     import matplotlib.pyplot as plt
+    import matplotlib.ticker
 
     gps = sorted((s, e, seq) for seq, (s, e, _, _) in grace_periods(tr).items()
                  if s is not None and e is not None)
@@ -293,7 +294,9 @@ def to_png(tr, out, title=None, span_us=None):
     ax.set_ylim(-0.6, tr.cpus - 0.4)
     ax.invert_yaxis()
     ax.set_xlim(t_lo, t_end)
-    ax.set_xlabel("microseconds since the first record")
+    ax.ticklabel_format(axis="x", useOffset=False, style="plain")
+    ax.xaxis.set_major_formatter(matplotlib.ticker.FuncFormatter(lambda x, _: "%.1f" % (x / 1000)))
+    ax.set_xlabel("milliseconds since the first record")
     ax.set_title(title or "grace periods across CPUs")
     ax.legend(loc="upper center", bbox_to_anchor=(0.5, -0.25), ncol=6, fontsize=8, frameon=False)
     fig.tight_layout()
