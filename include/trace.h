@@ -67,10 +67,9 @@ struct trace_record {
 };
 
 extern unsigned int trace_mask;
+void __trace_record(unsigned int type, u64 a, u64 b);
 
 #ifdef CONFIG_TRACE
-
-void __trace_record(unsigned int type, u64 a, u64 b);
 
 #define trace_enabled(cat)	unlikely(READ_ONCE(trace_mask) & (cat))
 #define trace_event(cat, type, a, b)					\
@@ -79,8 +78,13 @@ void __trace_record(unsigned int type, u64 a, u64 b);
 			__trace_record(type, (u64)(a), (u64)(b));	\
 	} while (0)
 #else
+/* Compiled out, but the arguments still type-check and count as used. */
 #define trace_enabled(cat)	false
-#define trace_event(cat, type, a, b)	do { } while (0)
+#define trace_event(cat, type, a, b)					\
+	do {								\
+		if (0)							\
+			__trace_record(type, (u64)(a), (u64)(b));	\
+	} while (0)
 #endif
 
 void trace_init(void);

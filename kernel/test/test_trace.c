@@ -46,12 +46,27 @@ static unsigned long fill_and_copy(unsigned long n, struct trace_record *out,
 	return got;
 }
 
+/* Built without CONFIG_TRACE the trace points are gone: nothing to test. */
+static bool trace_built(struct ktest_ctx *t)
+{
+#ifdef CONFIG_TRACE
+	return true;
+#else
+	ktest_skip(t, "CONFIG_TRACE=n");
+	return false;
+#endif
+}
+
 KTEST(trace_overflow)
 {
 	unsigned long size = trace_buf_entries(), n, skipped, extra = size / 2 + 7;
-	struct trace_record *buf = kmalloc(size * sizeof(*buf));
+	struct trace_record *buf;
 	unsigned int cpu;
 	bool ordered = true;
+
+	if (!trace_built(t))
+		return;
+	buf = kmalloc(size * sizeof(*buf));
 
 	KT_ASSERT(t, buf, "no memory for %lu records", size);
 	/* Overwrite: the newest size records, oldest first. */
@@ -128,12 +143,16 @@ static void check_copy(struct trace_record *buf, unsigned long max, unsigned int
 
 KTEST(trace_nmi_no_torn)
 {
-	struct trace_record *buf = kmalloc(trace_buf_entries() * sizeof(*buf));
+	struct trace_record *buf;
 	struct task *w[CONFIG_NR_CPUS] = { 0 };
 	struct torn_count c = { 0 };
 	unsigned int cpu, me, copies = 0;
 	u64 end;
 	int r;
+
+	if (!trace_built(t))
+		return;
+	buf = kmalloc(trace_buf_entries() * sizeof(*buf));
 
 	KT_ASSERT(t, buf, "no memory");
 	KT_ASSERT(t, register_nmi_handler(&trace_nmi) == 0, "register the NMI writer");
