@@ -87,6 +87,28 @@ def test_checker_finds_a_callback_whose_grace_period_never_ended():
     assert ok is False and "never ended" in text, text
 
 
+def test_checker_one_cpu_lets_a_callback_join_the_grace_period_in_flight():
+    """rcu-tiny: a callback queued while grace period 1 waits ends with it;
+    on one CPU the quiescent state after the call_rcu covers every reader."""
+    up = [(0, 90, "gp_start", 1, 0), (0, 100, "reader_enter", 1, 0), (0, 140, "reader_exit", 1, 0),
+          (0, 150, "call_rcu", 0xc0, 2), (0, 170, "qs", 1, 0), (0, 171, "gp_end", 1, 1),
+          (0, 300, "cb_invoke", 0xc0, 0)]
+    ok, text = check(up, cpus=1)
+    assert ok is True, text
+    ok, text = check(up, cpus=2)        # on two CPUs grace period 2 must end first
+    assert ok is False and "waits for grace period 2" in text, text
+
+
+def test_checker_finds_a_callback_run_inside_a_reader_older_than_it():
+    """A quiescent state taken inside a reader: the grace period numbering
+    looks fine, but the callback runs under a reader that predates it."""
+    up = [(0, 90, "gp_start", 1, 0), (0, 100, "reader_enter", 1, 0), (0, 150, "call_rcu", 0xc0, 2),
+          (0, 170, "qs", 1, 0), (0, 171, "gp_end", 1, 1), (0, 300, "cb_invoke", 0xc0, 0),
+          (0, 400, "reader_exit", 1, 0)]
+    ok, text = check(up, cpus=1)
+    assert ok is False and "inside reader 1" in text, text
+
+
 def test_checker_with_nothing_to_judge_is_not_a_pass():
     ok, text = check([e for e in GOOD if not e[2].startswith("reader")])
     assert ok is None and "INCONCLUSIVE" in text, text

@@ -21,7 +21,12 @@ The checker proves from the record, not from the kernel's own counters:
      grace period lies wholly inside a reader (seed 000 section 2, the
      guarantee every variant's paper states);
   2. no callback ran (cb_invoke) before the grace period it waits for
-     (call_rcu's b: the next one to start after it was queued) ended.
+     (call_rcu's b: the next one to start after it was queued) ended; on
+     one CPU, before some grace period ended after it was queued (a
+     quiescent state of the only CPU after the call_rcu covers every
+     reader: rcu-tiny lets a callback join the grace period in flight);
+  3. no callback ran while a reader that was running when it was queued
+     was still running (RCU's promise itself, whatever the numbering).
 Only what the trace covers is judged: a ring that wrapped lost its oldest
 records, one that stopped when full lost its newest, so events are checked
 only inside the window every CPU's records cover. Exit status: 0 pass,
@@ -165,8 +170,20 @@ def check(tr):
                                % (seq, tr.us(s), ent.a, READ_CTX.get(ent.b, "?"), ent.cpu,
                                   tr.us(ent.tsc), tr.us(e), tr.us(ext.tsc)),
                                (se, ee, ent, ext)))
-    # Callbacks: each invocation against its queueing's grace period.
-    ends = sorted((ee.tsc, seq) for seq, (s, e, se, ee) in gps.items() if ee is not None)
+    # Callbacks: each invocation against its queueing's grace period, and
+    # against the readers that were running when it was queued.
+    ends = sorted((seq, ee.tsc) for seq, (s, e, se, ee) in gps.items() if ee is not None)
+    end_seqs = [seq for seq, _ in ends]
+    # The earliest end among grace periods >= seq (numbers and ends rise together).
+    first_end = [0] * len(ends)
+    for i in range(len(ends) - 1, -1, -1):
+        first_end[i] = min(ends[i][1], first_end[i + 1] if i + 1 < len(ends) else ends[i][1])
+    end_tscs = sorted(t for _, t in ends)
+    rd = sorted((ent.tsc, ext.tsc, ent, ext) for ent, ext in readers(tr))
+    rd_enter = [r[0] for r in rd]
+    rd_maxexit = []
+    for r in rd:
+        rd_maxexit.append(max(r[1], rd_maxexit[-1] if rd_maxexit else r[1]))
     queued, ncb = {}, 0
     for e in tr.events:
         if e.name == "call_rcu":
@@ -176,8 +193,16 @@ def check(tr):
             if q.tsc < lo or e.tsc > hi:
                 continue
             ncb += 1
-            done = [t for t, seq in ends if seq >= q.b and t <= e.tsc]
-            if not done:
+            if tr.cpus > 1:
+                i = bisect.bisect_left(end_seqs, q.b)
+                ok = i < len(ends) and first_end[i] <= e.tsc
+            else:
+                # One CPU: its quiescent state after the call_rcu covers
+                # every reader (rcu-tiny lets a callback join the grace
+                # period in flight): some grace period must end between.
+                i = bisect.bisect_right(end_tscs, q.tsc)
+                ok = i < len(end_tscs) and end_tscs[i] <= e.tsc
+            if not ok:
                 end = gps.get(q.b, [None] * 4)
                 violations.append((e.tsc, "callback %#x queued at %.3f us on cpu%d waits for "
                                    "grace period %d, but ran at %.3f us on cpu%d, %s"
@@ -185,6 +210,17 @@ def check(tr):
                                       "before it ended at %.3f us" % tr.us(end[1])
                                       if end[1] else "and that grace period never ended"),
                                    (q, e) + ((end[3],) if end[3] else ())))
+            # RCU's promise itself: no reader running at the call_rcu is
+            # still running when the callback runs.
+            j = bisect.bisect_left(rd_enter, q.tsc) - 1
+            if j >= 0 and rd_maxexit[j] > e.tsc:
+                ent, ext = next((r[2], r[3]) for r in rd[:j + 1] if r[1] > e.tsc)
+                if ent.tsc >= lo and ext.tsc <= hi:
+                    violations.append((e.tsc, "callback %#x queued at %.3f us on cpu%d ran at "
+                                       "%.3f us, inside reader %d (cpu%d, %.3f..%.3f us) that "
+                                       "was running when it was queued"
+                                       % (q.a, tr.us(q.tsc), q.cpu, tr.us(e.tsc), ent.a, ent.cpu,
+                                          tr.us(ent.tsc), tr.us(ext.tsc)), (q, e, ent, ext)))
     head = ("trace: %d records on %d CPUs (%s mode), window %.3f..%.3f us: %d grace periods, "
             "%d reader sections, %d callbacks judged"
             % (len(tr.events), tr.cpus, tr.mode, tr.us(lo), tr.us(hi), len(full), nread, ncb))
