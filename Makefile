@@ -6,6 +6,8 @@
 #   make test           build the test configurations and run the pytest suites
 #   make iso            the GRUB rescue ISO
 #   make initrd         the user programs (user/) packed as the initrd
+#   make trace RCU=poll CPUS=4
+#                       a timeline of grace periods: build/trace/poll/{trace.json,timeline.png,verdict.txt}
 #   make gdb            boot stopped at the first instruction, gdb attached
 #   make console        (a second terminal) the console of the kernel make gdb runs
 #   make defconfig, make <name>_defconfig, make menuconfig, make olddefconfig,
@@ -199,7 +201,7 @@ $(INITRD): $(USER_PROGS) tools/mkinitrd.py $(foreach f,$(INITRD_FILES),$(lastwor
 initrd: $(INITRD)
 
 # ---------------------------------------------------------------- top targets
-.PHONY: all kernel initrd modules iso run gdb console test test-quick soak repeat mutants compare amlat \
+.PHONY: all kernel initrd modules iso run gdb console test test-quick soak repeat trace mutants compare amlat \
 	modbench semopbench rtbench figures clean \
 	distclean deps \
 	menuconfig defconfig olddefconfig savedefconfig FORCE
@@ -377,6 +379,17 @@ figures: deps
 	$(Q)$(PYTHON) tools/figures.py --cpus $(if $(filter file,$(origin CPUS)),$(shell nproc),$(CPUS)) \
 		$(if $(filter 1 y yes,$(QUICK)),--quick) --kvm $(if $(filter auto,$(KVM)),0,$(KVM)) \
 		$(FIGURES_ARGS)
+
+# A timeline of grace periods (docs/rcu/timeline.md): a traced rcutorture
+# run of TRACE_SECONDS (default 1) on RCU=<variant> at -smp CPUS, then
+# build/trace/<variant>/{trace.json,timeline.png,verdict.txt}; the
+# verdict is tools/trace.py's grace-period checker's.
+TRACE_SECONDS	?= 1
+TRACE_VARIANT	:= $(if $(RCU_DEFCONFIG),$(RCU_DEFCONFIG:rcu_%_defconfig=%),ltimer)
+trace: deps
+	$(Q)$(PYTHON) tools/trace.py run --config rcu_$(TRACE_VARIANT)_defconfig --cpus $(CPUS) \
+		--kvm $(if $(filter auto,$(KVM)),0,$(KVM)) --seconds $(TRACE_SECONDS) \
+		-d build/trace/$(subst _,-,$(TRACE_VARIANT))
 
 # Every scenario (or SCN='glob'), REPEAT times, one summary line per run.
 repeat: deps

@@ -12,6 +12,7 @@
  * (tools/ktap.py) parses exactly this.
  */
 #include <ktest.h>
+#include <trace.h>
 #include <cmdline.h>
 #include <printk.h>
 #include <string.h>
@@ -127,6 +128,7 @@ void ktest_run_selected(void)
 			printk_raw("ok %d %s\n", i, k->name);
 		}
 	}
+	trace_dump_at_end();		/* trace.dump_at_end=1: before the summary ends the log */
 	printk_raw("# ktest summary: %d tests, %d passed, %d failed, %d skipped\n",
 		   n, n - failed - skipped, failed, skipped);
 	qemu_exit(n == 0 || failed ? QEMU_EXIT_FAIL : QEMU_EXIT_PASS);

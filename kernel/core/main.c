@@ -10,6 +10,7 @@
 #include <bootinfo.h>
 #include <cmdline.h>
 #include <ktest.h>
+#include <trace.h>
 #include <mm.h>
 #include <kmalloc.h>
 #include <smp.h>
@@ -116,6 +117,7 @@ void kmain(u32 magic, u32 info)
 
 	acpi_init();
 	lapic_init_bsp(acpi_lapic_phys());
+	trace_init();			/* per-CPU trace buffers: the CPUs are counted now */
 	ipi_init();
 	softirq_init();			/* softirq vectors before the first tick can raise one */
 	tasklet_init_softirqs();

@@ -9,15 +9,20 @@
  * The key arrives in the serial receive interrupt; the printing is done by
  * a work item in process context, because some of it takes locks that an
  * interrupt must not wait for.
+ *
+ * Ctrl-Y dumps the trace buffers (include/trace.h) the same way, without
+ * stopping them: the records of the moment, for tools/trace.py.
  */
 #include <sysrq.h>
 #include <printk.h>
 #include <workqueue.h>
 #include <kmalloc.h>
 #include <mm.h>
+#include <trace.h>
 #include <arch/irq.h>
 
 #define SYSRQ_KEY	0x14		/* Ctrl-T */
+#define TRACE_KEY	0x19		/* Ctrl-Y */
 
 unsigned long sysrq_dumps;		/* statistics dumps completed (tests) */
 
@@ -45,8 +50,20 @@ static void sysrq_work_fn(struct work_struct *w)
 
 static DECLARE_WORK(sysrq_work, sysrq_work_fn);
 
+static void trace_key_fn(struct work_struct *w)
+{
+	trace_dump();
+}
+
+static DECLARE_WORK(trace_key_work, trace_key_fn);
+
 bool console_sysrq(char c)
 {
+	if (c == TRACE_KEY) {
+		if (system_wq)
+			schedule_work(&trace_key_work);
+		return true;
+	}
 	if (c != SYSRQ_KEY)
 		return false;
 	if (system_wq)

@@ -25,6 +25,7 @@
  */
 #include "rcu_internal.h"
 #include <time.h>
+#include <trace.h>
 
 struct rcu_gp_seq rcu_gp_seq;
 /* The last grace period begun and the last ended, for gdb (~0UL: none yet). */
@@ -34,6 +35,7 @@ void rcu_gp_count_start(void)
 {
 	WRITE_ONCE(rcu_gp_seq.started, rcu_gp_seq.started + 1);
 	smp_mb();	/* the start counted before any CPU is looked at */
+	trace_event(TRACE_RCU, TR_GP_START, rcu_gp_seq.started, 0);
 }
 
 void __noinline rcu_gp_begin(unsigned long gpnum)
@@ -47,6 +49,7 @@ void __noinline rcu_gp_end(unsigned long gpnum)
 	rcu_stats_gp_latency(ktime_get_ns() - rcu_gp_seq.start_ns);
 	WRITE_ONCE(rcu_gp_last_ended, gpnum);
 	smp_mb();	/* everything the grace period covers, before "completed" */
+	trace_event(TRACE_RCU, TR_GP_END, rcu_gp_seq.completed + 1, gpnum);
 	WRITE_ONCE(rcu_gp_seq.completed, rcu_gp_seq.completed + 1);
 }
 

@@ -18,17 +18,35 @@ void rcu_invoke_callbacks(struct list_head *list)
 {
 	struct rcu_cpu_stats *s = this_cpu_ptr(&rcu_cpu_stats);
 	unsigned long n = 0;
+	u64 t0 = trace_enabled(TRACE_RCU) ? rdtsc() : 0;
 
 	while (!list_empty(list)) {
 		struct rcu_head *h = container_of(list->next, struct rcu_head, list);
 
 		list_del(&h->list);
+		trace_event(TRACE_RCU, TR_CB_INVOKE, h, 0);
 		h->func(h->arg);
 		WRITE_ONCE(s->invoked, s->invoked + 1);
 		n++;
 	}
 	if (n > s->max_batch)
 		s->max_batch = n;
+	rcu_trace_batch(n, t0);
+}
+
+/*
+ * A batch of n callbacks ended on this CPU, begun at TSC t0 (0: not
+ * timed): for the timeline, the batch and the callbacks still pending here.
+ */
+void rcu_trace_batch(unsigned long n, u64 t0)
+{
+	struct rcu_cpu_stats *s = this_cpu_ptr(&rcu_cpu_stats);
+
+	if (!trace_enabled(TRACE_RCU) || !n)
+		return;
+	trace_event(TRACE_RCU, TR_CB_BATCH, n, t0 ? rdtsc() - t0 : 0);
+	trace_event(TRACE_RCU, TR_CB_PENDING,
+		    READ_ONCE(s->queued) > READ_ONCE(s->invoked) ? s->queued - s->invoked : 0, 0);
 }
 
 /*
@@ -42,6 +60,7 @@ void rcu_invoke_one(struct list_head *list)
 	struct rcu_head *h = container_of(list->next, struct rcu_head, list);
 
 	list_del(&h->list);
+	trace_event(TRACE_RCU, TR_CB_INVOKE, h, 0);
 	h->func(h->arg);
 	WRITE_ONCE(s->invoked, s->invoked + 1);
 }

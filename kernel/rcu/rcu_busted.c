@@ -25,7 +25,7 @@ void call_rcu(struct rcu_head *head, void (*func)(void *arg), void *arg)
 	unsigned long flags = local_irq_save();
 	unsigned long gp = ++busted_gpnum;
 
-	rcu_stats_queued();
+	rcu_stats_queued(head);
 	rcu_gp_count_start();
 	rcu_gp_begin(gp);		/* a "grace period" with no waiting at all */
 	rcu_gp_end(gp);

@@ -27,6 +27,7 @@
 #include <rcu_test.h>		/* what kernel/test may read of the below */
 #include <cpumask.h>
 #include <percpu.h>
+#include <trace.h>
 
 /* ---- The grace-period sequence (gp_sequence.c). */
 
@@ -49,6 +50,7 @@ void rcu_invoke_callbacks(struct list_head *list);
 /* Unlink and run list's first rcu_head (the realtime options'
  * rcu_do_batch(), kernel/rcu/rt.h); rcu_stats_batch(n) after n of them. */
 void rcu_invoke_one(struct list_head *list);
+void rcu_trace_batch(unsigned long n, u64 t0);	/* invoke.c: a batch for the trace */
 
 /* ---- Statistics (stats.c): counts only, nothing waits on them. */
 
@@ -72,9 +74,27 @@ struct rcu_gp_stats {
 };
 extern struct rcu_gp_stats rcu_gp_stats;
 
-static inline void rcu_stats_queued(void)
+/*
+ * From each variant's call_rcu(), with interrupts off, after head is
+ * queued. The trace records the grace period head must wait for: the
+ * next one to start (seed 000 section 2: a callback waits for a grace
+ * period that begins after it was queued), the polled API's cookie
+ * (update.c), which tools/trace.py's checker holds its invocation to.
+ */
+static inline void rcu_stats_queued(struct rcu_head *head)
 {
 	this_cpu(rcu_cpu_stats).queued++;
+	trace_event(TRACE_RCU, TR_CALL_RCU, head, rcu_gp_started() + 1);
+}
+
+/*
+ * Where a variant detects CPU cpu's quiescent state for the current grace
+ * period: one line at the place its paper's figure does (each variant's
+ * header says which), for the timeline (docs/rcu/timeline.md).
+ */
+static inline void rcu_trace_qs(unsigned int cpu)
+{
+	trace_event(TRACE_RCU, TR_QS, rcu_gp_started(), cpu);
 }
 
 static inline void rcu_stats_qs(void)

@@ -97,7 +97,7 @@ void call_rcu(struct rcu_head *head, void (*func)(void *arg), void *arg)
 	rd = this_cpu_ptr(&rcu_data);
 	list_add_tail(&head->list, &rd->nxtlist);
 	rd->nxtlen++;
-	rcu_stats_queued();
+	rcu_stats_queued(head);
 	local_irq_restore(flags);
 }
 
@@ -152,6 +152,7 @@ static void rcu_check_quiescent_state(void)
 	cpumask_clear_cpu(cpu, &rcu_ctrlblk.rcu_cpu_mask);
 	rd->last_qsctr = RCU_QSCTR_INVALID;
 	rcu_stats_qs();
+	rcu_trace_qs(cpu);
 	if (!cpumask_empty(&rcu_ctrlblk.rcu_cpu_mask)) {
 		spin_unlock(&rcu_ctrlblk.mutex);
 		return;

@@ -135,7 +135,7 @@ void call_rcu(struct rcu_head *head, void (*func)(void *arg), void *arg)
 {
 	head->func = func;
 	head->arg = arg;
-	rcu_stats_queued();
+	rcu_stats_queued(head);
 	if (unlikely(in_irq() || irqs_disabled())) {
 		call_rcu_irq(head);
 	} else {
@@ -219,6 +219,7 @@ static int rcu_polling(struct list_head *done, cpumask_t *force)
 		if (rcu_quiescent_checkpoint[cpu] != READ_ONCE(RCU_quiescent(cpu))) {
 			cpumask_clear_cpu(cpu, &rcu_qsmask);
 			rcu_stats_qs();
+			rcu_trace_qs(cpu);
 		}
 	}
 	if (!cpumask_empty(&rcu_qsmask))

@@ -179,7 +179,7 @@ void call_rcu(struct rcu_head *head, void (*func)(void *arg), void *arg)
 	q = READ_ONCE(rb->queueing);
 	headp = &rb->head[q][state];
 	atomic_long_inc(&rcu_pending);
-	rcu_stats_queued();
+	rcu_stats_queued(head);
 	head->list.prev = NULL;
 	head->list.next = (struct list_head *)*headp;
 	barrier();
@@ -243,6 +243,7 @@ static void rcu_ring_publish(struct rcu_batch *rb, unsigned int cpu, long c)
 		rcu_gp_open_round(rb);
 	}
 	rcu_stats_qs();
+	rcu_trace_qs(cpu);
 	/* Wake the next CPU's idle loop if it sleeps: it can advance now. */
 	if (rb->ring_next_cpu != cpu && idle_cpu(rb->ring_next_cpu)) {
 		rb->kicks++;

@@ -134,7 +134,7 @@ void call_rcu(struct rcu_head *head, void (*func)(void *arg), void *arg)
 
 	head->func = func;
 	head->arg = arg;
-	rcu_stats_queued();
+	rcu_stats_queued(head);
 
 	flags = spin_lock_irqsave(&rcu_lock);
 	if (list_empty(&rcu_wait_list) && rcu_taskq_ready)	/* note 2 */
@@ -202,6 +202,7 @@ static void wait_for_rcu(void)
 	}
 	smp_mb();		/* the daemons' answers before the callbacks run */
 	rcu_stats_qs();		/* this CPU's own: keventd is running on it */
+	rcu_trace_qs(smp_processor_id());
 	rcu_gp_end(rcu_gpnum);
 	WRITE_ONCE(rcu_gp_waiter_cpu, -1);
 }
@@ -246,6 +247,7 @@ static int krcud(void *arg)
 		WRITE_ONCE(kd->gp, READ_ONCE(rcu_gpnum));
 		kd->runs++;
 		rcu_stats_qs();
+		rcu_trace_qs(cpu);
 		up(&rcu_sema);
 	}
 	return 0;

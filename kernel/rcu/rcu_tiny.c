@@ -50,7 +50,7 @@ void call_rcu(struct rcu_head *head, void (*func)(void *arg), void *arg)
 	}
 	list_add_tail(&head->list, &rcu_tiny_ctrlblk.waitlist);
 	rcu_tiny_ctrlblk.waitlen++;
-	rcu_stats_queued();
+	rcu_stats_queued(head);
 	local_irq_restore(flags);
 }
 
@@ -61,6 +61,7 @@ static void rcu_qs(void)
 
 	if (!list_empty(&rcu_tiny_ctrlblk.waitlist)) {
 		rcu_stats_qs();
+		rcu_trace_qs(smp_processor_id());
 		rcu_stats_list_len(rcu_tiny_ctrlblk.waitlen);
 		list_splice_tail_init(&rcu_tiny_ctrlblk.waitlist, &rcu_tiny_ctrlblk.donelist);
 		rcu_tiny_ctrlblk.donelen += rcu_tiny_ctrlblk.waitlen;

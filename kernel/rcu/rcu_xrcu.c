@@ -126,7 +126,7 @@ void call_rcu(struct rcu_head *head, void (*func)(void *arg), void *arg)
 	rd = this_cpu_ptr(&rcu_data);
 	list_add_tail(&head->list, &rd->nextlist);
 	rd->nextlen++;
-	rcu_stats_queued();
+	rcu_stats_queued(head);
 	local_irq_restore(flags);
 }
 
@@ -209,6 +209,7 @@ report:
 	cpumask_clear_cpu(cpu, &rcu_cpumask);
 	rd->last_qsctr = RCU_QSCTR_INVALID;
 	rcu_stats_qs();
+	rcu_trace_qs(cpu);
 	if (!cpumask_empty(&rcu_cpumask)) {
 		/* All CPUs haven't gone through a quiescent state */
 		spin_unlock(&rcu_lock);

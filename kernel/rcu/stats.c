@@ -50,6 +50,7 @@ void rcu_stats_batch(unsigned long n)
 
 	if (n > s->max_batch)
 		s->max_batch = n;
+	rcu_trace_batch(n, 0);
 }
 
 unsigned long rcu_pending_callbacks(void)

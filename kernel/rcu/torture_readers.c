@@ -45,6 +45,7 @@
 #include <time.h>
 #include <timer.h>
 #include <printk.h>
+#include <trace.h>
 
 DEFINE_PER_CPU(struct torture_reader_stats, torture_rstats);
 
@@ -260,6 +261,27 @@ static void rcu_torture_reader_call_rcu(void)
 	atomic_long_inc(&this_cpu_ptr(&torture_rstats)->call_rcu_reads);
 }
 
+/*
+ * Reader ids for the trace (docs/rcu/timeline.md): one per read, so that
+ * tools/trace.py can pair an enter with its exit even when the reader
+ * was preempted and moved, or an IPI read nested inside a thread read.
+ * The enter is recorded inside the section and the exit before it ends,
+ * so the traced section lies within the real one: a grace period the
+ * checker sees overlap it truly did.
+ */
+static atomic_long_t torture_reader_ids;
+
+static unsigned long rcu_torture_trace_enter(enum read_ctx ctx)
+{
+	unsigned long id;
+
+	if (!trace_enabled(TRACE_TORTURE))
+		return 0;
+	id = atomic_long_inc_return(&torture_reader_ids);
+	trace_event(TRACE_TORTURE, TR_READER_ENTER, id, ctx);
+	return id;
+}
+
 static void rcu_torture_one_read(struct torture_rand *r, enum read_ctx ctx)
 {
 	unsigned long x = torture_random(r);
@@ -267,7 +289,7 @@ static void rcu_torture_one_read(struct torture_rand *r, enum read_ctx ctx)
 	bool bh = !((x >> 4) % 4);
 	struct read_snap a, b;
 	struct rcu_torture *p;
-	unsigned long gp0, gp1;
+	unsigned long gp0, gp1, id;
 	cpumask_t saved;
 	bool restore = false;
 	bool long_read = ctx == READ_THREAD && torture_params.long_delay_us &&
@@ -277,10 +299,13 @@ static void rcu_torture_one_read(struct torture_rand *r, enum read_ctx ctx)
 		rcu_read_lock();
 	if (bh)
 		rcu_read_lock_bh();
+	id = rcu_torture_trace_enter(ctx);
 	a.gp_started = rcu_gp_started();
 	gp0 = rcu_gp_completed();
 	p = rcu_dereference(rcu_torture_current);
 	if (!p) {
+		if (id)
+			trace_event(TRACE_TORTURE, TR_READER_EXIT, id, 0);
 		if (bh)
 			rcu_read_unlock_bh();
 		for (int i = 0; i < nest; i++)
@@ -336,6 +361,8 @@ static void rcu_torture_one_read(struct torture_rand *r, enum read_ctx ctx)
 		restore = rcu_torture_preempt_reader(r, &saved);
 	snap(p, &b);
 	gp1 = b.gp_completed = rcu_gp_completed();
+	if (id)
+		trace_event(TRACE_TORTURE, TR_READER_EXIT, id, 0);
 	rcu_read_unlock();
 	rcu_torture_check(p, &a, &b, gp1 - gp0, ctx);
 	if (restore)

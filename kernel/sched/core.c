@@ -16,6 +16,7 @@
  * 16, 19 and 22 increment RCU_qsctr (after "switch_tasks:", before
  * "if (likely(prev != next))").
  */
+#include <trace.h>
 #include "sched.h"
 #include <rcu_hooks.h>
 #include <smp.h>
@@ -430,6 +431,8 @@ void __schedule(enum sched_mode mode)
 		struct task *last;
 
 		rq->stats.nr_switches++;
+		trace_event(TRACE_SCHED, TR_SWITCH,
+			    (u64)(u32)prev->pid << 32 | (u32)next->pid, voluntary);
 		if (voluntary) {
 			rq->stats.nvcsw++;
 			prev->nvcsw++;

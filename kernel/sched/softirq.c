@@ -11,6 +11,7 @@
  * MAX_SOFTIRQ_RESTART passes the rest is left to ksoftirqd, a per-CPU
  * thread at normal priority, so that threads keep making progress.
  */
+#include <trace.h>
 #include <softirq.h>
 #include <sched.h>
 #include <percpu.h>
@@ -95,11 +96,13 @@ static void __do_softirq(bool from_ksoftirqd)
 		for (unsigned int nr = 0; pending; nr++, pending >>= 1) {
 			if (!(pending & 1))
 				continue;
+			trace_event(TRACE_SOFTIRQ, TR_SOFTIRQ_ENTRY, nr, 0);
 			if (softirq_vec[nr])
 				softirq_vec[nr]();
 			else		/* raised before open_softirq(): a boot-order bug */
 				WARN_ON_ONCE(1);
 			st->run[nr]++;
+			trace_event(TRACE_SOFTIRQ, TR_SOFTIRQ_EXIT, nr, 0);
 		}
 		local_irq_disable();
 		pending = this_cpu(softirq_pending);

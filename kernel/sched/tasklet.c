@@ -11,6 +11,7 @@
  * is cleared *before* the function runs, so a tasklet_schedule() from
  * inside the function (or from an interrupt during it) queues it again.
  */
+#include <trace.h>
 #include <interrupt.h>
 #include <sched.h>
 #include <percpu.h>
@@ -85,7 +86,9 @@ static void tasklet_action_common(struct tasklet_list *percpu_list, unsigned int
 			if (!atomic_read(&t->count)) {
 				if (!test_and_clear_bit(TASKLET_STATE_SCHED, &t->state))
 					panic("tasklet %p on a list without SCHED set", t);
+				trace_event(TRACE_SOFTIRQ, TR_TASKLET_ENTRY, t->func, 0);
 				t->func(t->data);
+				trace_event(TRACE_SOFTIRQ, TR_TASKLET_EXIT, 0, 0);
 				clear_bit(TASKLET_STATE_RUN, &t->state);
 				continue;
 			}

@@ -2,6 +2,7 @@
  * The per-CPU tick (include/tick.h): each CPU's LAPIC timer interrupt.
  * CPU 0 also advances jiffies, the global tick count.
  */
+#include <trace.h>
 #include <tick.h>
 #include <time.h>
 #include <rcu_hooks.h>
@@ -56,6 +57,7 @@ static void tick_interrupt(struct pt_regs *regs, void *arg)
 	ts->ticks++;
 	ts->by_context[ctx]++;
 	this_cpu(tick_count)++;
+	trace_event(TRACE_IRQ, TR_TICK, ctx, 0);
 	timer_tick();
 	scheduler_tick(ctx);
 	rcu_hook_tick(ctx);

@@ -42,6 +42,8 @@ Keys (all optional; the defaults in Scenario below):
     peer_cmdline, peer_log    net = pair: the second guest's command line and log
     banner_cpus   the CPU count the banner must show where the kernel is meant
                   to find fewer than QEMU has (acpi=off: the MP table's)
+    timeline      pass | fail: the verdict tools/trace.py's checker must give on
+                  the log's trace dump (trace.dump_at_end=1; docs/rcu/timeline.md)
 
 ${cpus}, ${config} and ${boot} may appear in name, description, cmdline and
 the regexes; ${variant}, ${preemption} and ${hz}, which the build decides
@@ -68,7 +70,8 @@ SCENARIO_DIR = REPO / "tests" / "scenarios"
 MATRIX_KEYS = ("config", "cpus", "boot")
 LIST_KEYS = ("option", "groups", "log", "trace", "peer_log", "shell")
 SCALAR_KEYS = {"description": str, "name": str, "cmdline": str, "timeout": int, "expect": str,
-               "online": bool, "net": str, "peer_cmdline": str, "banner_cpus": int}
+               "online": bool, "net": str, "peer_cmdline": str, "banner_cpus": int,
+               "timeline": str}
 TYPE_NAMES = {str: "a string", int: "a number", bool: "true or false"}
 PRE_BUILD_VARS = ("cpus", "config", "boot")
 RE_VAR = re.compile(r"\$\{(\w+)\}")
@@ -98,6 +101,7 @@ class Scenario:
     peer_cmdline: str = ""
     peer_log: list = field(default_factory=list)
     banner_cpus: int = None      # the CPUs the kernel finds, where not QEMU's all
+    timeline: str = ""           # pass | fail: tools/trace.py check's verdict
 
     @property
     def build_name(self):
@@ -229,6 +233,8 @@ def _validate(sc, where):
         raise ValueError(f"{where}: net must be none, user or pair")
     if sc.timeout <= 0:
         raise ValueError(f"{where}: timeout must be positive")
+    if sc.timeline not in ("", "pass", "fail"):
+        raise ValueError(f"{where}: timeline must be pass or fail")
     known = set(PRE_BUILD_VARS) | {"variant", "preemption", "hz"}
     for text in sc.log + sc.trace + sc.peer_log + [rx for rx, _ in sc.input]:
         for var in RE_VAR.findall(text):
@@ -303,6 +309,22 @@ def check_groups(r, groups):
     return why
 
 
+def check_timeline(log, expect):
+    """tools/trace.py's grace-period checker on the log's trace dump."""
+    import importlib.util
+    spec = importlib.util.spec_from_file_location("qs_trace_tool", REPO / "tools" / "trace.py")
+    tool = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(tool)
+    try:
+        ok, text = tool.check(tool.Trace(log))
+    except ValueError as e:
+        return [f"timeline: {e}"]
+    verdict = {True: "pass", False: "fail", None: "inconclusive"}[ok]
+    if verdict == expect:
+        return []
+    return [f"timeline: the checker says {verdict}, not {expect}: " + " / ".join(text.splitlines()[:3])]
+
+
 def judge_scenario(sc, r, log_key="log"):
     """Every reason this run is not what the case expects ([] for none)."""
     ok, why = r.verdict(sc.expect)
@@ -315,6 +337,8 @@ def judge_scenario(sc, r, log_key="log"):
     for rx in sc.regexes(log_key, r.built):
         if not re.search(rx, text, re.M):
             why.append(f"console log lacks /{rx}/")
+    if log_key == "log" and sc.timeline:
+        why += check_timeline(r.log, sc.timeline)
     if log_key == "log":
         for fn in sc.regexes("trace", r.built):
             p = r.console.panic

@@ -11,6 +11,7 @@
  * asked to wait spins until its slot is freed, i.e. until the function has
  * run. Interrupts are disabled on the target while the function runs.
  */
+#include <trace.h>
 #include <smp.h>
 #include <percpu.h>
 #include <barrier.h>
@@ -39,6 +40,7 @@ static void call_function_interrupt(struct pt_regs *regs, void *arg)
 						  __ATOMIC_ACQUIRE);
 	struct call_slot *rev = NULL;
 
+	trace_event(TRACE_IRQ, TR_IPI, VEC_CALL_FUNCTION, 0);
 	while (s) {			/* reverse: run in the order they were sent */
 		struct call_slot *n = s->next;
 		s->next = rev;
@@ -58,6 +60,7 @@ static void call_function_interrupt(struct pt_regs *regs, void *arg)
 
 static void reschedule_interrupt(struct pt_regs *regs, void *arg)
 {
+	trace_event(TRACE_IRQ, TR_IPI, VEC_RESCHEDULE, 0);
 	scheduler_ipi();
 }
 
