@@ -33,13 +33,17 @@ A grade.toml:
     # and/or answers: each key of the lab's answers.toml must equal group 1 of
     # its regex in that boot's log (numbers as numbers, text without case)
     answers = { variant = 'rcu=(\\S+)' }
+    # show: a regex whose group 1 in that boot's log is printed under the
+    # check (a benchmark's ratio), OK or not
+    show = 'scaling ([\\d.]+)'
     # or a host command, run in the tree; OK when it exits 0
     host = "test -s build/compare/compare.md"
 
 Checks with the same boot keys share one boot. With `files`, --reference
-copies the tree into build/grade/labN-ref/src (only what changed, so its
-builds stay incremental), puts the reference files in place there, and
-grades that copy; `config` and `answers` need no copy. The student's tree
+copies the tree into build/grade/labN-ref/src (only what changed, and
+this tree's builds of the checks' configurations, so that only the
+replaced files compile again), puts the reference files in place there,
+and grades that copy; `config` and `answers` need no copy. The student's tree
 is never modified.
 """
 import argparse
@@ -63,7 +67,7 @@ from qs.scenario import Scenario, default_label, run_scenario  # noqa: E402
 LABS = REPO / "labs"
 BOOT_KEYS = {"config": str, "option": list, "cpus": int, "cmdline": str, "timeout": int,
              "expect": str, "groups": list, "log": list, "shell": list}
-CHECK_KEYS = {"name", "points", "description", "requires", "answers", "host"} | set(BOOT_KEYS)
+CHECK_KEYS = {"name", "points", "description", "requires", "answers", "host", "show"} | set(BOOT_KEYS)
 # Log lines worth showing as evidence when a boot check fails.
 EVIDENCE = re.compile(r"rcu-torture: (FAILURE|ERROR)|^\s*not ok |^\s*# .*: expected |"
                       r"Kernel panic|kmalloc: poison|BUG:|rcu: stall|lab3: .*(FAIL|ERROR)")
@@ -152,13 +156,15 @@ def check_answers(c, log_text, answers, answers_path):
 
 
 def boot_check(c, lab, config_map, kvm, answers, answers_path):
-    """(reasons, evidence lines, log path) for a check with a boot."""
+    """(reasons, evidence lines, log path, shown) for a check with a boot."""
     sc = scenario_of(c, lab, config_map)
     try:
         r, why, _ = run_scenario(sc, kvm=kvm, cache=True)
     except BuildError as e:
-        return [f"configs/{sc.config} does not build"], str(e).strip().split("\n")[-15:], None
+        return [f"configs/{sc.config} does not build"], str(e).strip().split("\n")[-15:], None, None
     text = user_view(r.log)
+    m = re.search(c["show"], text, re.M) if "show" in c else None
+    shown = m.group(1) if m else None
     evidence = []
     if why:
         evidence = [line.strip() for line in text.split("\n") if EVIDENCE.search(line)][:10]
@@ -166,30 +172,30 @@ def boot_check(c, lab, config_map, kvm, answers, answers_path):
             evidence = ["last console lines:"] + r.tail(8).split("\n")
     elif "answers" in c:         # the boot is as expected: only the answers can be wrong
         why = check_answers(c, text, answers, answers_path)
-    return why, evidence, r.log_path
+    return why, evidence, r.log_path, shown
 
 
 def host_check(c):
     p = subprocess.run(c["host"], shell=True, cwd=REPO, capture_output=True, text=True)
     if p.returncode == 0:
-        return [], [], None
+        return [], [], None, None
     out = (p.stdout + p.stderr).strip().split("\n")[-10:]
-    return [f"`{c['host']}` exited with status {p.returncode}"], out, None
+    return [f"`{c['host']}` exited with status {p.returncode}"], out, None, None
 
 
 def run_check(c, lab, config_map, kvm, answers, answers_path, results):
     t0 = time.time()
     missing = [r for r in c.get("requires", []) if not results.get(r)]
     if missing:
-        why, evidence, log = [f"not run: needs {', '.join(missing)} to pass first"], [], None
+        why, evidence, log, shown = [f"not run: needs {', '.join(missing)} to pass first"], [], None, None
     elif "config" in c:
-        why, evidence, log = boot_check(c, lab, config_map, kvm, answers, answers_path)
+        why, evidence, log, shown = boot_check(c, lab, config_map, kvm, answers, answers_path)
     else:
-        why, evidence, log = host_check(c)
+        why, evidence, log, shown = host_check(c)
     return dict(name=c["name"], points=c.get("points", 0), ok=not why,
                 seconds=round(time.time() - t0, 1), reasons=why, evidence=evidence,
                 log=os.path.relpath(log, REPO) if log else None,
-                description=c.get("description", ""))
+                shown=shown, description=c.get("description", ""))
 
 
 # ------------------------------------------------------------------ the reference
@@ -218,6 +224,15 @@ def grade_reference_copy(spec, argv):
         out = dst / target
         if not out.exists() or out.read_bytes() != data:
             out.write_bytes(data)
+    # Seed the copy's builds with this tree's (their .d files name sources
+    # by relative path, and the copy keeps their mtimes): only the files
+    # the reference replaces are compiled again.
+    for c in spec.get("check", []):
+        if "config" in c:
+            name = scenario_of(c, spec["lab"], {}).build_name
+            src, out = REPO / "build" / name, dst / "build" / name
+            if src.is_dir() and not out.exists():
+                shutil.copytree(src, out, symlinks=True, ignore=shutil.ignore_patterns("logs", "results"))
     args = [a for a in argv if a != "--reference"] + ["--reference-answers"]
     return subprocess.call([sys.executable, str(dst / "tools" / "grade.py")] + args, cwd=dst)
 
@@ -241,6 +256,8 @@ def print_check(res):
     mark = "OK" if res["ok"] else "FAIL"
     pts = f" [{res['points']} pt{'s' if res['points'] != 1 else ''}]" if res["points"] else " [not graded]"
     print(f"{res['name']}: {mark} ({res['seconds']:.1f}s){pts}", flush=True)
+    if res["shown"]:
+        print(f"    {res['shown']}")
     if not res["ok"]:
         for w in res["reasons"][:4]:
             print(f"    {w[:200]}")
