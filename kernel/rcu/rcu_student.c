@@ -74,7 +74,7 @@ void call_rcu(struct rcu_head *head, void (*func)(void *arg), void *arg)
 
 /*
  * Step 3: the quiescent states. In both preemption models a context
- * switch cannot happen inside a reader (include/rcu/read_side.h), so
+ * switch cannot happen inside a reader (kernel/rcu/read_side.h), so
  * every switch counts.
  * TODO: count a quiescent state on this CPU.
  */
