@@ -7,7 +7,9 @@ The QEMU half keeps to a small subset, about a minute of guest time in all
   Lab 4  handout: rcu-api-smp1 (the skeleton's call_rcu() counts no grace
          period: the API tests fail). reference (rcu-poll in the student's
          place): rcu-api-smp1 and torture-broken-smp2, which brings in
-         torture-smp2 (rcutorture SUCCESS, then FAILURE with rcu_break=1).
+         torture-smp2 (rcutorture SUCCESS, then FAILURE with rcu_break=1);
+         the same for the model answer that follows the handout
+         (labs/instructor/lab4/rcu_student.c), in a scratch copy.
   Lab 3  stress-ltimer-smp4, which brings in stress-busted-smp4: the rwlock
          table is not caught on the busted variant (0, the passing run not
          even counted); the reference conversion is caught there and passes
@@ -90,6 +92,11 @@ def test_unknown_only_is_refused():
     assert code == 2 and "torture-smp2" in err
 
 
+def test_with_a_missing_file_is_refused():
+    code, _, err = run_grade("4", "--with", "kernel/rcu/rcu_student.c=no/such/file.c")
+    assert code == 2 and "no/such/file.c" in err
+
+
 def test_only_brings_in_what_a_check_requires():
     checks = grade.load(4)["check"]
     names = [c["name"] for c in grade.selected(checks, "torture-broken-smp2")]
@@ -122,6 +129,20 @@ def test_lab4_skeleton_scores_zero():
 def test_lab4_reference_scores_full_marks():
     code, r = graded("4", "--reference", "--only", "rcu-api-smp1,torture-broken-smp2")
     assert [c["name"] for c in r["checks"]] == ["rcu-api-smp1", "torture-smp2", "torture-broken-smp2"]
+    assert code == 0 and r["score"] == r["max"] == 30, r
+
+
+@pytest.mark.qemu
+def test_lab4_model_answer_scores_full_marks():
+    """labs/instructor/lab4/rcu_student.c, the design the handout guides to,
+    in the student's place (a scratch copy, as --reference makes for
+    Lab 3): the handout's steps lead to a passing RCU."""
+    try:
+        build("test-rcu_student_defconfig", "rcu_student_defconfig")   # seeds the copy
+    except BuildError as e:
+        pytest.fail(str(e), pytrace=False)
+    code, r = graded("4", "--with", "kernel/rcu/rcu_student.c=labs/instructor/lab4/rcu_student.c",
+                     "--only", "rcu-api-smp1,torture-broken-smp2")
     assert code == 0 and r["score"] == r["max"] == 30, r
 
 

@@ -8,6 +8,8 @@ show them), then `Score: x/y`. The exit status is 0 only with full marks.
     tools/grade.py 4 --json           # one JSON object, for course infrastructure
     tools/grade.py 4 --only 'torture-smp2,rcu-api-*'   # these (and what they require)
     tools/grade.py 4 --reference      # the instructor's reference instead of the student's work
+    tools/grade.py 4 --with kernel/rcu/rcu_student.c=labs/instructor/lab4/rcu_student.c
+                                      # another file in the student's place (a scratch copy)
     tools/grade.py --list             # the labs and their checks
 
 A grade.toml:
@@ -39,12 +41,12 @@ A grade.toml:
     # or a host command, run in the tree; OK when it exits 0
     host = "test -s build/compare/compare.md"
 
-Checks with the same boot keys share one boot. With `files`, --reference
-copies the tree into build/grade/labN-ref/src (only what changed, and
-this tree's builds of the checks' configurations, so that only the
-replaced files compile again), puts the reference files in place there,
-and grades that copy; `config` and `answers` need no copy. The student's tree
-is never modified.
+Checks with the same boot keys share one boot. With `files` (or --with),
+the grader copies the tree into build/grade/labN-ref/src (or -with/; only
+what changed, and this tree's builds of the checks' configurations, so
+that only the replaced files compile again), puts the files in place
+there, and grades that copy; `config` and `answers` need no copy. The
+student's tree is never modified.
 """
 import argparse
 import fnmatch
@@ -215,26 +217,27 @@ def sync_tree(dst):
         shutil.copy2(src, out)
 
 
-def grade_reference_copy(spec, argv):
-    """--reference with files: grade a copy of the tree with them in place."""
-    dst = REPO / "build" / "grade" / f"lab{spec['lab']}-ref" / "src"
+def grade_copy(spec, files, child_args, label):
+    """Grade a copy of the tree (build/grade/labN-<label>/src) with files
+    ({path in the tree: file to put there}) in place."""
+    dst = REPO / "build" / "grade" / f"lab{spec['lab']}-{label}" / "src"
     sync_tree(dst)
-    for target, src in spec["reference"]["files"].items():
+    for target, src in files.items():
         data = (REPO / src).read_bytes()
         out = dst / target
         if not out.exists() or out.read_bytes() != data:
+            out.parent.mkdir(parents=True, exist_ok=True)
             out.write_bytes(data)
     # Seed the copy's builds with this tree's (their .d files name sources
     # by relative path, and the copy keeps their mtimes): only the files
-    # the reference replaces are compiled again.
+    # put in place are compiled again.
     for c in spec.get("check", []):
         if "config" in c:
             name = scenario_of(c, spec["lab"], {}).build_name
             src, out = REPO / "build" / name, dst / "build" / name
             if src.is_dir() and not out.exists():
                 shutil.copytree(src, out, symlinks=True, ignore=shutil.ignore_patterns("logs", "results"))
-    args = [a for a in argv if a != "--reference"] + ["--reference-answers"]
-    return subprocess.call([sys.executable, str(dst / "tools" / "grade.py")] + args, cwd=dst)
+    return subprocess.call([sys.executable, str(dst / "tools" / "grade.py")] + child_args, cwd=dst)
 
 
 # ------------------------------------------------------------------ main
@@ -276,6 +279,8 @@ def main(argv=None):
     ap.add_argument("--reference", action="store_true",
                     help="grade the instructor's reference (grade.toml [reference]) instead")
     ap.add_argument("--reference-answers", action="store_true", help=argparse.SUPPRESS)
+    ap.add_argument("--with", dest="with_files", action="append", default=[], metavar="DEST=SRC",
+                    help="grade a copy of the tree with file SRC in place of DEST (repeatable)")
     ap.add_argument("--kvm", default=os.environ.get("KVM", "0"))
     ap.add_argument("--list", action="store_true", help="list the labs and their checks")
     a = ap.parse_args(argv)
@@ -288,8 +293,17 @@ def main(argv=None):
             raise GradeError(f"LAB={a.lab} is not a lab number; the labs:\n{list_labs()}")
         spec = load(int(a.lab))
         ref = spec.get("reference", {})
+        child = [a.lab, "--kvm", kvm] + (["--json"] if a.json else []) + \
+            (["--only", a.only] if a.only else [])
+        if a.with_files:
+            files = dict(w.split("=", 1) for w in a.with_files)
+            missing = [s for s in files.values() if not (REPO / s).is_file()]
+            if missing or any(not d for d in files):
+                raise GradeError(f"--with DEST=SRC: no such file {', '.join(missing)}")
+            return grade_copy(spec, files, child + (["--reference-answers"] if a.reference else []),
+                              "with")
         if a.reference and ref.get("files"):
-            return grade_reference_copy(spec, argv)
+            return grade_copy(spec, ref["files"], child + ["--reference-answers"], "ref")
         reference = a.reference or a.reference_answers
         config_map = ref.get("config", {}) if reference else {}
         answers_path = spec["dir"] / "answers.toml"
