@@ -10,6 +10,7 @@
 #                       a timeline of grace periods: build/trace/poll/{trace.json,timeline.png,verdict.txt}
 #   make gdb            boot stopped at the first instruction, gdb attached
 #   make console        (a second terminal) the console of the kernel make gdb runs
+#   make grade LAB=n    grade a lab (labs/README.md; GRADE_ARGS=--json for course infrastructure)
 #   make defconfig, make <name>_defconfig, make menuconfig, make olddefconfig,
 #   make savedefconfig  configuration (Kconfig, read by kconfiglib)
 #   make clean
@@ -202,7 +203,7 @@ initrd: $(INITRD)
 
 # ---------------------------------------------------------------- top targets
 .PHONY: all kernel initrd modules iso run gdb console test test-quick soak repeat trace mutants compare amlat \
-	modbench semopbench rtbench figures clean \
+	modbench semopbench rtbench figures grade clean \
 	distclean deps \
 	menuconfig defconfig olddefconfig savedefconfig FORCE
 
@@ -390,6 +391,16 @@ trace: deps
 	$(Q)$(PYTHON) tools/trace.py run --config rcu_$(TRACE_VARIANT)_defconfig --cpus $(CPUS) \
 		--kvm $(if $(filter auto,$(KVM)),0,$(KVM)) --seconds $(TRACE_SECONDS) \
 		-d build/trace/$(subst _,-,$(TRACE_VARIANT))
+
+# Grade a lab (labs/README.md): each check's OK or FAIL with its evidence,
+# then Score: x/y; the status is non-zero when points are lost. LAB= picks
+# the lab (none or a bad one lists them); GRADE_ARGS= passes options:
+# --json (or JSON=1), --only 'torture-*', --reference (the instructor's reference).
+LAB		?=
+GRADE_ARGS	?=
+grade: deps
+	$(Q)$(PYTHON) tools/grade.py $(LAB) --kvm $(if $(filter auto,$(KVM)),0,$(KVM)) \
+		$(if $(filter 1 y yes,$(JSON)),--json) $(GRADE_ARGS)
 
 # Every scenario (or SCN='glob'), REPEAT times, one summary line per run.
 repeat: deps

@@ -1,5 +1,5 @@
-"""The documentation names only what exists. In README.md, docs/*.md and
-docs/rcu/*.md:
+"""The documentation names only what exists. In README.md, docs/*.md,
+docs/rcu/*.md and the labs' handouts (labs/**/*.md):
 
   - every repository path (kernel/rcu/rcu_ltimer.c, tools/gdb/rcu_<variant>.py,
     a relative link such as (net.md)) is in the tree; <name> and [opt]
@@ -24,7 +24,7 @@ import pytest
 from qs import REPO
 
 DOCS = [REPO / "README.md"] + sorted((REPO / "docs").glob("*.md")) \
-    + sorted((REPO / "docs" / "rcu").glob("*.md"))
+    + sorted((REPO / "docs" / "rcu").glob("*.md")) + sorted((REPO / "labs").rglob("*.md"))
 TOP_DIRS = ("boot", "kernel", "include", "user", "tools", "tests", "configs", "docs", "modules",
             "labs", "shared")
 TOP_FILES = ("Makefile", "Kconfig", "README.md")

@@ -1,0 +1,182 @@
+"""The lab graders (tools/grade.py, labs/*/grade.toml) are themselves
+tested, both ways: the untouched handout scores 0 on the graded checks it
+runs, and the instructor's reference scores full marks.
+
+The QEMU half keeps to a small subset, about a minute of guest time in all
+(the full graders are ten boots for Lab 4 alone):
+  Lab 4  handout: rcu-api-smp1 (the skeleton's call_rcu() counts no grace
+         period: the API tests fail). reference (rcu-poll in the student's
+         place): rcu-api-smp1 and torture-broken-smp2, which brings in
+         torture-smp2 (rcutorture SUCCESS, then FAILURE with rcu_break=1);
+         the same for the model answer that follows the handout
+         (labs/instructor/lab4/rcu_student.c), in a scratch copy.
+  Lab 3  stress-ltimer-smp4, which brings in stress-busted-smp4: the rwlock
+         table is not caught on the busted variant (0, the passing run not
+         even counted); the reference conversion is caught there and passes
+         on rcu-ltimer (20/20), graded in a scratch copy of the tree.
+  Labs 1, 2, 5  one boot each: the handout's empty answers score 0, the
+         reference answers full marks.
+The rest (parsing, listing, bad input, requires) needs no QEMU.
+"""
+import json
+import subprocess
+import sys
+import tomllib
+
+import pytest
+
+from qs import REPO
+from qs.build import BuildError, build
+
+sys.path.insert(0, str(REPO / "tools"))
+import grade  # noqa: E402
+
+GRADE = [sys.executable, str(REPO / "tools" / "grade.py")]
+
+
+def run_grade(*args):
+    p = subprocess.run(GRADE + list(args), cwd=REPO, capture_output=True, text=True, timeout=900)
+    return p.returncode, p.stdout, p.stderr
+
+
+def graded(*args):
+    code, out, err = run_grade(*args, "--json")
+    assert out.strip(), f"no JSON from grade.py {' '.join(args)}: {err[-2000:]}"
+    return code, json.loads(out)
+
+
+# ---------------------------------------------------------------- no QEMU
+def test_every_lab_loads_and_its_reference_exists():
+    labs = grade.lab_dirs()
+    assert sorted(labs) == [1, 2, 3, 4, 5]
+    for n in labs:
+        spec = grade.load(n)
+        assert spec["lab"] == n and spec.get("check"), n
+        assert sum(c.get("points", 0) for c in spec["check"]) > 0, n
+        for c in spec["check"]:
+            if "config" in c:
+                assert (REPO / "configs" / c["config"]).exists(), (n, c["name"])
+        ref = spec.get("reference")
+        assert ref, f"lab {n} has no reference"
+        for cfg in ref.get("config", {}).values():
+            assert (REPO / "configs" / cfg).exists(), (n, cfg)
+        for src in ref.get("files", {}).values():
+            assert (REPO / src).exists(), (n, src)
+        if "answers" in ref:
+            assert (REPO / ref["answers"]).exists(), n
+
+
+def test_handout_answers_are_empty_and_reference_answers_complete():
+    for n, d in grade.lab_dirs().items():
+        spec = grade.load(n)
+        keys = {k for c in spec["check"] for k in c.get("answers", {})}
+        if not keys:
+            continue
+        handout = tomllib.loads((d / "answers.toml").read_text())
+        ref = tomllib.loads((REPO / spec["reference"]["answers"]).read_text())
+        assert set(handout) == keys == set(ref), n
+        assert all(v == "" for v in handout.values()), n
+
+
+def test_bad_lab_lists_the_labs():
+    code, out, err = run_grade("9")
+    assert code == 2 and "no lab 9" in err and "LAB=4" in err
+    code, out, err = run_grade("x")
+    assert code == 2 and "LAB=1" in err
+    code, out, _ = run_grade("--list")
+    assert code == 0 and all(f"LAB={n}" in out for n in (1, 2, 3, 4, 5))
+
+
+def test_unknown_only_is_refused():
+    code, _, err = run_grade("4", "--only", "nothing-*")
+    assert code == 2 and "torture-smp2" in err
+
+
+def test_with_a_missing_file_is_refused():
+    code, _, err = run_grade("4", "--with", "kernel/rcu/rcu_student.c=no/such/file.c")
+    assert code == 2 and "no/such/file.c" in err
+
+
+def test_only_brings_in_what_a_check_requires():
+    checks = grade.load(4)["check"]
+    names = [c["name"] for c in grade.selected(checks, "torture-broken-smp2")]
+    assert names == ["torture-smp2", "torture-broken-smp2"]
+
+
+def test_a_check_whose_requirement_failed_is_not_run():
+    c = dict(name="b", points=3, requires=["a"], config="no_such_defconfig")
+    res = grade.run_check(c, 4, {}, "0", {}, "answers.toml", {"a": False})
+    assert not res["ok"] and "needs a" in res["reasons"][0] and res["log"] is None
+
+
+def test_answers_are_compared_without_giving_them_away():
+    c = dict(answers={"variant": r"rcu=(\S+)", "hz": r"HZ=(\d+)"})
+    log = "config: HZ=250 CPUs=4 (max 16) preemption=none rcu=ltimer"
+    assert grade.check_answers(c, log, {"variant": "LTimer", "hz": "250"}, "a.toml") == []
+    why = grade.check_answers(c, log, {"variant": "poll", "hz": ""}, "a.toml")
+    assert len(why) == 2 and not any("ltimer" in w or "250" in w for w in why)
+
+
+# ---------------------------------------------------------------- both ways, under QEMU
+@pytest.mark.qemu
+def test_lab4_skeleton_scores_zero():
+    code, r = graded("4", "--only", "rcu-api-smp1")
+    assert code == 1 and r["score"] == 0 and r["max"] == 10, r
+    assert any("grace period" in line for c in r["checks"] for line in c["reasons"] + c["evidence"])
+
+
+@pytest.mark.qemu
+def test_lab4_reference_scores_full_marks():
+    code, r = graded("4", "--reference", "--only", "rcu-api-smp1,torture-broken-smp2")
+    assert [c["name"] for c in r["checks"]] == ["rcu-api-smp1", "torture-smp2", "torture-broken-smp2"]
+    assert code == 0 and r["score"] == r["max"] == 30, r
+
+
+@pytest.mark.qemu
+def test_lab4_model_answer_scores_full_marks():
+    """labs/instructor/lab4/rcu_student.c, the design the handout guides to,
+    in the student's place (a scratch copy, as --reference makes for
+    Lab 3): the handout's steps lead to a passing RCU."""
+    try:
+        build("test-rcu_student_defconfig", "rcu_student_defconfig")   # seeds the copy
+    except BuildError as e:
+        pytest.fail(str(e), pytrace=False)
+    code, r = graded("4", "--with", "kernel/rcu/rcu_student.c=labs/instructor/lab4/rcu_student.c",
+                     "--only", "rcu-api-smp1,torture-broken-smp2")
+    assert code == 0 and r["score"] == r["max"] == 30, r
+
+
+@pytest.fixture(scope="module")
+def lab3_builds():
+    """The builds Lab 3's reference copy is seeded with (tools/grade.py)."""
+    try:
+        for cfg in ("rcu_busted_defconfig", "rcu_ltimer_defconfig"):
+            build(f"test-{cfg}", cfg)
+    except BuildError as e:
+        pytest.fail(str(e), pytrace=False)
+
+
+@pytest.mark.qemu
+def test_lab3_handout_scores_zero(lab3_builds):
+    code, r = graded("3", "--only", "stress-ltimer-smp4")
+    assert code == 1 and r["score"] == 0 and r["max"] == 20, r
+    busted, ltimer = r["checks"]
+    assert not busted["ok"] and "ended as pass" in busted["reasons"][0]
+    assert "needs stress-busted-smp4" in ltimer["reasons"][0]
+
+
+@pytest.mark.qemu
+def test_lab3_reference_scores_full_marks(lab3_builds):
+    code, r = graded("3", "--reference", "--only", "stress-ltimer-smp4")
+    assert code == 0 and r["score"] == r["max"] == 20, r
+
+
+@pytest.mark.qemu
+@pytest.mark.parametrize("lab,only", [("1", ""), ("2", "answer-poll_section"),
+                                      ("5", "answer-defaults")])
+def test_answer_labs_both_ways(lab, only):
+    args = [lab] + (["--only", only] if only else [])
+    code, r = graded(*args)
+    assert code == 1 and r["score"] == 0 < r["max"], r
+    code, r = graded(*args, "--reference")
+    assert code == 0 and r["score"] == r["max"] > 0, r

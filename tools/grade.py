@@ -1,0 +1,339 @@
+#!/usr/bin/env python3
+"""make grade LAB=n: grade a lab (labs/labN-*/grade.toml), in the manner of
+MIT 6.1810's gradelib: each check prints `name: OK (1.2s)` or `name: FAIL
+(1.2s)` with the evidence under it (the reasons and the log lines that
+show them), then `Score: x/y`. The exit status is 0 only with full marks.
+
+    tools/grade.py 4                  # grade Lab 4 in this tree
+    tools/grade.py 4 --json           # one JSON object, for course infrastructure
+    tools/grade.py 4 --only 'torture-smp2,rcu-api-*'   # these (and what they require)
+    tools/grade.py 4 --reference      # the instructor's reference instead of the student's work
+    tools/grade.py 4 --with kernel/rcu/rcu_student.c=labs/instructor/lab4/rcu_student.c
+                                      # another file in the student's place (a scratch copy)
+    tools/grade.py --list             # the labs and their checks
+
+A grade.toml:
+
+    lab = 4
+    title = "Write an RCU implementation"
+
+    [reference]                       # what --reference puts in the student's place
+    config = { rcu_student_defconfig = "rcu_poll_defconfig" }   # another configuration
+    answers = "labs/instructor/lab1/answers.toml"              # another answers file
+    files = { "kernel/test/lab3_table.c" = "labs/instructor/lab3/lab3_table.c" }
+
+    [[check]]
+    name = "torture-smp2"
+    points = 10                       # 0: shown, not graded
+    requires = ["rcu-api-smp1"]       # FAIL without a boot unless these passed
+    # a boot: the keys of a scenario case (tools/qs/scenario.py):
+    config = "rcu_student_defconfig"
+    cpus = 2
+    cmdline = "ktest=torture_rcu torture.duration=3"
+    groups = ["torture"]
+    log = ['rcu-torture: SUCCESS']
+    # and/or answers: each key of the lab's answers.toml must equal group 1 of
+    # its regex in that boot's log (numbers as numbers, text without case)
+    answers = { variant = 'rcu=(\\S+)' }
+    # show: a regex whose group 1 in that boot's log is printed under the
+    # check (a benchmark's ratio), OK or not
+    show = 'scaling ([\\d.]+)'
+    # or a host command, run in the tree; OK when it exits 0
+    host = "test -s build/compare/compare.md"
+
+Checks with the same boot keys share one boot. With `files` (or --with),
+the grader copies the tree into build/grade/labN-ref/src (or -with/; only
+what changed, and this tree's builds of the checks' configurations, so
+that only the replaced files compile again), puts the files in place
+there, and grades that copy; `config` and `answers` need no copy. The
+student's tree is never modified.
+"""
+import argparse
+import fnmatch
+import json
+import os
+import re
+import shutil
+import subprocess
+import sys
+import time
+import tomllib
+from pathlib import Path
+
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+from qs import REPO  # noqa: E402
+from qs.build import BuildError  # noqa: E402
+from qs.log import user_view  # noqa: E402
+from qs.scenario import Scenario, default_label, run_scenario  # noqa: E402
+
+LABS = REPO / "labs"
+BOOT_KEYS = {"config": str, "option": list, "cpus": int, "cmdline": str, "timeout": int,
+             "expect": str, "groups": list, "log": list, "shell": list}
+CHECK_KEYS = {"name", "points", "description", "requires", "answers", "host", "show"} | set(BOOT_KEYS)
+# Log lines worth showing as evidence when a boot check fails.
+EVIDENCE = re.compile(r"rcu-torture: (FAILURE|ERROR)|^\s*not ok |^\s*# .*: expected |"
+                      r"Kernel panic|kmalloc: poison|BUG:|rcu: stall|lab3: .*(FAIL|ERROR)")
+
+
+class GradeError(Exception):
+    pass
+
+
+# ------------------------------------------------------------------ the labs
+def lab_dirs():
+    """{n: folder} for every labs/labN-*/ with a grade.toml."""
+    out = {}
+    for d in sorted(LABS.glob("lab[0-9]*-*")):
+        m = re.match(r"lab(\d+)-", d.name)
+        if m and (d / "grade.toml").exists():
+            out[int(m.group(1))] = d
+    return out
+
+
+def list_labs():
+    lines = []
+    for n, d in lab_dirs().items():
+        spec = tomllib.loads((d / "grade.toml").read_text())
+        pts = sum(c.get("points", 0) for c in spec.get("check", []))
+        lines.append(f"  LAB={n}  {spec.get('title', d.name)} ({pts} points; {d.relative_to(REPO)})")
+    return "\n".join(lines)
+
+
+def load(n):
+    dirs = lab_dirs()
+    if n not in dirs:
+        raise GradeError(f"no lab {n} with a grader; the labs:\n{list_labs()}")
+    d = dirs[n]
+    spec = tomllib.loads((d / "grade.toml").read_text())
+    names = set()
+    for c in spec.get("check", []):
+        where = f"{d.name}/grade.toml check {c.get('name', '?')}"
+        unknown = set(c) - CHECK_KEYS
+        if unknown or "name" not in c:
+            raise GradeError(f"{where}: unknown keys {sorted(unknown)} or no name")
+        for r in c.get("requires", []):
+            if r not in names:
+                raise GradeError(f"{where}: requires {r}, which is not an earlier check")
+        if not ("config" in c or "host" in c):
+            raise GradeError(f"{where}: needs a boot (config = ...) or a host command")
+        if "answers" in c and "config" not in c:
+            raise GradeError(f"{where}: answers are compared with a boot's log: give config")
+        names.add(c["name"])
+    spec["dir"] = d
+    return spec
+
+
+# ------------------------------------------------------------------ one check
+def scenario_of(c, lab, config_map):
+    config = config_map.get(c["config"], c["config"])
+    return Scenario(name=f"grade-lab{lab}-{c['name']}", path=str(LABS), config=config,
+                    label=default_label(config), options=list(c.get("option", [])),
+                    cpus=c.get("cpus", 4), cmdline=c.get("cmdline", ""),
+                    timeout=c.get("timeout", 120), expect=c.get("expect", "pass"),
+                    groups=list(c.get("groups", [])), log=list(c.get("log", [])),
+                    shell=list(c.get("shell", [])), description=c.get("description", ""))
+
+
+def same_answer(want, got):
+    """A measured value against a student's answer: numbers as numbers."""
+    try:
+        return float(want) == float(got)
+    except (TypeError, ValueError):
+        return str(want).strip().lower() == str(got).strip().lower()
+
+
+def check_answers(c, log_text, answers, answers_path):
+    why = []
+    for key, rx in c["answers"].items():
+        m = re.search(rx, log_text, re.M)
+        if not m:
+            why.append(f"the grader's boot did not show /{rx}/ to measure {key} by")
+            continue
+        # The measured value is never shown: the output would give the answer away.
+        if key not in answers or answers[key] in ("", None):
+            why.append(f"{key}: no answer in {answers_path}")
+        elif not same_answer(answers[key], m.group(1)):
+            why.append(f"{key}: {answers[key]!r} is not what the grader measured")
+    return why
+
+
+def boot_check(c, lab, config_map, kvm, answers, answers_path):
+    """(reasons, evidence lines, log path, shown) for a check with a boot."""
+    sc = scenario_of(c, lab, config_map)
+    try:
+        r, why, _ = run_scenario(sc, kvm=kvm, cache=True)
+    except BuildError as e:
+        return [f"configs/{sc.config} does not build"], str(e).strip().split("\n")[-15:], None, None
+    text = user_view(r.log)
+    m = re.search(c["show"], text, re.M) if "show" in c else None
+    shown = m.group(1) if m else None
+    evidence = []
+    if why:
+        evidence = [line.strip() for line in text.split("\n") if EVIDENCE.search(line)][:10]
+        if not evidence:
+            evidence = ["last console lines:"] + r.tail(8).split("\n")
+    elif "answers" in c:         # the boot is as expected: only the answers can be wrong
+        why = check_answers(c, text, answers, answers_path)
+    return why, evidence, r.log_path, shown
+
+
+def host_check(c):
+    p = subprocess.run(c["host"], shell=True, cwd=REPO, capture_output=True, text=True)
+    if p.returncode == 0:
+        return [], [], None, None
+    out = (p.stdout + p.stderr).strip().split("\n")[-10:]
+    return [f"`{c['host']}` exited with status {p.returncode}"], out, None, None
+
+
+def run_check(c, lab, config_map, kvm, answers, answers_path, results):
+    t0 = time.time()
+    missing = [r for r in c.get("requires", []) if not results.get(r)]
+    if missing:
+        why, evidence, log, shown = [f"not run: needs {', '.join(missing)} to pass first"], [], None, None
+    elif "config" in c:
+        why, evidence, log, shown = boot_check(c, lab, config_map, kvm, answers, answers_path)
+    else:
+        why, evidence, log, shown = host_check(c)
+    return dict(name=c["name"], points=c.get("points", 0), ok=not why,
+                seconds=round(time.time() - t0, 1), reasons=why, evidence=evidence,
+                log=os.path.relpath(log, REPO) if log else None,
+                shown=shown, description=c.get("description", ""))
+
+
+# ------------------------------------------------------------------ the reference
+def sync_tree(dst):
+    """Copy the tracked and untracked-but-not-ignored files into dst, only
+    those that changed (dst's builds stay incremental)."""
+    files = subprocess.run(["git", "ls-files", "-co", "--exclude-standard"], cwd=REPO,
+                           capture_output=True, text=True, check=True).stdout.split("\n")
+    for f in filter(None, files):
+        src, out = REPO / f, dst / f
+        if not src.is_file():
+            continue
+        if out.exists() and out.stat().st_size == src.stat().st_size and \
+           out.read_bytes() == src.read_bytes():
+            continue
+        out.parent.mkdir(parents=True, exist_ok=True)
+        shutil.copy2(src, out)
+
+
+def grade_copy(spec, files, child_args, label):
+    """Grade a copy of the tree (build/grade/labN-<label>/src) with files
+    ({path in the tree: file to put there}) in place."""
+    dst = REPO / "build" / "grade" / f"lab{spec['lab']}-{label}" / "src"
+    sync_tree(dst)
+    for target, src in files.items():
+        data = (REPO / src).read_bytes()
+        out = dst / target
+        if not out.exists() or out.read_bytes() != data:
+            out.parent.mkdir(parents=True, exist_ok=True)
+            out.write_bytes(data)
+    # Seed the copy's builds with this tree's (their .d files name sources
+    # by relative path, and the copy keeps their mtimes): only the files
+    # put in place are compiled again.
+    for c in spec.get("check", []):
+        if "config" in c:
+            name = scenario_of(c, spec["lab"], {}).build_name
+            src, out = REPO / "build" / name, dst / "build" / name
+            if src.is_dir() and not out.exists():
+                shutil.copytree(src, out, symlinks=True, ignore=shutil.ignore_patterns("logs", "results"))
+    return subprocess.call([sys.executable, str(dst / "tools" / "grade.py")] + child_args, cwd=dst)
+
+
+# ------------------------------------------------------------------ main
+def selected(checks, only):
+    if not only:
+        return checks
+    globs = [g for g in only.split(",") if g]
+    want = {c["name"] for c in checks if any(fnmatch.fnmatch(c["name"], g) for g in globs)}
+    if not want:
+        raise GradeError(f"--only {only} matches no check; the checks: "
+                         + ", ".join(c["name"] for c in checks))
+    for c in reversed(checks):           # what they require runs too (requires name earlier checks)
+        if c["name"] in want:
+            want |= set(c.get("requires", []))
+    return [c for c in checks if c["name"] in want]
+
+
+def print_check(res):
+    mark = "OK" if res["ok"] else "FAIL"
+    pts = f" [{res['points']} pt{'s' if res['points'] != 1 else ''}]" if res["points"] else " [not graded]"
+    print(f"{res['name']}: {mark} ({res['seconds']:.1f}s){pts}", flush=True)
+    if res["shown"]:
+        print(f"    {res['shown']}")
+    if not res["ok"]:
+        for w in res["reasons"][:4]:
+            print(f"    {w[:200]}")
+        for line in res["evidence"]:
+            print(f"    | {line}")
+        if res["log"]:
+            print(f"    log: {res['log']}")
+
+
+def main(argv=None):
+    argv = sys.argv[1:] if argv is None else argv
+    ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    ap.add_argument("lab", nargs="?", help="the lab's number")
+    ap.add_argument("--json", action="store_true", help="print one JSON object, not the lines")
+    ap.add_argument("--only", default="", help="comma-separated globs: grade only these checks")
+    ap.add_argument("--reference", action="store_true",
+                    help="grade the instructor's reference (grade.toml [reference]) instead")
+    ap.add_argument("--reference-answers", action="store_true", help=argparse.SUPPRESS)
+    ap.add_argument("--with", dest="with_files", action="append", default=[], metavar="DEST=SRC",
+                    help="grade a copy of the tree with file SRC in place of DEST (repeatable)")
+    ap.add_argument("--kvm", default=os.environ.get("KVM", "0"))
+    ap.add_argument("--list", action="store_true", help="list the labs and their checks")
+    a = ap.parse_args(argv)
+    kvm = "0" if a.kvm == "auto" else a.kvm
+    try:
+        if a.list or a.lab is None:
+            print("labs with a grader (make grade LAB=n):\n" + list_labs())
+            return 0 if a.list else 2
+        if not a.lab.isdigit():
+            raise GradeError(f"LAB={a.lab} is not a lab number; the labs:\n{list_labs()}")
+        spec = load(int(a.lab))
+        ref = spec.get("reference", {})
+        child = [a.lab, "--kvm", kvm] + (["--json"] if a.json else []) + \
+            (["--only", a.only] if a.only else [])
+        if a.with_files:
+            files = dict(w.split("=", 1) for w in a.with_files)
+            missing = [s for s in files.values() if not (REPO / s).is_file()]
+            if missing or any(not d for d in files):
+                raise GradeError(f"--with DEST=SRC: no such file {', '.join(missing)}")
+            return grade_copy(spec, files, child + (["--reference-answers"] if a.reference else []),
+                              "with")
+        if a.reference and ref.get("files"):
+            return grade_copy(spec, ref["files"], child + ["--reference-answers"], "ref")
+        reference = a.reference or a.reference_answers
+        config_map = ref.get("config", {}) if reference else {}
+        answers_path = spec["dir"] / "answers.toml"
+        if reference and ref.get("answers"):
+            answers_path = REPO / ref["answers"]
+        answers = tomllib.loads(answers_path.read_text()) if answers_path.exists() else {}
+        checks = selected(spec.get("check", []), a.only)
+    except (GradeError, tomllib.TOMLDecodeError) as e:
+        print(f"grade: {e}", file=sys.stderr)
+        return 2
+    results, done = {}, []
+    if not a.json:
+        print(f"== Lab {spec['lab']}: {spec.get('title', '')}"
+              + (" (reference)" if reference else ""), flush=True)
+    for c in checks:
+        res = run_check(c, spec["lab"], config_map, kvm, answers,
+                        os.path.relpath(answers_path, REPO), results)
+        results[c["name"]] = res["ok"]
+        done.append(res)
+        if not a.json:
+            print_check(res)
+    score = sum(r["points"] for r in done if r["ok"])
+    total = sum(r["points"] for r in done)
+    if a.json:
+        print(json.dumps(dict(lab=spec["lab"], title=spec.get("title", ""), reference=reference,
+                              score=score, max=total, checks=done), indent=1))
+    else:
+        print(f"Score: {score}/{total}")
+    return 0 if score == total else 1
+
+
+if __name__ == "__main__":
+    sys.exit(main())
