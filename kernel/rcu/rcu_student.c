@@ -67,7 +67,7 @@ void call_rcu(struct rcu_head *head, void (*func)(void *arg), void *arg)
 	head->func = func;
 	head->arg = arg;
 	student_calls++;
-	rcu_stats_queued();
+	rcu_stats_queued(head);
 	func(arg);			/* WRONG: readers may still hold arg */
 	this_cpu(rcu_cpu_stats).invoked++;
 }

@@ -84,7 +84,7 @@ void call_rcu(struct rcu_head *head, void (*func)(void *arg), void *arg)
 	head->arg = arg;
 	flags = spin_lock_irqsave(&rcu_lock);
 	list_add_tail(&head->list, &rcu_nxtlist);
-	rcu_stats_queued();
+	rcu_stats_queued(head);
 	rcu_start_gp();
 	spin_unlock_irqrestore(&rcu_lock, flags);
 }
@@ -104,6 +104,7 @@ static void rcu_check_this_cpu(void)
 	    READ_ONCE(RCU_quiescent(cpu)) != rcu_quiescent_checkpoint[cpu]) {
 		cpumask_clear_cpu(cpu, &rcu_qsmask);
 		rcu_stats_qs();
+		rcu_trace_qs(cpu);
 		if (cpumask_empty(&rcu_qsmask)) {
 			rcu_gp_active = 0;
 			rcu_gp_end(rcu_gpnum);
