@@ -139,8 +139,9 @@ KTEST(bench_rcu_read)
 /*
  * Samples per load. p99 is the sample at rank ceil(0.99 n): with fewer than
  * 100 samples that is the maximum, so the JSON says how many there were;
- * make compare asks for 200 (bench.sync_samples=200), make test's runs
- * keep the default, which is quick even for the 50 ms-timer variants.
+ * make compare asks for 200 (bench.sync_samples=200); make test's runs ask
+ * for 5, since two 50 ms timeouts a call make even the default's 20 cost
+ * rcu (krcud) and rcu-preempt 20 seconds a boot, and make test only prints.
  */
 static unsigned long sync_nsamples = 20;
 CMDLINE_ULONG("bench.sync_samples", sync_nsamples, 5, 2000,

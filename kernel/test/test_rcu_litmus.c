@@ -27,6 +27,7 @@
  * does its two accesses at once; a result array is checked afterwards.
  */
 #include <ktest.h>
+#include <cmdline.h>
 #include <rcupdate.h>
 #include <rcu_hooks.h>
 #include <sched.h>
@@ -37,7 +38,15 @@
 #include <arch/cpu.h>
 #include <rcu_test.h>
 
-#define LITMUS_ITERS	500000
+/*
+ * Iterations per test. Before the rcu-poll family's fence, about one in a
+ * hundred iterations of litmus_rcu_qs saw the forbidden outcome, so even
+ * make test's 100,000 (litmus.iters=100000) expect a thousand; the
+ * default is what make mutants and a hand run use.
+ */
+static unsigned long litmus_iters = 500000;
+CMDLINE_ULONG("litmus.iters", litmus_iters, 1000, 100000000,
+	      "litmus.iters=N: iterations of each store-buffering litmus test (default 500000)");
 
 enum litmus_kind { SB_PLAIN, SB_FENCED, RCU_QS };
 
@@ -184,14 +193,14 @@ static bool litmus_skip(struct ktest_ctx *t)
 KTEST(litmus_sb_plain)
 {
 	if (!litmus_skip(t))
-		litmus_run(t, SB_PLAIN, LITMUS_ITERS);
+		litmus_run(t, SB_PLAIN, litmus_iters);
 }
 
 KTEST(litmus_sb_fenced)
 {
 	if (litmus_skip(t))
 		return;
-	KT_EXPECT(t, litmus_run(t, SB_FENCED, LITMUS_ITERS) == 0,
+	KT_EXPECT(t, litmus_run(t, SB_FENCED, litmus_iters) == 0,
 		  "smp_mb() did not forbid store buffering");
 }
 
@@ -203,7 +212,7 @@ KTEST(litmus_rcu_qs)
 		ktest_skip(t, "this variant does not poll other CPUs' counters");
 		return;
 	}
-	KT_EXPECT(t, litmus_run(t, RCU_QS, LITMUS_ITERS) == 0,
+	KT_EXPECT(t, litmus_run(t, RCU_QS, litmus_iters) == 0,
 		  "a reader began after its CPU's counter bump, yet the poller's snapshot "
 		  "missed the bump: a grace period could end under that reader");
 }
