@@ -6,7 +6,7 @@
  *
  * The ktest thread, on CPU 0, calls synchronize_rcu() back to back: a
  * grace period is always in flight. One other CPU runs a thread that
- * sleeps, then holds off quiescent states for tens of milliseconds inside
+ * sleeps, then holds off quiescent states for 150 to 250 ms inside
  * a read-side section, spinning in the kernel without ever calling the
  * scheduler, and does that LAB6_ROUNDS times. Which CPU, for how long and
  * with what disabled comes from the seed, and nothing printed on the
@@ -43,7 +43,7 @@
 #include <arch/cpu.h>
 
 #define LAB6_ROUNDS	2
-#define LAB6_GAP_MS	80	/* the holder sleeps this long before each hold */
+#define LAB6_GAP_MS	60	/* the holder sleeps this long before each hold */
 #define LAB6_MAX_SYNCS	2048
 
 enum lab6_cause { CAUSE_PREEMPT, CAUSE_BH, CAUSE_IRQ, CAUSE_SEED };
@@ -98,7 +98,7 @@ static void lab6_pick(struct lab6_plan *p)
 	/* Not CPU 0: the updater runs there. */
 	p->cpu = n > 1 ? 1 + (unsigned int)(h % (n - 1)) : 0;
 	p->cause = (enum lab6_cause)((h >> 20) % 3);
-	p->hold_ms = 40 + (h >> 40) % 41;			/* 40..80 ms */
+	p->hold_ms = 150 + (h >> 40) % 101;		/* 150..250 ms */
 	if (lab6_cpu != ~0UL && lab6_cpu < n)
 		p->cpu = lab6_cpu;
 	if (lab6_cause != CAUSE_SEED)
