@@ -246,6 +246,7 @@ KTEST_MANUAL(lab6_slow_gp)
 		inside += lab6_check_round(t, &plan, r, syncs, n);
 	/* Not how long any took: that is for the student to find. */
 	kt_info("lab6: %lu synchronize_rcu() calls, %lu of them began inside a section", n, inside);
-	KT_EXPECT(t, n > LAB6_ROUNDS, "only %lu grace periods in %d rounds", n, LAB6_ROUNDS);
+	/* Liveness only: how many fit depends on the variant's pace. */
+	KT_EXPECT(t, n > 0, "no synchronize_rcu() returned");
 	kfree(syncs);
 }
