@@ -56,7 +56,8 @@ static enum lab6_cause lab6_cause = CAUSE_SEED;
 
 CMDLINE_ULONG("lab6.seed", lab6_seed, 0, ~0UL >> 1,
 	      "lab6.seed=S: picks the CPU, the section and its length (default 1)");
-CMDLINE_ULONG("lab6.cpu", lab6_cpu, 0, 4095, "lab6.cpu=N: hold on this CPU, not the seed's");
+CMDLINE_ULONG("lab6.cpu", lab6_cpu, 1, 4095,
+	      "lab6.cpu=N: hold on this CPU, not the seed's (1.., not the updater's CPU 0)");
 CMDLINE_ULONG("lab6.hold_ms", lab6_hold_ms, 5, 2000,
 	      "lab6.hold_ms=M: hold this long, not the seed's (5..2000)");
 
@@ -101,6 +102,8 @@ static void lab6_pick(struct lab6_plan *p)
 	p->hold_ms = 150 + (h >> 40) % 101;		/* 150..250 ms */
 	if (lab6_cpu != ~0UL && lab6_cpu < n)
 		p->cpu = lab6_cpu;
+	else if (lab6_cpu != ~0UL)
+		kt_info("lab6.cpu=%lu: only %u CPUs online; the seed's CPU instead", lab6_cpu, n);
 	if (lab6_cause != CAUSE_SEED)
 		p->cause = lab6_cause;
 	if (lab6_hold_ms)
@@ -238,7 +241,10 @@ KTEST_MANUAL(lab6_slow_gp)
 		kt_info("tracing is off: add trace=rcu,sched,softirq,irq to record the timeline");
 	kt_info("lab6: seed %lu: %d slow grace periods on the way", lab6_seed, LAB6_ROUNDS);
 	h = kthread_create_on_cpu(lab6_holder, &plan, plan.cpu, "lab6_holder");
-	KT_ASSERT(t, h, "no memory for the holder thread");
+	if (!KT_EXPECT(t, h, "no memory for the holder thread")) {
+		kfree(syncs);
+		return;
+	}
 	wake_up_process(h);
 	n = lab6_update(&plan, syncs);
 	kthread_join(h);
