@@ -16,6 +16,9 @@ The QEMU half keeps to a small subset, about a minute of guest time in all
          on rcu-ltimer (20/20), graded in a scratch copy of the tree.
   Labs 1, 2, 5  one boot each: the handout's empty answers score 0, the
          reference answers full marks.
+  Lab 6  one traced boot (lab6.seed=8, about 2 s of guest time): the empty
+         answers score 0, the reference answers 12/12, read off the
+         grader's trace by labs/lab6-slow-grace-period/measure.py.
 The rest (parsing, listing, bad input, requires) needs no QEMU.
 """
 import json
@@ -48,7 +51,7 @@ def graded(*args):
 # ---------------------------------------------------------------- no QEMU
 def test_every_lab_loads_and_its_reference_exists():
     labs = grade.lab_dirs()
-    assert sorted(labs) == [1, 2, 3, 4, 5]
+    assert sorted(labs) == [1, 2, 3, 4, 5, 6]
     for n in labs:
         spec = grade.load(n)
         assert spec["lab"] == n and spec.get("check"), n
@@ -84,7 +87,7 @@ def test_bad_lab_lists_the_labs():
     code, out, err = run_grade("x")
     assert code == 2 and "LAB=1" in err
     code, out, _ = run_grade("--list")
-    assert code == 0 and all(f"LAB={n}" in out for n in (1, 2, 3, 4, 5))
+    assert code == 0 and all(f"LAB={n}" in out for n in (1, 2, 3, 4, 5, 6))
 
 
 def test_unknown_only_is_refused():
@@ -107,6 +110,48 @@ def test_a_check_whose_requirement_failed_is_not_run():
     c = dict(name="b", points=3, requires=["a"], config="no_such_defconfig")
     res = grade.run_check(c, 4, {}, "0", {}, "answers.toml", {"a": False})
     assert not res["ok"] and "needs a" in res["reasons"][0] and res["log"] is None
+
+
+def test_close_answers_are_within_their_tolerance():
+    c = dict(answers={"ms": {"rx": r"ms=([\d.]+)", "within": 0.4}})
+    assert grade.check_answers(c, "ms=200.0", {"ms": 130}, "a.toml") == []
+    why = grade.check_answers(c, "ms=200.0", {"ms": 110}, "a.toml")
+    assert len(why) == 1 and "200" not in why[0]
+
+
+def test_a_failed_measurement_is_a_reason_not_a_crash():
+    out, why = grade.measure("python3 -c 'import sys; sys.exit(\"no trace\")'", "x.log")
+    assert out == "" and "could not measure" in why[0] and "no trace" in why[0]
+    out, why = grade.measure("echo got {log}", "some.log")
+    assert out.strip() == "got some.log" and why == []
+
+
+def test_lab6_measurement_reads_a_made_up_trace():
+    """measure.py on a hand-made dump: cpu1 holds grace period 2 with ticks
+    but no softirqs (bh); the other CPUs tick and run softirqs."""
+    sys.path.insert(0, str(REPO / "labs" / "lab6-slow-grace-period"))
+    import measure
+    khz, lines = 1000000, ["TRACE-HEADER tsc_khz=1000000 cpus=3 entries=4096 mode=overwrite mask=f"]
+    ev = []
+
+    def at(ms, cpu, name, a=0, b=0):
+        ev.append((int(ms * khz), cpu, name, a, b))
+    for t in range(0, 300, 4):                       # ticks on every CPU
+        for cpu in range(3):
+            at(t + 0.1 * cpu, cpu, "tick", 1)
+            if not (cpu == 1 and 20 <= t < 220):     # cpu1: softirqs off 20..220 ms
+                at(t + 0.1 * cpu + 0.01, cpu, "softirq_entry", 4)
+    at(1, 0, "gp_start", 1); at(5, 0, "qs", 1, 0); at(6, 1, "qs", 1, 1)
+    at(7, 2, "qs", 1, 2); at(8, 0, "gp_end", 1, 1)
+    at(10, 0, "gp_start", 2); at(12, 0, "qs", 2, 0); at(13, 2, "qs", 2, 2)
+    at(19, 1, "switch", 1 << 32 | 9, 1); at(221, 1, "switch", 9 << 32 | 1, 1)
+    at(224, 1, "qs", 2, 1); at(225, 0, "gp_end", 2, 2)
+    for tsc, cpu, name, a, b in sorted(ev):
+        lines.append("TRACE %d %x %s %x %x" % (cpu, tsc, name, a, b))
+    lines += ["TRACE-CPU %d records=100 skipped=0 dropped=0" % c for c in range(3)]
+    lines.append("TRACE-END records=300")
+    seq, cpu, ms, cause = measure.measure(measure.Trace("\n".join(lines)))
+    assert (seq, cpu, round(ms), cause) == (2, 1, 215, "bh")
 
 
 def test_answers_are_compared_without_giving_them_away():
@@ -173,7 +218,8 @@ def test_lab3_reference_scores_full_marks(lab3_builds):
 
 @pytest.mark.qemu
 @pytest.mark.parametrize("lab,only", [("1", ""), ("2", "answer-poll_section"),
-                                      ("5", "answer-defaults")])
+                                      ("5", "answer-defaults"), ("6", "")],
+                         ids=["lab1", "lab2", "lab5", "lab6"])
 def test_answer_labs_both_ways(lab, only):
     args = [lab] + (["--only", only] if only else [])
     code, r = graded(*args)

@@ -35,6 +35,11 @@ A grade.toml:
     # and/or answers: each key of the lab's answers.toml must equal group 1 of
     # its regex in that boot's log (numbers as numbers, text without case)
     answers = { variant = 'rcu=(\\S+)' }
+    # an answer that need only be close: a table, within = relative tolerance
+    answers = { gp_ms = { rx = 'ms=([\\d.]+)', within = 0.3 } }
+    # measure: a host command run on that boot's log ({log}: its path);
+    # the answers' regexes see its output too (never printed)
+    measure = "python3 labs/lab6-slow-grace-period/measure.py {log}"
     # show: a regex whose group 1 in that boot's log is printed under the
     # check (a benchmark's ratio), OK or not
     show = 'scaling ([\\d.]+)'
@@ -69,7 +74,8 @@ from qs.scenario import Scenario, default_label, run_scenario  # noqa: E402
 LABS = REPO / "labs"
 BOOT_KEYS = {"config": str, "option": list, "cpus": int, "cmdline": str, "timeout": int,
              "expect": str, "groups": list, "log": list, "shell": list}
-CHECK_KEYS = {"name", "points", "description", "requires", "answers", "host", "show"} | set(BOOT_KEYS)
+CHECK_KEYS = {"name", "points", "description", "requires", "answers", "host", "show",
+              "measure"} | set(BOOT_KEYS)
 # Log lines worth showing as evidence when a boot check fails.
 EVIDENCE = re.compile(r"rcu-torture: (FAILURE|ERROR)|^\s*not ok |^\s*# .*: expected |"
                       r"Kernel panic|kmalloc: poison|BUG:|rcu: stall|lab3: .*(FAIL|ERROR)")
@@ -134,10 +140,11 @@ def scenario_of(c, lab, config_map):
                     shell=list(c.get("shell", [])), description=c.get("description", ""))
 
 
-def same_answer(want, got):
-    """A measured value against a student's answer: numbers as numbers."""
+def same_answer(want, got, within=0.0):
+    """A measured value against a student's answer: numbers as numbers,
+    within a relative tolerance if given."""
     try:
-        return float(want) == float(got)
+        return abs(float(want) - float(got)) <= within * abs(float(got))
     except (TypeError, ValueError):
         return str(want).strip().lower() == str(got).strip().lower()
 
@@ -145,6 +152,9 @@ def same_answer(want, got):
 def check_answers(c, log_text, answers, answers_path):
     why = []
     for key, rx in c["answers"].items():
+        within = 0.0
+        if isinstance(rx, dict):
+            rx, within = rx["rx"], rx.get("within", 0.0)
         m = re.search(rx, log_text, re.M)
         if not m:
             why.append(f"the grader's boot did not show /{rx}/ to measure {key} by")
@@ -152,7 +162,7 @@ def check_answers(c, log_text, answers, answers_path):
         # The measured value is never shown: the output would give the answer away.
         if key not in answers or answers[key] in ("", None):
             why.append(f"{key}: no answer in {answers_path}")
-        elif not same_answer(answers[key], m.group(1)):
+        elif not same_answer(answers[key], m.group(1), within):
             why.append(f"{key}: {answers[key]!r} is not what the grader measured")
     return why
 
@@ -172,9 +182,24 @@ def boot_check(c, lab, config_map, kvm, answers, answers_path):
         evidence = [line.strip() for line in text.split("\n") if EVIDENCE.search(line)][:10]
         if not evidence:
             evidence = ["last console lines:"] + r.tail(8).split("\n")
+    elif "measure" in c:         # the grader's own reading of the boot, for the answers
+        measured, why = measure(c["measure"], r.log_path)
+        if not why and "answers" in c:
+            why = check_answers(c, text + "\n" + measured, answers, answers_path)
     elif "answers" in c:         # the boot is as expected: only the answers can be wrong
         why = check_answers(c, text, answers, answers_path)
     return why, evidence, r.log_path, shown
+
+
+def measure(cmd, log_path):
+    """(output, reasons): cmd run on the boot's log. The output holds the
+    measured values, so only a failure's last error line is shown."""
+    p = subprocess.run(cmd.replace("{log}", str(log_path)), shell=True, cwd=REPO,
+                       capture_output=True, text=True)
+    if p.returncode == 0:
+        return p.stdout, []
+    err = (p.stderr.strip().split("\n") or [""])[-1]
+    return "", [f"the grader could not measure its boot (`{cmd}`: status {p.returncode}): {err}"]
 
 
 def host_check(c):

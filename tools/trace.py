@@ -316,7 +316,11 @@ def to_png(tr, out, title=None, span_us=None):
         sw = [tr.us(e.tsc) for e in evs if e.name == "switch" and e.cpu == cpu]
         cb = [tr.us(e.tsc) for e in evs if e.name == "cb_batch" and e.cpu == cpu]
         tk = [tr.us(e.tsc) for e in evs if e.name == "tick" and e.cpu == cpu]
+        sq = [tr.us(e.tsc) for e in evs if e.name == "softirq_entry" and e.cpu == cpu]
         ax.plot(tk, [y - 0.3] * len(tk), "|", color="0.6", ms=6, label="tick" if cpu == 0 else None)
+        if sq:      # only with trace=softirq
+            ax.plot(sq, [y + 0.4] * len(sq), "|", color="tab:orange", ms=5,
+                    label="softirq" if cpu == 0 else None)
         ax.plot(sw, [y - 0.15] * len(sw), "|", color="tab:purple", ms=8,
                 label="context switch" if cpu == 0 else None)
         ax.plot(cb, [y + 0.05] * len(cb), "s", color="tab:green", ms=4,
@@ -334,7 +338,7 @@ def to_png(tr, out, title=None, span_us=None):
     ax.xaxis.set_major_formatter(matplotlib.ticker.FuncFormatter(lambda x, _: "%.1f" % (x / 1000)))
     ax.set_xlabel("milliseconds since the first record")
     ax.set_title(title or "grace periods across CPUs")
-    ax.legend(loc="upper center", bbox_to_anchor=(0.5, -0.25), ncol=6, fontsize=8, frameon=False)
+    ax.legend(loc="upper center", bbox_to_anchor=(0.5, -0.25), ncol=8, fontsize=8, frameon=False)
     fig.tight_layout()
     fig.savefig(out, dpi=110)
     plt.close(fig)
