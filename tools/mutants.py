@@ -69,10 +69,22 @@ def load(path):
 
 def sync_scratch():
     """Copy the tracked and untracked-but-not-ignored files into SCRATCH,
-    only those that changed (so the scratch builds stay incremental)."""
+    only those that changed (so the scratch builds stay incremental), and
+    remove the ones the tree no longer has: a renamed source file left
+    behind would still be built by the Makefile's wildcards. The list of
+    what was copied last time is kept in SCRATCH/.synced; a scratch tree
+    without one is rebuilt from nothing."""
     files = subprocess.run(["git", "ls-files", "-co", "--exclude-standard"], cwd=REPO,
                            capture_output=True, text=True, check=True).stdout.split("\n")
-    for f in filter(None, files):
+    files = [f for f in files if f and (REPO / f).is_file()]
+    manifest = SCRATCH / ".synced"
+    if SCRATCH.exists() and not manifest.exists():
+        shutil.rmtree(SCRATCH)
+    if manifest.exists():
+        for f in set(manifest.read_text().split("\n")) - set(files):
+            if f and (SCRATCH / f).is_file():
+                (SCRATCH / f).unlink()
+    for f in files:
         src, dst = REPO / f, SCRATCH / f
         if not src.is_file():
             continue
@@ -81,6 +93,7 @@ def sync_scratch():
             continue
         dst.parent.mkdir(parents=True, exist_ok=True)
         shutil.copy2(src, dst)
+    manifest.write_text("\n".join(files))
 
 
 ERROR = re.compile(r"\[\s*(\d+\.\d+)\] cpu\d+: (rcu-torture: ERROR: .*|rcu-torture: FAILURE.*|"
