@@ -323,34 +323,7 @@ static void rcu_process_callbacks(unsigned long data)
 }
 
 /* Figure 19: every pass through the scheduler is a quiescent state. */
-void rcu_hook_context_switch(bool voluntary)
-{
-	rcu_poll_quiescent();
-}
-
-/* No timer: the tick only looks for stalls (and rcu_break). */
-void rcu_hook_tick(enum tick_context ctx)
-{
-	/* rcu_break: every tick counts as a quiescent state, even one that
-	 * interrupted a reader (broken on purpose, to test torture). */
-	if (rcu_break) {
-		long *q = this_cpu_ptr(&rcu_quiescent);
-		WRITE_ONCE(*q, *q + 1);
-	}
-	if (READ_ONCE(rcu_polling_in_progress))
-		rcu_check_stall();
-}
-
-/* The idle loop holds no read-side reference (rcu_poll.c note 3). */
-void rcu_hook_idle(void)
-{
-	rcu_poll_quiescent();
-}
-
-long *rcu_variant_remote_qs_counter(unsigned int cpu)
-{
-	return per_cpu_ptr(&rcu_quiescent, cpu);
-}
+/* The scheduler, tick and idle hooks: kernel/rcu/poll_hooks.c. */
 
 /* The lists and the tasklet only: the counter is static, and a CPU that
  * comes online after a snapshot holds no old reference. */
