@@ -10,14 +10,16 @@
  *
  * What runs, for ipc_stress.duration seconds (default 2):
  *
- *   updaters   one per table (STRESS_TABLES tables, each its own struct
- *              ipc_ids starting with one slot): fill the table with
+ *   updaters   STRESS_UPDATERS, each working STRESS_TABLES_EACH tables
+ *              in turn (each its own struct ipc_ids starting with one
+ *              slot): fill the table with
  *              objects through ipc_addid(), which grows it with
  *              grow_ary() (Figure 13) from 1 slot to STRESS_SLOTS; then
  *              empty it in random order, each removal ipc_lock() +
  *              ipc_rmid() (Figure 10) + ipc_unlock() + ipc_rcu_free()
  *              (Figure 12); then put the empty table back to one slot
- *              (stress_reset(), below) so that it grows again. Over and over.
+ *              (stress_reset(), below) so that it grows again once a
+ *              grace period has passed. Over and over.
  *   readers    one per CPU: Figure 11 with the window held open. Under
  *              rcu_read_lock(): ipc_entries() (the bounds check, smp_rmb()
  *              and the load of `entries`, as ipc_lock() does it), a delay,
@@ -28,7 +30,9 @@
  *              delays are what make a grace period that ends too early
  *              visible: ipc_rcu_free() runs while a reader sits in one.
  *
- * What a reader checks: a slot read from a freed array reads as poison
+ * What a reader checks: the array it loaded holds its slot (the size it
+ * checked belongs to an array at least that large); a slot read from a
+ * freed array reads as poison
  * (0x6b6b...: the array was freed under it); an object's magic reads as
  * poison (freed) or as anything but STRESS_MAGIC or the 0 its remover
  * writes under the lock (freed and handed out again); its sequence number
@@ -60,7 +64,9 @@
 #include <stdarg.h>
 #include <panic.h>
 
-#define STRESS_TABLES		2
+#define STRESS_UPDATERS		2
+#define STRESS_TABLES_EACH	6	/* tables an updater works in turn */
+#define STRESS_TABLES		(STRESS_UPDATERS * STRESS_TABLES_EACH)
 #define STRESS_SLOTS		64
 #define STRESS_MAGIC		0x5350495353455453UL	/* "STRESSIPC" */
 #define STRESS_POISON		0x6b6b6b6b6b6b6b6bUL
@@ -85,22 +91,25 @@ struct stress_table {
 	struct ipc_ids ids;
 	int nobjs;
 	struct stress_obj *objs[STRESS_SLOTS];	/* the updater's own list */
+	unsigned long reset_cookie;		/* the grace period after a reset */
+	bool reset_pending;			/* ... not yet waited for */
 };
 
 static struct stress_table stress_tables[STRESS_TABLES];
+static int stress_turn[STRESS_UPDATERS];	/* the table each updater works now */
 static volatile bool stress_stopping;
 
 static struct {
 	atomic_long_t reads, found, locked, deleted_seen;
 	atomic_long_t added, removed, grows, resets;
-	atomic_long_t freed_array, freed_obj, reused;	/* errors */
+	atomic_long_t freed_array, freed_obj, reused, short_array;	/* errors */
 	atomic_t reports;
 } st;
 
 static unsigned long stress_errors(void)
 {
 	return atomic_long_read(&st.freed_array) + atomic_long_read(&st.freed_obj) +
-	       atomic_long_read(&st.reused);
+	       atomic_long_read(&st.reused) + atomic_long_read(&st.short_array);
 }
 
 static __printf(2, 3) void stress_error(atomic_long_t *kind, const char *fmt, ...)
@@ -169,12 +178,18 @@ static void stress_remove(struct stress_table *t, int i)
 
 /*
  * Back to one slot, for the next fill to grow again. Not something a
- * real table does (2.5's never shrank); the stress needs grow_ary() to
- * run all the time. A reader may have read the old size before this and
- * read `entries` after, so the new array keeps the old capacity (all
- * NULL) while `size` says 1; grow_ary() replaces it at the next fill.
- * The same two barriers as Figure 13, and the old array through
- * ipc_rcu_free(). The table is empty and ids.sem held.
+ * real table does (2.5's never shrank), and shrinking breaks what Figure
+ * 11 relies on: a reader that checked its slot against `size` and then
+ * loads `entries` must get an array at least that large. Every array
+ * grow_ary() publishes is at least the size it publishes with it, so
+ * growing alone keeps that true; after a shrink, a reader that read the
+ * old size (64) could load the 2-slot array of the next fill and read
+ * past its end. So: the new array keeps the old capacity (all NULL)
+ * while `size` says 1, with Figure 13's two barriers, and the table may
+ * not grow again until a grace period has passed (reset_cookie, waited
+ * for in stress_updater()): every reader that could hold the old size
+ * has left its rcu_read_lock() by then. The table is empty and ids.sem
+ * held.
  */
 static void stress_reset(struct stress_table *t)
 {
@@ -189,17 +204,30 @@ static void stress_reset(struct stress_table *t)
 	WRITE_ONCE(ids->entries, new);
 	smp_wmb();
 	WRITE_ONCE(ids->size, 1);
+	t->reset_cookie = get_state_synchronize_rcu();
+	t->reset_pending = true;
 	ipc_rcu_free(old, sizeof(struct ipc_id) * cap);
 	atomic_long_inc(&st.resets);
 }
 
+/*
+ * One updater works STRESS_TABLES_EACH tables in turn, a fill and an
+ * empty each, so that a table's reset grace period passes while the
+ * others are worked and the wait below seldom sleeps.
+ */
 static int stress_updater(void *arg)
 {
-	struct stress_table *t = arg;
-	unsigned long rnd = 0x1234567 + (unsigned long)t;
-	unsigned long n = 0;
+	unsigned long u = (unsigned long)arg, rnd = 0x1234567 + u, n = 0;
+	int turn = 0;
 
 	while (!READ_ONCE(stress_stopping)) {
+		struct stress_table *t = &stress_tables[u + turn * STRESS_UPDATERS];
+
+		/* Not past one slot again until the reset's grace period ends. */
+		if (t->reset_pending && t->nobjs >= 1) {
+			cond_synchronize_rcu(t->reset_cookie);
+			t->reset_pending = false;
+		}
 		down(&t->ids.sem);
 		if (t->nobjs < STRESS_SLOTS) {
 			stress_add(t, &rnd);
@@ -212,8 +240,11 @@ static int stress_updater(void *arg)
 					down(&t->ids.sem);
 				}
 			}
-			if (!t->nobjs)
+			if (!t->nobjs) {
 				stress_reset(t);
+				turn = (turn + 1) % STRESS_TABLES_EACH;
+				WRITE_ONCE(stress_turn[u], turn);
+			}
 		}
 		up(&t->ids.sem);
 		if (!(++n % 64))
@@ -266,16 +297,28 @@ static bool stress_look(struct stress_obj *o, int lid, int *seq, bool locked, co
 /* Figure 11, with the window between its steps held open. */
 static void stress_one_read(unsigned long *rnd)
 {
-	struct stress_table *t = &stress_tables[stress_random(rnd) % STRESS_TABLES];
+	unsigned long r = stress_random(rnd), u = r % STRESS_UPDATERS;
+	/* Mostly a table being worked now (the others sit empty), sometimes any. */
+	struct stress_table *t = &stress_tables[(r >> 8) % 8 ?
+						u + READ_ONCE(stress_turn[u]) * STRESS_UPDATERS :
+						(r >> 16) % STRESS_TABLES];
 	int lid = stress_random(rnd) % STRESS_SLOTS, seq = -1;
 	struct ipc_id *entries;
 	struct stress_obj *o;
+	unsigned long cap;
 
 	atomic_long_inc(&st.reads);
 	rcu_read_lock();
 	entries = ipc_entries(&t->ids, lid);
 	if (!entries)
 		goto out;
+	cap = READ_ONCE(((struct ipc_rcu_kmalloc *)entries - 1)->size);
+	if (cap != STRESS_POISON && (lid + 1) * sizeof(struct ipc_id) > cap) {
+		stress_error(&st.short_array, "cpu%u: slot %d is beyond array %p of %lu slots: "
+			     "the size the reader checked was not this array's",
+			     smp_processor_id(), lid, entries, cap / sizeof(struct ipc_id));
+		goto out;
+	}
 	stress_delay(rnd, 10);
 	o = (struct stress_obj *)READ_ONCE(entries[lid].p);
 	if ((unsigned long)o == STRESS_POISON) {
@@ -343,7 +386,7 @@ static void stress_teardown(void)
 /* Run the stress; true if no reader caught anything. why: the verdict's reasons. */
 static bool ipc_stress_run(struct ktest_ctx *t, char *why, size_t len)
 {
-	struct task *tasks[CONFIG_NR_CPUS + STRESS_TABLES];
+	struct task *tasks[CONFIG_NR_CPUS + STRESS_UPDATERS];
 	unsigned int ncpus = num_online_cpus(), n = 0, cpu;
 	struct kmalloc_stats k0, k1;
 	unsigned long gp0 = rcu_gp_completed(), ms = 0;
@@ -356,16 +399,18 @@ static bool ipc_stress_run(struct ktest_ctx *t, char *why, size_t len)
 	for (int i = 0; i < STRESS_TABLES; i++) {
 		ipc_init_ids(&stress_tables[i].ids, STRESS_SLOTS, 1, "ipc_stress.ary");
 		stress_tables[i].nobjs = 0;
+		stress_tables[i].reset_pending = false;
 	}
+	memset(stress_turn, 0, sizeof(stress_turn));
 	for_each_online_cpu(cpu) {
 		tasks[n] = kthread_create_on_cpu(stress_reader, (void *)(unsigned long)cpu, cpu,
 						 "ipc_stress_rd%u", cpu);
 		if (tasks[n])
 			wake_up_process(tasks[n++]);
 	}
-	for (int i = 0; i < STRESS_TABLES; i++) {
-		tasks[n] = kthread_create_on_cpu(stress_updater, &stress_tables[i],
-						 (i + 1) % ncpus, "ipc_stress_up%d", i);
+	for (unsigned long i = 0; i < STRESS_UPDATERS; i++) {
+		tasks[n] = kthread_create_on_cpu(stress_updater, (void *)i, (i + 1) % ncpus,
+						 "ipc_stress_up%lu", i);
 		if (tasks[n])
 			wake_up_process(tasks[n++]);
 	}
@@ -392,9 +437,9 @@ static bool ipc_stress_run(struct ktest_ctx *t, char *why, size_t len)
 	       atomic_long_read(&st.added), atomic_long_read(&st.removed),
 	       atomic_long_read(&st.grows), atomic_long_read(&st.resets),
 	       rcu_gp_completed() - gp0);
-	snprintf(why, len, "freed_array=%ld freed=%ld reused=%ld",
+	snprintf(why, len, "freed_array=%ld freed=%ld reused=%ld short_array=%ld",
 		 atomic_long_read(&st.freed_array), atomic_long_read(&st.freed_obj),
-		 atomic_long_read(&st.reused));
+		 atomic_long_read(&st.reused), atomic_long_read(&st.short_array));
 	ok = !stress_errors();
 	printk("ipc-stress: %s%s%s\n", ok ? "SUCCESS" : "FAILURE: ", ok ? "" : why,
 	       ok ? "" : " (caught by the readers)");
