@@ -36,6 +36,7 @@ static DEFINE_RWLOCK(bench_rw);
 static struct brlock bench_br;
 static atomic_t bench_ref;
 static volatile int bench_kind, bench_go, bench_done;
+static volatile unsigned long bench_gen;	/* which set of readers a call belongs to */
 static cpumask_t bench_cpus;
 static u64 bench_cycles[CONFIG_NR_CPUS];
 
@@ -77,12 +78,21 @@ static void __noinline read_loop(int kind)
 	}
 }
 
+/*
+ * In the call-function IPI, on each CPU of bench_cpus. A CPU outside the
+ * mask may take its IPI after the next run has put it in the mask; that
+ * stale call (an older bench_gen) returns rather than wait for a go that
+ * the sender, spinning for the call's slot, will never give.
+ */
 static void reader(void *arg)
 {
 	unsigned int me = smp_processor_id();
 	u64 t0;
 
 	if (!cpumask_test(me, &bench_cpus))
+		return;
+	smp_rmb();	/* the mask, then the generation the sender wrote before it */
+	if ((unsigned long)arg != bench_gen)
 		return;
 	while (!READ_ONCE(bench_go))
 		cpu_relax();
@@ -100,6 +110,8 @@ KTEST(bench_rcu_read)
 	for (unsigned int k = 1; k <= ncpu; k = k < ncpu && k * 2 > ncpu ? ncpu : k * 2) {
 		u64 per_pair[NR_KINDS];
 
+		bench_gen++;	/* before the mask: a stale call must never see its CPU in it */
+		smp_wmb();
 		cpumask_clear(&bench_cpus);
 		for (unsigned int c = 0; c < k; c++)
 			cpumask_set(c, &bench_cpus);
@@ -110,9 +122,9 @@ KTEST(bench_rcu_read)
 			bench_kind = kind;
 			bench_go = 0;
 			bench_done = 0;
-			smp_call_function(reader, NULL, false);
+			smp_call_function(reader, (void *)bench_gen, false);
 			bench_go = 1;
-			reader(NULL);
+			reader((void *)bench_gen);
 			while (READ_ONCE(bench_done) < (int)k)
 				cpu_relax();
 			for_each_cpu(cpu, &bench_cpus)
