@@ -172,10 +172,13 @@ KTEST(rcu_stall_warning)
 		ktest_skip(t, "stall timeout above 2 s: boot with rcu_stall_timeout=500");
 		return;
 	}
+	unsigned long b0 = nmi_backtraces_done(victim);
+
 	atomic_set(&cb_runs, 0);
 	spin_hold = 1;
 	spin_started = 0;
-	smp_call_function_single(victim, spin_irqs_off, (void *)(timeout * 3), false);
+	/* The spin's own bound outlasts both waits below. */
+	smp_call_function_single(victim, spin_irqs_off, (void *)(timeout * 6), false);
 	while (!READ_ONCE(spin_started))
 		cpu_relax();
 	/* Only now want a grace period: a fast variant cannot finish it
@@ -183,11 +186,20 @@ KTEST(rcu_stall_warning)
 	call_rcu(&h, count_cb, NULL);
 	for (unsigned long ms = 0; ms < timeout * 3 && rcu_stall_warnings() == s0; ms += 10)
 		msleep(10);
+	/*
+	 * The count moves before the warning's NMI reaches the victim: keep
+	 * it spinning until its backtrace is out, or the backtrace shows it
+	 * back in the idle loop instead of in spin_irqs_off().
+	 */
+	for (unsigned long ms = 0; ms < timeout * 2 && rcu_stall_warnings() > s0 &&
+	     nmi_backtraces_done(victim) == b0; ms += 10)
+		msleep(10);
 	spin_hold = 0;
 	KT_EXPECT(t, rcu_stall_warnings() > s0, "no stall warning while CPU %u spun %lu ms",
 		  victim, timeout * 3);
 	KT_EXPECT(t, cpumask_test(victim, &rcu_last_stall_mask),
 		  "the warning did not name CPU %u", victim);
+	KT_EXPECT(t, nmi_backtraces_done(victim) > b0, "CPU %u printed no NMI backtrace", victim);
 	rcu_barrier();
 	KT_EXPECT(t, atomic_read(&cb_runs) == 1, "the callback did not run after the stall ended");
 }
