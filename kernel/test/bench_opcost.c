@@ -205,10 +205,11 @@ static void chase_memory(void)
 #define HANDOFFS	4000
 
 static volatile unsigned long pingpong __cacheline_aligned;
-static volatile bool pong_stop;
+static volatile bool pong_stop, pong_ready;
 
 static int pong(void *arg)
 {
+	WRITE_ONCE(pong_ready, true);
 	while (!READ_ONCE(pong_stop)) {
 		unsigned long v = READ_ONCE(pingpong);
 
@@ -228,11 +229,15 @@ static void cache_transfer(void)
 		return;
 	pingpong = 0;
 	pong_stop = false;
+	pong_ready = false;
 	p = kthread_create_on_cpu(pong, NULL, 1, "opcost/1");
 	if (!p)
 		return;
 	wake_up_process(p);
-	for (int r = 0; r < RUNS; r++) {
+	/* On a loaded host CPU 1 may take a while to run its thread at all. */
+	for (int ms = 0; ms < 5000 && !READ_ONCE(pong_ready); ms += 10)
+		msleep(10);
+	for (int r = 0; r < RUNS && READ_ONCE(pong_ready); r++) {
 		unsigned long v = READ_ONCE(pingpong);
 		u64 t0 = rdtsc_ordered(), t = t0;
 
@@ -244,7 +249,7 @@ static void cache_transfer(void)
 		}
 		t = rdtsc_ordered() - t0;
 		if (t >= limit)			/* CPU 1 was not there: no figure */
-			break;
+			continue;
 		if (t < best)
 			best = t;
 	}
@@ -252,6 +257,9 @@ static void cache_transfer(void)
 	kthread_join(p);
 	if (best != ~0ULL)
 		report("cache_transfer", best, HANDOFFS);
+	else	/* a benchmark, not a check: say why there is no figure */
+		kt_info("cache_transfer: no figure: CPU 1 did not answer within a second "
+			"in any of %d runs (a loaded host?)", RUNS);
 }
 
 KTEST(bench_opcost)
