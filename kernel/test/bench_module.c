@@ -32,6 +32,7 @@
 #include <ksyms.h>
 #include <arch/cpu.h>
 #include "test_module.h"
+#include "cpus_together.h"
 
 #define LOAD_SAMPLES	20
 
@@ -80,35 +81,15 @@ KTEST(bench_module_load)
 #define LOOKUPS		2000
 
 static DEFINE_RWLOCK(bench_modlist_rw);
-static volatile int lookup_go, lookup_done, lookup_locked;
-static volatile unsigned long lookup_gen;	/* which lookup_run() a call belongs to */
 static unsigned long lookup_addr;
-static cpumask_t lookup_cpus;
-static u64 lookup_cycles[CONFIG_NR_CPUS];
 
-/*
- * On each CPU of lookup_cpus, in the call-function IPI: all start together.
- * A CPU outside the mask may take its IPI late, after the next run has
- * put it in the mask; that stale call (an older lookup_gen) must return,
- * not wait for a go that the sender, spinning for the call's slot, will
- * never give.
- */
-static void lookup_loop(void *arg)
+/* On each of the CPUs (cpus_together.c): LOOKUPS lookups, maybe locked. */
+static void lookup_loop(void *locked)
 {
-	unsigned int me = smp_processor_id();
 	struct ksym_info info;
-	u64 t0;
 
-	if (!cpumask_test(me, &lookup_cpus))
-		return;
-	smp_rmb();	/* the mask, then the generation the sender wrote before it */
-	if ((unsigned long)arg != lookup_gen)
-		return;
-	while (!READ_ONCE(lookup_go))
-		cpu_relax();
-	t0 = rdtsc_ordered();
 	for (int i = 0; i < LOOKUPS; i++) {
-		if (lookup_locked) {
+		if (locked) {
 			read_lock(&bench_modlist_rw);
 			ksym_resolve(lookup_addr, &info);	/* its own rcu_read_lock() is free */
 			read_unlock(&bench_modlist_rw);
@@ -116,31 +97,11 @@ static void lookup_loop(void *arg)
 			ksym_resolve(lookup_addr, &info);
 		}
 	}
-	lookup_cycles[me] = rdtsc_ordered() - t0;
-	__atomic_fetch_add(&lookup_done, 1, __ATOMIC_SEQ_CST);
 }
 
 static u64 lookup_run(unsigned int k, bool locked)
 {
-	u64 sum = 0;
-	unsigned int cpu;
-
-	lookup_gen++;	/* before the mask: a stale call must never see its CPU in it */
-	smp_wmb();
-	cpumask_clear(&lookup_cpus);
-	for (unsigned int c = 0; c < k; c++)
-		cpumask_set(c, &lookup_cpus);
-	lookup_locked = locked;
-	lookup_go = 0;
-	lookup_done = 0;
-	smp_call_function(lookup_loop, (void *)lookup_gen, false);
-	lookup_go = 1;
-	lookup_loop((void *)lookup_gen);
-	while (READ_ONCE(lookup_done) < (int)k)
-		cpu_relax();
-	for_each_cpu(cpu, &lookup_cpus)
-		sum += lookup_cycles[cpu];
-	return sum / k / LOOKUPS;
+	return cpus_together(k, lookup_loop, locked ? (void *)1 : NULL) / LOOKUPS;
 }
 
 KTEST(bench_modlist_lookup)

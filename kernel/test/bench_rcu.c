@@ -25,6 +25,7 @@
 #include <string.h>
 #include <arch/cpu.h>
 #include <rcu_test.h>
+#include "cpus_together.h"
 
 enum { K_RCU, K_SPIN, K_RWLOCK, K_REFCNT, K_BRLOCK, NR_KINDS };
 static const char *const kind_name[NR_KINDS] = { "rcu", "spinlock", "rwlock", "refcnt", "brlock" };
@@ -35,10 +36,6 @@ static DEFINE_SPINLOCK(bench_spin);
 static DEFINE_RWLOCK(bench_rw);
 static struct brlock bench_br;
 static atomic_t bench_ref;
-static volatile int bench_kind, bench_go, bench_done;
-static volatile unsigned long bench_gen;	/* which set of readers a call belongs to */
-static cpumask_t bench_cpus;
-static u64 bench_cycles[CONFIG_NR_CPUS];
 
 static void __noinline read_loop(int kind)
 {
@@ -78,28 +75,10 @@ static void __noinline read_loop(int kind)
 	}
 }
 
-/*
- * In the call-function IPI, on each CPU of bench_cpus. A CPU outside the
- * mask may take its IPI after the next run has put it in the mask; that
- * stale call (an older bench_gen) returns rather than wait for a go that
- * the sender, spinning for the call's slot, will never give.
- */
-static void reader(void *arg)
+/* On each of the CPUs (cpus_together.c). */
+static void reader(void *kind)
 {
-	unsigned int me = smp_processor_id();
-	u64 t0;
-
-	if (!cpumask_test(me, &bench_cpus))
-		return;
-	smp_rmb();	/* the mask, then the generation the sender wrote before it */
-	if ((unsigned long)arg != bench_gen)
-		return;
-	while (!READ_ONCE(bench_go))
-		cpu_relax();
-	t0 = rdtsc_ordered();
-	read_loop(bench_kind);
-	bench_cycles[me] = rdtsc_ordered() - t0;
-	__atomic_fetch_add(&bench_done, 1, __ATOMIC_SEQ_CST);
+	read_loop((int)(long)kind);
 }
 
 KTEST(bench_rcu_read)
@@ -110,27 +89,8 @@ KTEST(bench_rcu_read)
 	for (unsigned int k = 1; k <= ncpu; k = k < ncpu && k * 2 > ncpu ? ncpu : k * 2) {
 		u64 per_pair[NR_KINDS];
 
-		bench_gen++;	/* before the mask: a stale call must never see its CPU in it */
-		smp_wmb();
-		cpumask_clear(&bench_cpus);
-		for (unsigned int c = 0; c < k; c++)
-			cpumask_set(c, &bench_cpus);
-		for (int kind = 0; kind < NR_KINDS; kind++) {
-			u64 sum = 0;
-			unsigned int cpu;
-
-			bench_kind = kind;
-			bench_go = 0;
-			bench_done = 0;
-			smp_call_function(reader, (void *)bench_gen, false);
-			bench_go = 1;
-			reader((void *)bench_gen);
-			while (READ_ONCE(bench_done) < (int)k)
-				cpu_relax();
-			for_each_cpu(cpu, &bench_cpus)
-				sum += bench_cycles[cpu];
-			per_pair[kind] = sum / k / READ_PAIRS;
-		}
+		for (int kind = 0; kind < NR_KINDS; kind++)
+			per_pair[kind] = cpus_together(k, reader, (void *)(long)kind) / READ_PAIRS;
 		for (int kind = 0; kind < NR_KINDS; kind++)
 			bench_json("{\"bench\":\"rcu_read_pair\",\"variant\":\"%s\",\"kind\":\"%s\","
 				   "\"readers\":%u,\"cycles\":%lu,\"ns_x100\":%lu}",
