@@ -69,14 +69,20 @@ KTEST(nmi_timer_reaches_every_cpu)
 	KT_ASSERT(t, r == 0, "nmi_timer_start(1000): %d", r);
 	KT_EXPECT(t, nmi_timer_start(500) == -EBUSY, "a second start: EBUSY");
 	msleep(100);
+	for_each_online_cpu(cpu)
+		kt_info("cpu%u: %lu NMIs in 100 ms at 1000 Hz", cpu, nmi_count(cpu) - before[cpu]);
+	/*
+	 * Liveness, not a rate: every CPU must take NMIs, but a host that
+	 * starves a vCPU may delay them, so allow up to 5 s for ten each.
+	 */
+	for_each_online_cpu(cpu) {
+		for (int i = 0; i < 500 && nmi_count(cpu) - before[cpu] < 10; i++)
+			msleep(10);
+		KT_EXPECT(t, nmi_count(cpu) - before[cpu] >= 10, "cpu%u took %lu NMIs in 5 s", cpu,
+			  nmi_count(cpu) - before[cpu]);
+	}
 	nmi_timer_stop();
 	KT_EXPECT(t, nmi_timer_hz() == 0, "stopped");
-	for_each_online_cpu(cpu) {
-		unsigned long n = nmi_count(cpu) - before[cpu];
-
-		kt_info("cpu%u: %lu NMIs in 100 ms at 1000 Hz", cpu, n);
-		KT_EXPECT(t, n >= 10, "cpu%u took %lu NMIs", cpu, n);
-	}
 	KT_EXPECT(t, nmi_timer_start(5) == -EINVAL && nmi_timer_start(20000) == -EINVAL,
 		  "rates out of range refused");
 }
