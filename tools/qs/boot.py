@@ -232,11 +232,11 @@ def save_results(r, name, label, stamp):
 
 def accel_desc(r):
     """The accelerator of one boot for a report: `KVM (-cpu ...)`, `TCG`, or
-    `TCG (KVM not used: why)` where KVM was asked for and not used."""
+    `TCG; KVM not used (why)` where KVM was asked for and not used."""
     if r.accel == "kvm":
         return f"KVM (-cpu {r.cpu})" if r.cpu else "KVM"
     why = r.accel_why or ""
-    return "TCG" + (f" ({why[len('TCG: '):]})" if why.startswith("TCG: KVM not used") else "")
+    return "TCG" + (f"; {why[len('TCG: '):]}" if why.startswith("TCG: KVM not used") else "")
 
 
 def summary_line(r, name=None, expect="pass"):
