@@ -302,8 +302,8 @@ def side_by_side(doc, data):
     """The KVM and TCG rankings of the same tree, or why KVM did not run."""
     doc.h(3, "KVM and TCG side by side")
     if not data.get("tcg"):
-        doc.p(f"KVM was asked for and not used: {data['kvm_fallback']}. Every figure below is "
-              "TCG's (docs/figures.md, \"Which accelerator to trust for what\").")
+        doc.p(f"KVM was asked for; {data['kvm_fallback'].split(': ', 1)[-1]}. Every figure "
+              "below is TCG's (docs/figures.md, \"KVM or TCG: which to trust for what\").")
         return
     cols = [compare(data), compare(data["tcg"])]
     names = [accel_label(c["boot"]) for c in cols]

@@ -20,9 +20,9 @@ def machine(meta, sections):
         ["host caches, memory", f"{m['caches']}; {m['memory_gib']} GiB"],
         ["host kernel, QEMU", f"{m['host_kernel']}; {m['qemu']}"],
         ["accelerator", ", ".join(labels)
-         + ("" if "kvm" in accels else " (KVM=1 to ask for KVM; /dev/kvm "
-            + ("present" if m["kvm_device"] else "absent") + ")")
-         + (f"; asked for KVM={meta.get('kvm')}" if str(meta.get("kvm", "0")) != "0" else "")],
+         + (f"; asked for KVM={meta.get('kvm')}" if str(meta.get("kvm", "0")) != "0" else
+            "" if "kvm" in accels else " (KVM=1 to ask for KVM; /dev/kvm "
+            + ("present" if m["kvm_device"] else "absent") + ")")],
         ["host's KVM", m.get("kvm_module", "?") + (f"; the probe: {m['kvm_probe']}"
                                                    if m.get("kvm_probe") else "")],
         ["virtual CPUs", f"CPUS={meta['cpus']} (the most any boot had: {vcpus})"],
@@ -53,7 +53,7 @@ def accel_cell(runs):
     if not runs:
         return ""
     labels = sorted({accel_label(r) for r in runs})
-    why = sorted({r["accel_why"] for r in runs
+    why = sorted({r["accel_why"].split(": ", 1)[-1] for r in runs
                   if r.get("accel") == "tcg" and "KVM not used" in (r.get("accel_why") or "")})
     return ", ".join(labels) + "".join(f"; {w}" for w in why)
 
