@@ -74,7 +74,8 @@ def main():
               f"{row.get('unload_free_us', '-'):>8} {row.get('loads', '-'):>12} "
               f"{row.get('calls', '-'):>8} {row.get('unregisters', '-'):>9} "
               f"{row.get('violations', '-'):>13}"
-              + ("" if row["status"] == "pass" else f"  ({row['status']})"), flush=True)
+              + ("" if row["status"] == "pass" else f"  ({row['status']})")
+              + f"  {row['accel']}", flush=True)
 
 
 if __name__ == "__main__":

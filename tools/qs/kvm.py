@@ -6,8 +6,9 @@ nested hypervisor (kvm-pvm: shadow paging, no hardware virtualization
 underneath) that refuses `-cpu host` (it cannot set MSR 0x10a,
 IA32_ARCH_CAPABILITIES), boots `-cpu host,-arch-capabilities`, and then
 runs the guest's kernel-mode code in its instruction emulator: a register
-add costs about 800 ns there (0.2 ns under TCG), a TSC read 5.7 us. A
-benchmark booted there measures the emulator, not the kernel.
+add costs about 800 ns there (0.1 ns under TCG), a TSC read 5.8 us (guest
+user mode runs natively, kernel mode does not). A benchmark booted there
+measures the emulator, not the kernel.
 
 So the probe, once per host (cached in build/.kvm-probe, keyed by QEMU's
 version and the host kernel; delete the file or run `qrun.py kvm-probe`
