@@ -151,7 +151,7 @@ def main(argv=None):
 
     p = sub.add_parser("run", help="interactive boot, serial on this terminal")
     common(p)
-    p.add_argument("--kvm", default="auto", help="0, 1 or auto (default)")
+    p.add_argument("--kvm", default="auto", help="0, 1, auto (default) or force (qs/kvm.py)")
     p.add_argument("--net", choices=("none", "user"), default="none",
                    help="user: an e1000 on QEMU user networking (restrict=on); the guest "
                         "is 10.0.2.15, the gateway 10.0.2.2")
