@@ -94,3 +94,45 @@ def test_report_without_boots(tmp_path):
     for png in sections[0].pngs:
         assert (tmp_path / png).exists()
     assert "<table>" in html and "seed001-fig5.png" in html
+
+
+def ranked_hashlookup(cpus, accel, cpu, ns):
+    """fake_hashlookup() with each discipline's own cost (ns[d] on one CPU)."""
+    data = fake_hashlookup(cpus)
+    for c in data["cells"]:
+        if c["figure"] == "1,4":
+            c["ps_per_op"] = ns[c["discipline"]] * 1000
+            c["ops_per_s"] = c["cpus"] * 10 ** 12 // c["ps_per_op"]
+    data["boot"].update(accel=accel, cpu=cpu,
+                        accel_why="KVM (x)" if accel == "kvm" else "TCG (KVM=0)")
+    return data
+
+
+def test_kvm_and_tcg_side_by_side(tmp_path):
+    """A KVM boot with its TCG twin: both rankings in one table, the
+    rwlock/RCU ratios, and the CPU model in 'What ran'."""
+    kvm = ranked_hashlookup(2, "kvm", "host,-arch-capabilities",
+                            dict(ideal=10, rcu=11, brlock=30, spinlock=20, refcnt=40, rwlock=35))
+    kvm["tcg"] = ranked_hashlookup(2, "tcg", "max",
+                                   dict(ideal=15, rcu=17, brlock=58, spinlock=44, refcnt=83,
+                                        rwlock=63))
+    sections, md, html = draw(tmp_path, 2, {"hashlookup": dict(data=kvm, status="ok", wall_s=1.0)})
+    assert "KVM and TCG side by side" in md
+    assert "KVM (-cpu host,-arch-capabilities): ns/lookup, 1 CPU" in md and "TCG: ns/lookup" in md
+    assert "| rwlock | 35 | 5 | 5 | 100% | 63 | 5 | 5 | 100% |" in md
+    assert "rwlock ÷ RCU per lookup: 1 CPU 3.18, 2 CPUs 3.18" in md
+    assert "rwlock ÷ RCU per lookup: 1 CPU 3.71" in md
+    assert "| KVM (-cpu host,-arch-capabilities), TCG |" in md, "accelerators per part"
+
+
+def test_kvm_fallback_is_said(tmp_path):
+    """KVM asked for and not used: the report says why, per part."""
+    data = ranked_hashlookup(2, "tcg", "max", dict(ideal=15, rcu=17, brlock=58, spinlock=44,
+                                                  refcnt=83, rwlock=63))
+    why = "TCG: KVM not used (-cpu host,-arch-capabilities: KVM here emulates the guest's kernel code)"
+    data["boot"]["accel_why"] = why
+    data["kvm_fallback"] = why
+    sections, md, html = draw(tmp_path, 2, {"hashlookup": dict(data=data, status="ok", wall_s=1.0)})
+    reason = why[len("TCG: "):]
+    assert "KVM was asked for; " + reason in md
+    assert "| TCG; " + reason + " |" in md, "the 'What ran' row says why"

@@ -27,7 +27,7 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 from qs import REPO  # noqa: E402
-from qs.boot import boot  # noqa: E402
+from qs.boot import accel_desc, boot  # noqa: E402
 OUT = REPO / "build" / "amlat"
 ROWS = ["base", "krcud", "direct", "throttle"]
 NAMES = {"base": "Base", "krcud": "krcud", "direct": "Direct Invocation", "throttle": "Throttle"}
@@ -48,7 +48,8 @@ def run(label, cfg, cpus, load, burst, seconds, work, kvm, extra=""):
               file=sys.stderr)
     rows = {b["mode"]: b for b in r.console.bench if b.get("bench") == "amlat"}
     hist = {b["mode"]: b for b in r.console.bench if b.get("bench") == "amlat_hist"}
-    return dict(label=label, config=cfg, cpus=cpus, accel=r.accel, cmdline=cmd, status=r.status,
+    return dict(label=label, config=cfg, cpus=cpus, accel=r.accel, cpu=r.cpu,
+                accel_why=r.accel_why, accel_desc=accel_desc(r), cmdline=cmd, status=r.status,
                 log=str(r.log_path), rows=rows, hist=hist)
 
 
@@ -60,7 +61,8 @@ def table(res):
     rows, out = res["rows"], []
     base = rows.get("base")
     b0 = next(iter(rows.values()), {})
-    out.append(f"amlat: {res['label']}: {res['config']} -smp {res['cpus']}, {res['accel']}, "
+    out.append(f"amlat: {res['label']}: {res['config']} -smp {res['cpus']}, "
+               f"{res.get('accel_desc', res['accel'])}, "
                f"HZ={b0.get('hz')}, load {b0.get('load_per_tick')} callbacks/tick"
                f"{' queued every %d ticks' % b0['burst'] if b0.get('burst', 1) > 1 else ''}, "
                f"work {b0.get('work')}, {b0.get('samples')} samples a row")

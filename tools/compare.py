@@ -28,7 +28,7 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 from qs import REPO  # noqa: E402
-from qs.boot import boot  # noqa: E402
+from qs.boot import accel_desc, boot  # noqa: E402
 
 # The variants by config stem: configs/rcu_<stem>_defconfig builds
 # kernel/rcu/rcu_<stem>.c (docs/rcu/README.md, "Names").
@@ -70,6 +70,7 @@ def bench(stem, cfg, cpus, kvm, extra=(), name=None, samples=SYNC_SAMPLES):
                   cmdline=f"ktest=bench_rcu_* bench.sync_samples={samples}", timeout=600,
                   kvm=kvm, label=f"compare-smp{cpus}")
     rows = [b for b in r.console.bench]
+    print(f"compare: {stem}: {accel_desc(r)}", file=sys.stderr)
     if r.status != "pass":
         print(f"compare: {stem}: the run ended as {r.describe_status()} (log {r.log_path})",
               file=sys.stderr)

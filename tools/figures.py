@@ -15,10 +15,16 @@ when their tool and benchmark exist in the tree):
   ipc         seed 004 Table 5                        (tools/semopbench.py, make semopbench)
   route       seed 000 Figure 6, the route cache      (tools/rtbench.py, make rtbench)
 
-  tools/figures.py [--cpus N] [--quick] [--kvm 0] [--parts hashlookup,ipc] [--out DIR]
+  tools/figures.py [--cpus N] [--quick] [--kvm 0|1|force] [--parts hashlookup,ipc] [--out DIR]
   tools/figures.py --report-only [--out DIR]       redraw from DIR/figures.json, no boot
   tools/figures.py --publish docs/figures          also copy the report and PNGs there
-  make figures [CPUS=N] [QUICK=1]                  CPUS defaults to the host's cores
+  make figures [CPUS=N] [QUICK=1] [KVM=1]         CPUS defaults to the host's cores
+
+KVM=1 boots every part under KVM where the host's KVM runs kernel code
+natively (tools/qs/kvm.py probes it once), under TCG otherwise, and the
+report says per part which accelerator and CPU model each boot used, and
+why a part fell back. The hash-lookup part then also boots under TCG and
+sets the two rankings side by side.
 
 --quick (QUICK=1) shortens every part. The data of each part goes to
 DIR/figures.json as soon as it is measured. Exit status 1 if a part failed
@@ -118,7 +124,10 @@ def main():
     ap.add_argument("--cpus", type=int, default=fmachine.host_cores(),
                     help="virtual CPUs (default: the host's cores)")
     ap.add_argument("--quick", action="store_true", help="shorter runs for every part")
-    ap.add_argument("--kvm", default="0", help="0 (TCG, default), 1 or auto")
+    ap.add_argument("--kvm", default="0",
+                    help="0 (TCG, default); 1 or auto: KVM where the host's KVM runs kernel "
+                         "code natively (qs.kvm's probe), else TCG, saying why; force: KVM "
+                         "even where it emulates")
     ap.add_argument("--parts", default=",".join(PARTS), help=f"comma-separated, of {PARTS}")
     ap.add_argument("--out", default=str(OUT))
     ap.add_argument("--report-only", action="store_true",
@@ -145,7 +154,8 @@ def main():
         for old in out.glob("*.png"):
             old.unlink()
         meta = dict(cpus=a.cpus, quick=a.quick, kvm=a.kvm, machine=fmachine.snapshot(),
-                    command="make figures CPUS=%d%s" % (a.cpus, " QUICK=1" if a.quick else ""))
+                    command="make figures CPUS=%d%s%s" % (a.cpus, " QUICK=1" if a.quick else "",
+                                                          "" if a.kvm == "0" else f" KVM={a.kvm}"))
         store = {}
     ctx = Ctx(cpus=meta["cpus"], quick=meta["quick"], kvm=meta["kvm"], out=out,
               host_cores=meta["machine"]["host_cores"])
@@ -158,6 +168,7 @@ def main():
             saved.write_text(json.dumps(dict(meta=meta, parts=store), indent=1) + "\n")
         meta["wall_s"] = time.monotonic() - t0
         meta["load_end"] = fmachine.load()
+        meta["machine"]["kvm_probe"] = fmachine.kvm_probe_verdict()   # the probe may have run
         saved.write_text(json.dumps(dict(meta=meta, parts=store), indent=1) + "\n")
 
     sections = render(ctx, parts, store)

@@ -23,7 +23,7 @@ import sys
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
-from qs.boot import boot  # noqa: E402
+from qs.boot import accel_desc, boot  # noqa: E402
 from compare import available  # noqa: E402
 
 RE_STRESS = re.compile(r"# (\S+): (\d+) loads and unloads .*; \d+ readers: (\d+) calls")
@@ -39,7 +39,7 @@ def run(stem, cfg, cpus, kvm, seconds):
     r = boot(name=f"test-{cfg}", defconfig=cfg, boot="kernel", cpus=cpus,
                   cmdline=f"ktest={tests} module_stress.duration={seconds}", timeout=300,
                   kvm=kvm, label=f"modbench-smp{cpus}")
-    row = {"variant": stem, "status": r.status}
+    row = {"variant": stem, "status": r.status, "accel": accel_desc(r)}
     for b in r.console.bench:
         if b.get("bench") == "module_load":
             row.update(b)
@@ -74,7 +74,8 @@ def main():
               f"{row.get('unload_free_us', '-'):>8} {row.get('loads', '-'):>12} "
               f"{row.get('calls', '-'):>8} {row.get('unregisters', '-'):>9} "
               f"{row.get('violations', '-'):>13}"
-              + ("" if row["status"] == "pass" else f"  ({row['status']})"), flush=True)
+              + ("" if row["status"] == "pass" else f"  ({row['status']})")
+              + f"  {row['accel']}", flush=True)
 
 
 if __name__ == "__main__":

@@ -28,7 +28,7 @@ from qs import REPO  # noqa: E402
 from qs.boot import boot, summary_line  # noqa: E402
 from qs.build import BuildError  # noqa: E402
 from qs.gdb import gdb_session  # noqa: E402
-from qs.kvm import choose_accel, kvm_probe  # noqa: E402
+from qs.kvm import decide, kvm_probe  # noqa: E402
 from qs.net import Nic  # noqa: E402
 from qs.qemu import EXIT_PASS, STATUS_BY_CODE, qemu_command  # noqa: E402
 from qs.scenario import run_scenario, scenarios  # noqa: E402
@@ -59,8 +59,8 @@ def _build_dir_image(build_dir, boot_kind):
 
 def cmd_run(a):
     elf, img = _build_dir_image(a.build_dir, a.boot)
-    accel = choose_accel(a.kvm, elf)
-    cmd = qemu_command(img, boot=a.boot, cpus=a.cpus, cmdline=a.args, accel=accel,
+    acc = decide(a.kvm, elf)
+    cmd = qemu_command(img, boot=a.boot, cpus=a.cpus, cmdline=a.args, accel=acc.accel, cpu=acc.cpu,
                        serial="mon:stdio", nics=[Nic("user")] if a.net == "user" else None)
     print(f"qrun: {' '.join(shlex.quote(c) for c in cmd)}", file=sys.stderr)
     print("qrun: Ctrl-A X quits QEMU, Ctrl-A C its monitor", file=sys.stderr)
@@ -127,9 +127,15 @@ def cmd_scenario(a):
 
 def cmd_kvm_probe(a):
     elf, _ = _build_dir_image(a.build_dir, "kernel")
-    ok, reason = kvm_probe(elf, force=True)
-    print(f"kvm: {'usable' if ok else 'not usable'} ({reason})")
-    return 0 if ok else 1
+    d = kvm_probe(elf, force=True)
+    for t in d.get("tried", ()):
+        print(f"kvm: -cpu {t['cpu']}: {t['result']}")
+    for acc in ("kvm", "tcg"):
+        if d.get(acc):
+            print(f"kvm: bench_accel under {acc.upper()}: "
+                  + ", ".join(f"{op} {ns:.2f} ns" for op, ns in d[acc].items()))
+    print(f"kvm: {'usable' if d['ok'] else 'not usable'} ({d['reason']})")
+    return 0 if d["ok"] else 1
 
 
 def main(argv=None):
@@ -145,7 +151,7 @@ def main(argv=None):
 
     p = sub.add_parser("run", help="interactive boot, serial on this terminal")
     common(p)
-    p.add_argument("--kvm", default="auto", help="0, 1 or auto (default)")
+    p.add_argument("--kvm", default="auto", help="0, 1, auto (default) or force (qs/kvm.py)")
     p.add_argument("--net", choices=("none", "user"), default="none",
                    help="user: an e1000 on QEMU user networking (restrict=on); the guest "
                         "is 10.0.2.15, the gateway 10.0.2.2")

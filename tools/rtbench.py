@@ -26,6 +26,7 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 import qrun  # noqa: E402
+from qs.boot import accel_desc  # noqa: E402
 
 MODES = ("rcu", "rwlock", "off")
 OUT = qrun.REPO / "build" / "rtbench"
@@ -120,13 +121,14 @@ def main():
         runs.append(rows)
     rows = median_rows(runs)
     variant = rows[0].get("variant", "?")
-    print(f"route lookups per second, {variant}, {a.config}, -smp {a.cpus}, {r.accel}, "
+    print(f"route lookups per second, {variant}, {a.config}, -smp {a.cpus}, {accel_desc(r)}, "
           f"{a.ms} ms a cell, {'median of ' + str(a.runs) + ' boots' if a.runs > 1 else 'one boot'} "
           f"(ip_route_output_key + ip_rt_put on every CPU at once)")
     pcts, cpus, cell = table(rows)
     OUT.mkdir(parents=True, exist_ok=True)
     (OUT / "route_lookup.json").write_text(json.dumps(
-        {"config": a.config, "cpus": a.cpus, "accel": r.accel, "ms": a.ms, "runs": runs,
+        {"config": a.config, "cpus": a.cpus, "accel": r.accel, "cpu": r.cpu,
+         "accel_why": r.accel_why, "ms": a.ms, "runs": runs,
          "median": rows}, indent=1) + "\n")
     plot(pcts, cpus, cell, f"route cache lookups: {variant}, {r.accel}, -smp {a.cpus}, "
          f"{'median of ' + str(a.runs) + ' boots' if a.runs > 1 else 'one boot'} "

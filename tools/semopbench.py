@@ -30,6 +30,7 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 import qrun  # noqa: E402
+from qs.boot import accel_desc  # noqa: E402
 
 REPO = qrun.REPO
 OUT = REPO / "build" / "semopbench"
@@ -78,7 +79,8 @@ def run(mode, cpus, ops, repeat, kvm, k=0):
         return None
     for b in runs + singles + trips:
         b["mode"] = mode
-    return dict(mode=mode, cpus=cpus, ops=ops, accel=r.accel, runs=runs, singles=singles,
+    return dict(mode=mode, cpus=cpus, ops=ops, accel=r.accel, cpu=r.cpu,
+                accel_why=r.accel_why, accel_desc=accel_desc(r), runs=runs, singles=singles,
                 trips=trips, nulls=nulls, logs=[str(r.log_path)],
                 variant=runs[0].get("variant"))
 
@@ -146,7 +148,7 @@ def collect(counts, ops, repeat, boots, kvm):
 
 def report(res, counts, ops, repeat, boots):
     """The table as text, and the BENCH objects of its figures."""
-    accel = next((r["accel"] for r in res.values() if r), "?")
+    accel = "; ".join(sorted({r.get("accel_desc", r["accel"]) for r in res.values() if r})) or "?"
     variant = next((r["variant"] for r in res.values() if r), "?")
     lines = [f"semopbench (seed 004 Table 5): one process per CPU, each {ops} semop() calls "
              f"on its own set; the fastest of {repeat} runs in each of {boots} boots per cell "

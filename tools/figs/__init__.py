@@ -43,8 +43,14 @@ class Section:
     wall_s: float = None
 
 
+def accel_label(run):
+    """KVM (-cpu ...) or TCG, for one boot_facts() dict."""
+    acc = (run.get("accel") or "?").upper()
+    return f"{acc} (-cpu {run['cpu']})" if run.get("cpu") and acc == "KVM" else acc
+
+
 def boot_facts(r):
-    """What one boot was, for the report: configuration, CPUs, accelerator,
+    """What one boot was, for the report: configuration, CPUs, accelerator (and -cpu, and why),
     the banner's variant, preemption, HZ and spinlock mode."""
     b = r.console.banner or {}
     m = re.search(r"spinlocks=(\S+)", r.log or "")
@@ -53,7 +59,8 @@ def boot_facts(r):
         log = str(Path(r.log_path).relative_to(REPO))
     except ValueError:
         pass
-    return dict(config=getattr(r, "name", "?"), cpus=r.cpus, accel=r.accel, cmdline=r.cmdline,
+    return dict(config=getattr(r, "name", "?"), cpus=r.cpus, accel=r.accel,
+                cpu=getattr(r, "cpu", ""), accel_why=getattr(r, "accel_why", ""), cmdline=r.cmdline,
                 status=r.status, elapsed_s=round(r.elapsed, 1), log=log,
                 variant=b.get("rcu"), preemption=b.get("preemption"), hz=b.get("hz"),
                 spinlocks=m.group(1) if m else None)

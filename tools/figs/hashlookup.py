@@ -4,9 +4,10 @@
 at -smp CPUS."""
 from qs import REPO
 from qs.boot import boot
-from qs.build import read_config
+from qs.build import build, read_config
+from qs.kvm import kvm_probe
 
-from figs import DISCIPLINES, Section, boot_facts, fmt_ns, pyplot, save
+from figs import DISCIPLINES, Section, accel_label, boot_facts, fmt_ns, pyplot, save
 from figs.doc import Doc
 
 KEY = "hashlookup"
@@ -67,21 +68,44 @@ QUICK = (50, 2)                 # ms a cell, passes: the kernel's hashlookup.qui
 FULL = (100, 5)
 
 
-def cmdline(quick):
-    return "ktest=bench_opcost,bench_hashlookup " + (
+def cmdline(quick, opcost=True):
+    return ("ktest=bench_opcost,bench_hashlookup " if opcost else "ktest=bench_hashlookup ") + (
         "hashlookup.quick=1" if quick else "hashlookup.ms=%d hashlookup.passes=%d" % FULL)
 
 
-def collect(ctx):
+def _boot(ctx, kvm, label, opcost=True):
     cells = ctx.cpus * 6 + 11 * 5
     ms, passes = QUICK if ctx.quick else FULL
     r = boot(name="figures-defconfig", defconfig="defconfig", options=OPTIONS, boot="kernel",
-             cpus=ctx.cpus, cmdline=cmdline(ctx.quick),
-             timeout=180 + 4 * cells * passes * ms // 1000, kvm=ctx.kvm,
-             label=f"figures-hashlookup-smp{ctx.cpus}")
+             cpus=ctx.cpus, cmdline=cmdline(ctx.quick, opcost),
+             timeout=180 + 4 * cells * passes * ms // 1000, kvm=kvm, label=label)
     data = from_boot(r)
     if r.status != "pass":
         data["error"] = f"the boot ended as {r.describe_status()} (log {data['boot']['log']})"
+    return data, r
+
+
+def collect(ctx):
+    """One boot with the accelerator asked for; when that was KVM, a second
+    under TCG for the side-by-side rankings (data["tcg"]); when KVM was
+    asked for and not used, why (data["kvm_fallback"])."""
+    kvm = str(ctx.kvm).lower()
+    # Under a KVM that emulates kernel code (KVM=force there), bench_opcost
+    # alone would take minutes; the TCG boot measures Table 1 instead.
+    opcost = not (kvm == "force" and not kvm_probe(build("figures-defconfig", "defconfig",
+                                                         OPTIONS))["ok"])
+    data, r = _boot(ctx, kvm, f"figures-hashlookup-smp{ctx.cpus}", opcost)
+    if kvm in ("0", "no", "tcg", "off"):
+        return data
+    if r.accel != "kvm":
+        data["kvm_fallback"] = r.accel_why
+        return data
+    tcg, _ = _boot(ctx, "0", f"figures-hashlookup-smp{ctx.cpus}-tcg")
+    data["tcg"] = tcg
+    if not data["opcost"]:
+        data["opcost"], data["opcost_from"] = tcg["opcost"], "tcg"
+    if tcg.get("error") and not data.get("error"):
+        data["error"] = "TCG: " + tcg["error"]
     return data
 
 
@@ -181,7 +205,7 @@ def render(data, ctx, out):
     k4 = min(4, n)
     where = f"{b['variant']}, {b['accel']}, -smp {b['cpus']}"
     doc = Doc()
-    s = Section(KEY, TITLE, doc, runs=[b])
+    s = Section(KEY, TITLE, doc, runs=[b] + ([data["tcg"]["boot"]] if data.get("tcg") else []))
 
     doc.p(f"One boot of `defconfig` ({where}, preemption={b['preemption']}, HZ={b['hz']}, "
           f"{b['spinlocks']} spinlocks, {data.get('poison', 'kmalloc poisoning off')}): "
@@ -189,6 +213,9 @@ def render(data, ctx, out):
           f"looks random integer keys up in {cells_facts(data)} for a fixed time; each cell is "
           f"the best of {data['cells'][0].get('passes', 2) if data['cells'] else '?'} runs, "
           f"the disciplines in one order and then the reverse (kernel/test/bench_hashlookup.c).")
+
+    if data.get("tcg") or data.get("kvm_fallback"):
+        side_by_side(doc, data)
 
     doc.h(3, "Figures 1 and 4: lookups a second against CPUs, read only")
     s.pngs.append(plot_cpus(by_cpus, ["ideal", "brlock", "spinlock", "refcnt", "rwlock"],
@@ -236,12 +263,72 @@ def render(data, ctx, out):
 
     doc.h(3, "Table 1: the cost of the operations, here")
     oc = data["opcost"]
+    if data.get("opcost_from") == "tcg":
+        doc.p("Measured in the TCG boot: under this KVM, which emulates the guest's kernel "
+              "code, `bench_opcost` would take minutes and measure the emulator.")
     doc.table(["operation", "paper (700 MHz Pentium III), ns", "ours, ns", "ours ÷ paper",
                "why they differ"],
               [[name, paper, fmt_ns(oc[op]["ps"]) if op in oc else "?",
                 ratio(oc.get(op, {}).get("ps"), paper), why] for op, name, paper, why in TABLE1])
     s.targets = targets(by_cpus, n)
     return s
+
+
+def ranking(by_cpus, k):
+    """The disciplines by their rate on k CPUs, fastest first."""
+    have = [d for d in DISCIPLINES if k in by_cpus.get(d, {})]
+    return sorted(have, key=lambda d: -by_cpus[d][k]["ops_per_s"])
+
+
+def ratio_to(by_cpus, a, b, k):
+    """a's cost per lookup over b's on k CPUs (rwlock/RCU: what RCU saves)."""
+    pa = by_cpus.get(a, {}).get(k, {}).get("ps_per_op")
+    pb = by_cpus.get(b, {}).get(k, {}).get("ps_per_op")
+    return pa / pb if pa and pb else None
+
+
+def compare(data):
+    """Figures of one boot for the side-by-side table (also for the lead's
+    notes): ns per lookup on 1 CPU, rwlock/RCU at 1 and n CPUs, rankings."""
+    by_cpus, _ = tables(data)
+    n = max((k for row in by_cpus.values() for k in row), default=1)
+    return dict(boot=data["boot"], n=n, by_cpus=by_cpus,
+                ns1={d: by_cpus.get(d, {}).get(1, {}).get("ps_per_op") for d in DISCIPLINES},
+                rw_rcu={k: ratio_to(by_cpus, "rwlock", "rcu", k) for k in sorted({1, n})},
+                rank1=ranking(by_cpus, 1), rankn=ranking(by_cpus, n))
+
+
+def side_by_side(doc, data):
+    """The KVM and TCG rankings of the same tree, or why KVM did not run."""
+    doc.h(3, "KVM and TCG side by side")
+    if not data.get("tcg"):
+        doc.p(f"KVM was asked for; {data['kvm_fallback'].split(': ', 1)[-1]}. Every figure "
+              "below is TCG's (docs/figures.md, \"KVM or TCG: which to trust for what\").")
+        return
+    cols = [compare(data), compare(data["tcg"])]
+    names = [accel_label(c["boot"]) for c in cols]
+    n = cols[0]["n"]
+    rows = []
+    for d in DISCIPLINES:
+        row = [d]
+        for c in cols:
+            eff = scaling(c["by_cpus"], d, n)
+            row += [fmt_ns(c["ns1"][d]), c["rank1"].index(d) + 1 if d in c["rank1"] else "?"]
+            if n > 1:
+                row += [c["rankn"].index(d) + 1 if d in c["rankn"] else "?", pct(eff)]
+        rows.append(row)
+    head = ["discipline"]
+    for nm in names:
+        head += [f"{nm}: ns/lookup, 1 CPU", "rank, 1 CPU"] + (
+            [f"rank, {n} CPUs", f"{n} CPUs ÷ ({n} × 1)"] if n > 1 else [])
+    doc.table(head, rows)
+    for nm, c in zip(names, cols):
+        rr = ", ".join(f"{k} CPU{'s' * (k > 1)} {v:.2f}" if v else f"{k}: ?"
+                       for k, v in c["rw_rcu"].items())
+        doc.p(f"{nm}: rwlock ÷ RCU per lookup: {rr}; fastest first at {n} CPUs: "
+              f"{', '.join(c['rankn'])}.")
+    doc.p("The same tree and command line in both boots. The figures further down are the first "
+          "column's; which to trust for what: docs/figures.md.")
 
 
 def cells_facts(data):

@@ -39,7 +39,8 @@ def render(data, ctx, out):
     s = Section(KEY, TITLE, doc)
     for (m, n), v in sorted(res.items()):
         if v:
-            s.runs.append(dict(config="test-defconfig", cpus=n, accel=v["accel"],
+            s.runs.append(dict(config="test-defconfig", cpus=n, accel=v["accel"], cpu=v.get("cpu"),
+                               accel_why=v.get("accel_why"),
                                cmdline=f"ipc={m} -- semopbench ...", variant=v.get("variant"),
                                log=", ".join(v["logs"])))
     text, _ = tool.report(res, data["counts"], data["ops"], data["repeat"], data["boots"])

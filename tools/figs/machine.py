@@ -2,11 +2,13 @@
 QEMU's version, the tree's commit. The report records them because every
 figure in it depends on them (DESIGN.md, Benchmarks)."""
 import datetime
+import json
 import os
 import platform
 import subprocess
 
 from qs import REPO
+from qs.kvm import KVM_PROBE_FILE, host_hypervisor
 
 
 def _run(cmd):
@@ -67,4 +69,14 @@ def snapshot():
         host_kernel=platform.release(), qemu=_run(["qemu-system-x86_64", "--version"]).split("\n")[0],
         commit=_run(["git", "rev-parse", "--short", "HEAD"]) + (" (with local changes)" if dirty else ""),
         started=datetime.datetime.now().isoformat(timespec="seconds"), load_start=load(),
-        kvm_device=os.access("/dev/kvm", os.R_OK | os.W_OK))
+        kvm_device=os.access("/dev/kvm", os.R_OK | os.W_OK), kvm_module=host_hypervisor(),
+        kvm_probe=kvm_probe_verdict())
+
+
+def kvm_probe_verdict():
+    """The cached KVM probe's verdict (qs.kvm), if there is one."""
+    try:
+        d = json.loads(KVM_PROBE_FILE.read_text())
+        return ("KVM usable" if d.get("ok") else "KVM not used") + f": {d.get('reason')}"
+    except (OSError, ValueError):
+        return ""

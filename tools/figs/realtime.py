@@ -40,7 +40,8 @@ def render(data, ctx, out):
     s = Section(KEY, TITLE, doc)
     res = data["results"]
     for r in res:
-        s.runs.append(dict(config=r["config"], cpus=r["cpus"], accel=r["accel"],
+        s.runs.append(dict(config=r["config"], cpus=r["cpus"], accel=r["accel"], cpu=r.get("cpu"),
+                           accel_why=r.get("accel_why"),
                            cmdline=r["cmdline"], status=r["status"], log=r["log"],
                            variant="rcu-ltimer with the seed 003 options", preemption="preempt"))
     doc.p(f"`tools/amlat.py` (`make amlat`): `{CONFIG}` on one CPU, preemptible, as the paper's "

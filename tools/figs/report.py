@@ -1,5 +1,6 @@
 """The report: the machine, what ran, each part's section, the targets;
 written as report.md and report.html beside the PNGs."""
+from figs import accel_label
 from figs.doc import Doc
 
 
@@ -8,6 +9,7 @@ def machine(meta, sections):
     m = meta["machine"]
     runs = [r for s in sections for r in s.runs]
     accels = sorted({r["accel"] for r in runs if r.get("accel")}) or ["(no boot)"]
+    labels = sorted({accel_label(r) for r in runs if r.get("accel")}) or ["(no boot)"]
     vcpus = max([r["cpus"] for r in runs if r.get("cpus")] or [meta["cpus"]])
     cores = m["host_cores"]
     doc = Doc()
@@ -17,9 +19,12 @@ def machine(meta, sections):
         ["host cores (nproc)", cores],
         ["host caches, memory", f"{m['caches']}; {m['memory_gib']} GiB"],
         ["host kernel, QEMU", f"{m['host_kernel']}; {m['qemu']}"],
-        ["accelerator", ", ".join(a.upper() for a in accels)
-         + ("" if "kvm" in accels else " (KVM=1 to ask for KVM; /dev/kvm "
+        ["accelerator", ", ".join(labels)
+         + (f"; asked for KVM={meta.get('kvm')}" if str(meta.get("kvm", "0")) != "0" else
+            "" if "kvm" in accels else " (KVM=1 to ask for KVM; /dev/kvm "
             + ("present" if m["kvm_device"] else "absent") + ")")],
+        ["host's KVM", m.get("kvm_module", "?") + (f"; the probe: {m['kvm_probe']}"
+                                                   if m.get("kvm_probe") else "")],
         ["virtual CPUs", f"CPUS={meta['cpus']} (the most any boot had: {vcpus})"],
         ["host load average (1, 5, 15 min)", f"{m['load_start']} at the start, "
                                              f"{meta.get('load_end')} at the end"],
@@ -42,6 +47,17 @@ def machine(meta, sections):
     return doc
 
 
+def accel_cell(runs):
+    """Which accelerator and CPU model a part's boots used, and why any
+    that asked for KVM ran under TCG."""
+    if not runs:
+        return ""
+    labels = sorted({accel_label(r) for r in runs})
+    why = sorted({r["accel_why"].split(": ", 1)[-1] for r in runs
+                  if r.get("accel") == "tcg" and "KVM not used" in (r.get("accel_why") or "")})
+    return ", ".join(labels) + "".join(f"; {w}" for w in why)
+
+
 def contents(sections):
     doc = Doc()
     doc.h(2, "What ran")
@@ -50,8 +66,9 @@ def contents(sections):
         cfgs = sorted({f"{r.get('config')} ({r.get('variant')}, -smp {r.get('cpus')})"
                        for r in s.runs})
         rows.append([s.title, s.status, "" if s.wall_s is None else f"{s.wall_s:.0f}",
-                     "; ".join(cfgs[:4]) + (f"; and {len(cfgs) - 4} more" if len(cfgs) > 4 else "")])
-    doc.table(["part", "status", "wall s", "configurations booted"], rows)
+                     "; ".join(cfgs[:4]) + (f"; and {len(cfgs) - 4} more" if len(cfgs) > 4 else ""),
+                     accel_cell(s.runs)])
+    doc.table(["part", "status", "wall s", "configurations booted", "accelerator"], rows)
     return doc
 
 

@@ -53,7 +53,8 @@ def boots(results, cpus):
         except (OSError, ValueError):
             continue
         b = d.get("banner") or {}
-        out.append(dict(config=name, cpus=d.get("cpus"), accel=d.get("accel"),
+        out.append(dict(config=name, cpus=d.get("cpus"), accel=d.get("accel"), cpu=d.get("cpu"),
+                        accel_why=d.get("accel_why"),
                         cmdline=d.get("cmdline"), status=d.get("status"),
                         variant=s.get("variant", b.get("rcu")), preemption=b.get("preemption"),
                         hz=b.get("hz"), log=d.get("log")))

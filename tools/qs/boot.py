@@ -25,7 +25,7 @@ import ktap
 from qs import REPO
 from qs import console as qconsole
 from qs.build import build, facts
-from qs.kvm import choose_accel
+from qs.kvm import decide
 from qs.log import Console, parse_console
 from qs.net import Nic
 from qs.qemu import STATUS_BY_CODE, qemu_command
@@ -47,6 +47,8 @@ class BootResult:
     online_host_s: float = None  # QEMU start -> "smp: all N CPUs online" seen on the host
     stderr: str = ""
     built: dict = None           # qs.build.facts() of what was booted, when known
+    cpu: str = ""                # QEMU's -cpu
+    accel_why: str = ""          # why this accelerator (qs.kvm.decide)
 
     @property
     def timed_out(self):
@@ -109,14 +111,15 @@ def _steps(feed, steps):
 
 def boot_image(image, boot="kernel", cpus=4, cmdline="", accel="tcg", timeout=60,
                log_path=None, echo=False, feed=None, nics=None, extra=(), watch=None,
-               steps=None, shell=None):
+               steps=None, shell=None, cpu=None):
     """Boot once, non-interactively; the console under pexpect (qs.console).
     steps=[(regex, text)]: type each text once the guest has printed its
     regex; shell=[command, ...]: then type each command at the shell's
     prompt. watch(line): called with each console line as it arrives (a
     test talking to the guest)."""
     cmd = qemu_command(image, boot=boot, cpus=cpus, cmdline=cmdline, accel=accel, serial="stdio",
-                       nics=nics, extra=extra)
+                       nics=nics, extra=extra, cpu=cpu)
+    cpu = cmd[cmd.index("-cpu") + 1]
     log_path = Path(log_path) if log_path else None
     if log_path:
         log_path.parent.mkdir(parents=True, exist_ok=True)
@@ -144,7 +147,7 @@ def boot_image(image, boot="kernel", cpus=4, cmdline="", accel="tcg", timeout=60
                       exit_code=code, status=status, elapsed=elapsed,
                       log_path=str(log_path) if log_path else "", log=log,
                       console=parse_console(log), online_host_s=con.sink.online_at,
-                      stderr=stderr)
+                      stderr=stderr, cpu=cpu)
 
 
 def _slug(s):
@@ -167,7 +170,7 @@ def boot(name="test-defconfig", defconfig="defconfig", options=(), boot="kernel"
         return _boot_cache[key]
     elf = build(name, defconfig, options)
     image = build(name, defconfig, options, iso_args=cmdline) if boot == "iso" else elf
-    accel = choose_accel(kvm, elf)
+    acc = decide(kvm, elf)
     label = label or f"{boot}-smp{cpus}-{_slug(cmdline)}"
     now = datetime.datetime.now()
     stamp = now.strftime("%Y%m%d-%H%M%S-") + f"{now.microsecond // 1000:03d}"
@@ -175,9 +178,10 @@ def boot(name="test-defconfig", defconfig="defconfig", options=(), boot="kernel"
     for i, n in enumerate(nics or ()):
         if n.dump and not n.pcap:
             n.pcap = str(log_path.with_name(f"{label}-{stamp}.net{i}.pcap"))
-    r = boot_image(image, boot=boot, cpus=cpus, cmdline=cmdline, accel=accel,
+    r = boot_image(image, boot=boot, cpus=cpus, cmdline=cmdline, accel=acc.accel,
                    timeout=timeout, log_path=log_path, echo=echo, feed=feed, nics=nics,
-                   extra=extra, watch=watch, steps=steps, shell=shell)
+                   extra=extra, watch=watch, steps=steps, shell=shell, cpu=acc.cpu)
+    r.accel_why = acc.why
     r.built = facts(elf)
     r.name = name
     r.label = label
@@ -218,18 +222,29 @@ def save_results(r, name, label, stamp):
     rdir.mkdir(parents=True, exist_ok=True)
     c = r.console
     doc = dict(config=name, label=label, when=stamp, boot=r.boot, cpus=r.cpus,
-               cmdline=r.cmdline, accel=r.accel, status=r.status, banner=c.banner,
+               cmdline=r.cmdline, accel=r.accel, cpu=r.cpu, accel_why=r.accel_why,
+               status=r.status, banner=c.banner,
                boot_timing=dict(host_s_to_all_online=r.online_host_s,
                                 kernel_ms_to_all_online=c.online_ms, total_s=r.elapsed),
                bench=c.bench, log=r.log_path)
     (rdir / f"{label}.json").write_text(json.dumps(doc, indent=1) + "\n")
 
 
+def accel_desc(r):
+    """The accelerator of one boot for a report: `KVM (-cpu ...)`, `TCG`, or
+    `TCG; KVM not used (why)` where KVM was asked for and not used."""
+    if r.accel == "kvm":
+        return f"KVM (-cpu {r.cpu})" if r.cpu else "KVM"
+    why = r.accel_why or ""
+    return "TCG" + (f"; {why[len('TCG: '):]}" if why.startswith("TCG: KVM not used") else "")
+
+
 def summary_line(r, name=None, expect="pass"):
     ok, why = r.verdict(expect)
     c = r.console
     parts = [("PASS" if ok else "FAIL").ljust(5), (name or getattr(r, "label", "boot")).ljust(22),
-             f"{r.boot:6} smp={r.cpus:<2} {r.accel}", f"{r.status:8}", f"{r.elapsed:5.1f}s"]
+             f"{r.boot:6} smp={r.cpus:<2} {r.accel}" + (f"(-cpu {r.cpu})" if r.accel == "kvm" else ""),
+             f"{r.status:8}", f"{r.elapsed:5.1f}s"]
     if c.online is not None:
         parts.append(f"online={c.online} ({c.online_ms:.1f} ms"
                      + (f", host {r.online_host_s:.2f}s)" if r.online_host_s else ")"))

@@ -1,25 +1,75 @@
-"""The accelerator: KVM where this host's KVM runs the kernel and is
-faster, TCG otherwise (every test passes under TCG).
+"""The accelerator: KVM where this host's KVM runs the kernel's code on
+the cores, TCG otherwise (every test passes under TCG).
 
-The development machines' /dev/kvm is a nested hypervisor that cannot run
-everything, or runs it slower than TCG (it emulates real mode and some
-instructions), so KVM=auto boots `poweroff` once under each and caches the
-verdict in build/.kvm-probe, keyed by QEMU's version and the host kernel
-(delete the file to probe again).
+A /dev/kvm that opens is not enough. The development machines' is a
+nested hypervisor (kvm-pvm: shadow paging, no hardware virtualization
+underneath) that refuses `-cpu host` (it cannot set MSR 0x10a,
+IA32_ARCH_CAPABILITIES), boots `-cpu host,-arch-capabilities`, and then
+runs the guest's kernel-mode code in its instruction emulator: a register
+add costs about 800 ns there (0.1 ns under TCG), a TSC read 5.8 us (guest
+user mode runs natively, kernel mode does not). A benchmark booted there
+measures the emulator, not the kernel.
+
+So the probe, once per host (cached in build/.kvm-probe, keyed by QEMU's
+version and the host kernel; delete the file or run `qrun.py kvm-probe`
+to probe again):
+
+  1. boots `ktest=bench_accel` under KVM with each CPU model of
+     CPU_MODELS in turn until one boots (a model QEMU or the host
+     refuses is noted with its error);
+  2. boots the same under TCG;
+  3. judges (judge_speed): KVM is used only if its add costs what a core
+     takes (under NATIVE_ADD_NS), i.e. the guest's kernel code runs
+     natively.
+
+decide(kvm, elf) -> Accel(accel, cpu, why) is what a boot asks:
+  KVM=0      TCG.
+  KVM=1/auto KVM with the probe's CPU model if the probe found KVM runs
+             kernel code natively; TCG otherwise, saying why.
+  KVM=force  KVM with the first CPU model that boots, even where it
+             emulates (to measure the emulator itself); an error if
+             no model boots.
 """
 import datetime
 import json
 import os
 import subprocess
 import sys
+from dataclasses import dataclass
 
 from qs import REPO
 
 KVM_PROBE_FILE = REPO / "build" / ".kvm-probe"
+PROBE_VERSION = 2
+# The CPU models tried, in order. `host` gives the guest the host's own
+# CPUID; a nested hypervisor that cannot emulate IA32_ARCH_CAPABILITIES
+# (MSR 0x10a) refuses it, and the same minus that MSR is the next best.
+CPU_MODELS = ("host", "host,-arch-capabilities", "max,-arch-capabilities", "qemu64")
+TCG_CPU = "max"
+# A register add on a core costs a fraction of a nanosecond; an
+# interpreting hypervisor takes hundreds. Anything above this is not a
+# core running the guest's code.
+NATIVE_ADD_NS = 5.0
+
+
+@dataclass
+class Accel:
+    accel: str                  # kvm or tcg
+    cpu: str                    # QEMU's -cpu
+    why: str                    # one line: why this accelerator
 
 
 def kvm_usable():
     return os.access("/dev/kvm", os.R_OK | os.W_OK)
+
+
+def host_hypervisor():
+    """Which KVM module the host has (kvm_intel, kvm_amd, kvm_pvm...)."""
+    try:
+        mods = sorted(m for m in os.listdir("/sys/module") if m.startswith("kvm_"))
+    except OSError:
+        mods = []
+    return ", ".join(mods) or "?"
 
 
 def _probe_key():
@@ -28,67 +78,130 @@ def _probe_key():
                              text=True).stdout.split("\n")[0]
     except OSError:
         ver = "?"
-    return f"{ver} | host {os.uname().release}"
+    return f"v{PROBE_VERSION} | {ver} | host {os.uname().release}"
 
 
-def kvm_probe(elf, force=False, timeout=20):
-    """Boot `poweroff` under KVM once; the verdict is cached in build/.kvm-probe
-    (delete it to probe again). Returns (usable, reason)."""
+def accel_ops(r):
+    """{op: ns} from a boot's bench_accel lines."""
+    return {b["op"]: b["ps"] / 1000 for b in r.console.bench if b.get("bench") == "accel"}
+
+
+def judge_speed(kvm_ops, tcg_ops):
+    """(native, why) from bench_accel's figures under KVM and TCG (ns)."""
+    add = kvm_ops.get("add")
+    if add is None:
+        return None, "bench_accel printed nothing under KVM"
+    tcg = tcg_ops.get("add")
+    vs = f" (TCG {tcg:.2f} ns)" if tcg is not None else ""
+    if add > NATIVE_ADD_NS:
+        extra = "".join(f", {op} {kvm_ops[op]:.0f} ns" for op in ("rdtsc", "lock_inc")
+                        if op in kvm_ops)
+        return False, (f"KVM here emulates the guest's kernel code: a register add costs "
+                       f"{add:.0f} ns{vs}{extra}; benchmarks would measure the emulator")
+    return True, f"KVM runs kernel code natively: an add costs {add:.2f} ns{vs}"
+
+
+def _refusal(r):
+    """QEMU's own error line, if it refused to start."""
+    for line in (r.stderr or "").split("\n"):
+        if "qemu-system" in line or "error" in line.lower():
+            return line.strip()[:160]
+    return ""
+
+
+def kvm_probe(elf, force=False, timeout=60):
+    """Find the CPU model KVM boots with and whether it runs kernel code
+    natively; cached in build/.kvm-probe. Returns the cached dict: ok,
+    reason, cpu (None if no model boots), kvm/tcg (bench_accel's ns), tried."""
     key = _probe_key()
     if not kvm_usable():
-        return False, "no usable /dev/kvm"
+        return dict(ok=False, reason="no usable /dev/kvm", cpu=None)
     if not force and KVM_PROBE_FILE.exists():
         try:
             d = json.loads(KVM_PROBE_FILE.read_text())
             if d.get("key") == key:
-                return d["ok"], d["reason"]
+                return d
         except ValueError:
             pass
     from qs.boot import boot_image      # here: qs.boot imports this module
-    r = boot_image(elf, boot="kernel", cpus=2, cmdline="poweroff", accel="kvm",
-                   timeout=timeout, log_path=KVM_PROBE_FILE.parent / "kvm-probe.log")
-    if r.console.banner and r.status in ("poweroff", "pass"):
-        # A nested KVM can run the kernel yet be slower than TCG (it emulates
-        # real mode and some instructions): then TCG is the better choice.
-        t = boot_image(elf, boot="kernel", cpus=2, cmdline="poweroff", accel="tcg",
-                       timeout=timeout, log_path=KVM_PROBE_FILE.parent / "kvm-probe-tcg.log")
-        if t.status in ("poweroff", "pass") and t.elapsed * 1.5 < r.elapsed:
-            ok, reason = False, (f"KVM runs the kernel but is slower than TCG here "
-                                 f"({r.elapsed:.1f}s vs {t.elapsed:.1f}s to power-off); KVM=1 forces it")
-        else:
-            ok, reason = True, f"booted to power-off in {r.elapsed:.1f}s (TCG {t.elapsed:.1f}s)"
-    elif r.console.banner:
-        ok, reason = False, f"banner printed but the run ended as {r.status}"
+    logs = KVM_PROBE_FILE.parent
+    tried, booted, cpu = [], None, None
+    for model in CPU_MODELS:
+        r = boot_image(elf, boot="kernel", cpus=2, cmdline="ktest=bench_accel", accel="kvm",
+                       cpu=model, timeout=timeout, log_path=logs / "kvm-probe.log")
+        if r.console.banner and r.status in ("pass", "fail"):
+            booted, cpu = r, model
+            tried.append(dict(cpu=model, result=f"booted ({r.elapsed:.1f} s)"))
+            break
+        why = _refusal(r) or f"no boot banner ({r.describe_status()})"
+        tried.append(dict(cpu=model, result=why))
+    d = dict(key=key, hypervisor=host_hypervisor(), cpu=cpu, tried=tried,
+             when=datetime.datetime.now().isoformat(timespec="seconds"))
+    if booted is None:
+        d.update(ok=False, reason="no CPU model boots under KVM: " + "; ".join(
+            f"{t['cpu']}: {t['result']}" for t in tried))
     else:
-        ok, reason = False, f"no boot banner under KVM ({r.status} after {r.elapsed:.1f}s)"
+        t = boot_image(elf, boot="kernel", cpus=2, cmdline="ktest=bench_accel", accel="tcg",
+                       timeout=timeout, log_path=logs / "kvm-probe-tcg.log")
+        d["kvm"], d["tcg"] = accel_ops(booted), accel_ops(t)
+        native, why = judge_speed(d["kvm"], d["tcg"])
+        if native is None:          # a kernel without bench_accel: time to the end
+            native = not (t.status == booted.status and t.elapsed * 1.5 < booted.elapsed)
+            why = (f"{why}; KVM took {booted.elapsed:.1f} s to the end, TCG {t.elapsed:.1f} s")
+        d.update(ok=bool(native), reason=f"-cpu {cpu}: {why}")
     KVM_PROBE_FILE.parent.mkdir(parents=True, exist_ok=True)
-    KVM_PROBE_FILE.write_text(json.dumps(dict(key=key, ok=ok, reason=reason,
-                                              when=datetime.datetime.now().isoformat())) + "\n")
-    return ok, reason
+    KVM_PROBE_FILE.write_text(json.dumps(d, indent=1) + "\n")
+    return d
 
 
-_accel_notice = set()
-accel_notes = []                 # what choose_accel decided, for summaries
+def kvm_cpu_model():
+    """The CPU model KVM boots with here (the cached probe's), else host."""
+    try:
+        d = json.loads(KVM_PROBE_FILE.read_text())
+        if d.get("key") == _probe_key() and d.get("cpu"):
+            return d["cpu"]
+    except (OSError, ValueError):
+        pass
+    return CPU_MODELS[0]
+
+
+accel_notes = []                 # what decide() concluded, for summaries
+
+
+def _note(text, show=True):
+    if text not in accel_notes:
+        accel_notes.append(text)
+        if show:
+            print(text, file=sys.stderr)
+
+
+def decide(kvm, elf):
+    """kvm is 0, 1, auto or force. Returns an Accel."""
+    kvm = str(kvm).lower()
+    if kvm in ("0", "no", "tcg", "off"):
+        return Accel("tcg", TCG_CPU, "TCG (KVM=0)")
+    force = kvm == "force"
+    if kvm not in ("1", "yes", "on", "kvm", "auto", "force"):
+        raise SystemExit(f"qrun: KVM={kvm}: 0, 1, auto or force")
+    p = kvm_probe(elf)
+    if force:
+        if not kvm_usable():
+            raise SystemExit("qrun: KVM=force but /dev/kvm is not usable by this user")
+        if not p.get("cpu"):
+            raise SystemExit(f"qrun: KVM=force but {p['reason']}")
+        why = f"KVM forced (KVM=force), -cpu {p['cpu']}" + ("" if p["ok"] else
+                                                             f"; the probe: {p['reason']}")
+        _note(f"qrun: {why}")
+        return Accel("kvm", p["cpu"], why)
+    if not p["ok"]:
+        why = f"TCG: KVM not used ({p['reason']})"
+        _note(f"qrun: KVM not used ({p['reason']}); running under TCG")
+        return Accel("tcg", TCG_CPU, why)
+    why = f"KVM ({p['reason']})"
+    _note(f"qrun: using {why}", show=False)
+    return Accel("kvm", p["cpu"], why)
 
 
 def choose_accel(kvm, elf):
-    """kvm is '0', '1' or 'auto'. Returns 'kvm' or 'tcg'."""
-    kvm = str(kvm).lower()
-    if kvm in ("0", "no", "tcg", "off"):
-        return "tcg"
-    if kvm in ("1", "yes", "on", "kvm"):
-        if not kvm_usable():
-            raise SystemExit("qrun: KVM=1 but /dev/kvm is not usable by this user")
-        return "kvm"
-    ok, reason = kvm_probe(elf)
-    if not ok:
-        if reason not in _accel_notice:
-            _accel_notice.add(reason)
-            note = f"qrun: KVM not used ({reason}); running under TCG"
-            accel_notes.append(note)
-            print(note, file=sys.stderr)
-        return "tcg"
-    note = f"qrun: using KVM ({reason})"
-    if note not in accel_notes:
-        accel_notes.append(note)
-    return "kvm"
+    """decide()'s accelerator alone: 'kvm' or 'tcg'."""
+    return decide(kvm, elf).accel

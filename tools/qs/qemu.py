@@ -8,6 +8,7 @@ resets the machine, and -no-reboot turns that into an exit).
 """
 from pathlib import Path
 
+from qs.kvm import TCG_CPU, kvm_cpu_model
 from qs.net import nic_args
 
 EXIT_PASS, EXIT_FAIL, EXIT_PANIC = 33, 35, 37
@@ -36,19 +37,22 @@ def serial_args(serial):
 
 
 def qemu_command(image, boot="kernel", cpus=4, cmdline="", accel="tcg", serial="stdio",
-                 gdb_port=None, stopped=False, extra=(), nics=None):
+                 gdb_port=None, stopped=False, extra=(), nics=None, cpu=None):
     """The one QEMU command line of the project. image is the ELF (boot=kernel)
     or the ISO (boot=iso; then the command line is in its grub.cfg). nics:
-    the guest's network cards (qs.net.Nic); none by default."""
+    the guest's network cards (qs.net.Nic); none by default. cpu: QEMU's
+    -cpu; by default `max` under TCG and, under KVM, the model the KVM
+    probe found boots here (qs.kvm: `host` is refused by some nested
+    hypervisors)."""
     cmd = ["qemu-system-x86_64", "-M", "q35", "-m", MEMORY, "-smp", str(cpus),
            "-display", "none", "-no-reboot",
            "-device", "isa-debug-exit,iobase=0xf4,iosize=0x04"] + serial_args(serial)
     if serial != "mon:stdio":
         cmd += ["-monitor", "none"]
     if accel == "kvm":
-        cmd += ["-accel", "kvm", "-cpu", "host"]
+        cmd += ["-accel", "kvm", "-cpu", cpu or kvm_cpu_model()]
     else:
-        cmd += ["-accel", "tcg,thread=multi", "-cpu", "max"]
+        cmd += ["-accel", "tcg,thread=multi", "-cpu", cpu or TCG_CPU]
     if boot == "iso":
         cmd += ["-cdrom", str(image)]
     else:
