@@ -84,6 +84,13 @@
  * 7. No expedited grace periods, no callback offloading (rcu_nocbs), no
  *    preemptible readers and no per-node lists of blocked tasks, no
  *    callback-invocation limits (rcu_do_batch()'s blimit).
+ * 8. The kthread is bound to CPU 0. Our scheduler wakes a task on its last
+ *    CPU whenever that CPU runs its idle task, and an idle task may be
+ *    spinning with interrupts off in an IPI handler: a kthread left there
+ *    could not even start the grace period that the stall warning should
+ *    report (kernel/test/test_rcu.c's rcu_stall_warning stalls the last
+ *    CPU). Linux's kthread migrates; here the boot CPU, never offline,
+ *    keeps it simple.
  *
  * rcu_break=1 counts every tick as a quiescent state, even one that
  * interrupted a reader (torture must then fail).
@@ -679,10 +686,12 @@ void rcu_variant_init(void)
 	       rcu_state.nr_levels, rcu_state.nr_nodes, nr_cpu_ids, RCU_FANOUT, RCU_FANOUT_LEAF);
 }
 
+/* The kthread lives on CPU 0 (note 8). */
 void rcu_variant_late_init(void)
 {
-	rcu_state.gp_kthread = kthread_run(rcu_gp_kthread, NULL, "rcu_gp");
+	rcu_state.gp_kthread = kthread_create_on_cpu(rcu_gp_kthread, NULL, 0, "rcu_gp");
 	BUG_ON(!rcu_state.gp_kthread);
+	wake_up_process(rcu_state.gp_kthread);
 }
 
 /* ---- Stall warnings and the console. */
