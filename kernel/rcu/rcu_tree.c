@@ -91,6 +91,10 @@
  *    report (kernel/test/test_rcu.c's rcu_stall_warning stalls the last
  *    CPU). Linux's kthread migrates; here the boot CPU, never offline,
  *    keeps it simple.
+ * 9. The kthread is SCHED_FIFO at priority 1, as Linux's is only when
+ *    booted with rcutree.kthread_prio=1: our scheduler's round-robin
+ *    slices left a normal-priority kthread behind a busy thread on CPU 0
+ *    for tens of milliseconds per grace period (docs/rcu/tree.md).
  *
  * rcu_break=1 counts every tick as a quiescent state, even one that
  * interrupted a reader (torture must then fail).
@@ -686,11 +690,12 @@ void rcu_variant_init(void)
 	       rcu_state.nr_levels, rcu_state.nr_nodes, nr_cpu_ids, RCU_FANOUT, RCU_FANOUT_LEAF);
 }
 
-/* The kthread lives on CPU 0 (note 8). */
+/* The kthread lives on CPU 0 (note 8), at the lowest real-time priority (note 9). */
 void rcu_variant_late_init(void)
 {
 	rcu_state.gp_kthread = kthread_create_on_cpu(rcu_gp_kthread, NULL, 0, "rcu_gp");
 	BUG_ON(!rcu_state.gp_kthread);
+	sched_setscheduler(rcu_state.gp_kthread, SCHED_FIFO, 1);	/* note 9 */
 	wake_up_process(rcu_state.gp_kthread);
 }
 
