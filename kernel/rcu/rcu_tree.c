@@ -61,10 +61,13 @@
  *    numbers are then rcu_gp_started() and rcu_gp_completed() of
  *    gp_sequence.c, one for one, and the trace checker's grace period of
  *    a callback is ours.
- * 2. No funnel locking for grace-period requests: a CPU that needs a grace
- *    period takes its leaf's lock and then the root's (rcu_start_future_gp()).
- *    Fine at 16 CPUs; Linux walks up the tree recording the request per
- *    node so that thousands of CPUs do not all take the root's lock.
+ * 2. No funnel locking for grace-period requests: a CPU with new callbacks
+ *    takes its leaf's lock and then the root's, which numbers them
+ *    (rcu_accelerate_cbs()) and records the request. Fine at 16 CPUs;
+ *    Linux walks up the tree recording the request per node so that
+ *    thousands of CPUs do not all take the root's lock. Quiescent-state
+ *    reports, the frequent path, still stop at the first node that is
+ *    not empty.
  * 3. The "dynticks" counter is an idle-loop counter: rcu_hook_idle() bumps
  *    it on each pass, and the kthread counts a CPU whose counter moved
  *    since the grace period began as quiescent. Linux's counter is also
@@ -242,56 +245,47 @@ static void rcu_init_geometry(void)
 /* ---- Grace-period requests and numbers. */
 
 /*
- * The grace period that callbacks queued on rnp's CPUs until now can
- * safely wait for (Linux's old rcu_cbs_completed()). rnp's lock held.
- * While this leaf's lock is held, grace period rnp->completed + 2 cannot
- * have begun: the kthread sets every node's completed before it starts
- * the next one. Only at the root can we know that no grace period is in
- * progress, and then the next to begin is enough.
- */
-static unsigned long rcu_cbs_completed(struct rcu_node *rnp)
-{
-	if (rnp == rcu_root() && rcu_state.gpnum == rcu_state.completed)
-		return rcu_state.completed + 1;
-	return rnp->completed + 2;
-}
-
-/*
- * Ask for grace period c (note 2): record it at the root and, if no grace
- * period is running, flag the kthread to start one. rnp's lock held; takes
- * the root's (leaf before root: the one nesting of node locks). Returns
+ * Ask for grace period c (note 2): record it and, if no grace period is
+ * running, flag the kthread to start one. The root's lock held. Returns
  * true if the kthread must be woken (after the caller drops its locks).
  */
-static bool rcu_start_future_gp(struct rcu_node *rnp, unsigned long c)
+static bool rcu_start_future_gp(unsigned long c)
 {
-	struct rcu_node *root = rcu_root();
-	bool wake = false;
-
-	if (rnp != root)
-		spin_lock(&root->lock);
 	if (!rcu_gp_le(c, rcu_state.gp_needed))
 		rcu_state.gp_needed = c;
 	if (rcu_state.gpnum == rcu_state.completed && !(rcu_state.gp_flags & RCU_GP_FLAG_INIT)) {
 		WRITE_ONCE(rcu_state.gp_flags, rcu_state.gp_flags | RCU_GP_FLAG_INIT);
-		wake = true;
+		return true;
 	}
-	if (rnp != root)
-		spin_unlock(&root->lock);
-	return wake;
+	return false;
 }
 
-/* Give this CPU's new callbacks their grace period. rnp's lock held. */
+/*
+ * Give this CPU's new callbacks their grace period. rnp's lock held; takes
+ * the root's (leaf before root: the one nesting of node locks). Under the
+ * root's lock, gpnum (begun, or the last one if none runs) may have begun
+ * before these callbacks were queued; gpnum + 1 cannot have, since the
+ * kthread counts a start under this lock. Linux's leaf-only estimate,
+ * completed + 2 from the leaf's view, takes no root lock but makes a
+ * callback queued on an idle machine wait for two grace periods.
+ */
 static bool rcu_accelerate_cbs(struct rcu_node *rnp, struct rcu_data *rdp)
 {
+	struct rcu_node *root = rcu_root();
+	bool wake = false;
 	unsigned long c;
 
 	if (rcu_segcblist_seg_empty(&rdp->cbl, RCU_NEXT))
 		return false;
-	c = rcu_cbs_completed(rnp);
+	if (rnp != root)
+		spin_lock(&root->lock);
+	c = rcu_state.gpnum + 1;
 	rcu_stats_list_len(rdp->cbl.len[RCU_NEXT]);
-	if (!rcu_segcblist_accelerate(&rdp->cbl, c))
-		return false;
-	return rcu_start_future_gp(rnp, c);
+	if (rcu_segcblist_accelerate(&rdp->cbl, c))
+		wake = rcu_start_future_gp(c);
+	if (rnp != root)
+		spin_unlock(&root->lock);
+	return wake;
 }
 
 static void rcu_gp_kthread_wake(void)
