@@ -84,7 +84,8 @@
  *    lock), and the tick is at most a jiffy away.
  * 6. The kthread does not notice a new grace period for its own CPU; every
  *    CPU, the kthread's included, notices at its next tick.
- * 7. No expedited grace periods, no callback offloading (rcu_nocbs), no
+ * 7. Expedited grace periods are rcu_tree_exp.c's, beside the tree, not
+ *    through it. No callback offloading (rcu_nocbs), no
  *    preemptible readers and no per-node lists of blocked tasks, no
  *    callback-invocation limits (rcu_do_batch()'s blimit).
  * 8. The kthread is bound to CPU 0. Our scheduler wakes a task on its last
@@ -104,6 +105,7 @@
  */
 #include "rcu_internal.h"
 #include "rcu_tree_segcblist.h"
+#include "rcu_tree_exp.h"
 #include <rcu_hooks.h>
 #include <sched.h>
 #include <softirq.h>
@@ -601,6 +603,7 @@ static void rcu_core(void)
 	LIST_HEAD(done);
 	unsigned long n;
 
+	rcu_exp_wake_check();
 	if (!rdp->ready)
 		return;
 	note_gp_changes(rdp);
@@ -619,6 +622,7 @@ static void rcu_core(void)
 void rcu_hook_context_switch(bool voluntary)
 {
 	rcu_qs(this_cpu_ptr(&rcu_data));
+	rcu_exp_qs(false);	/* the run-queue lock is held: no wake-up */
 }
 
 void rcu_hook_tick(enum tick_context ctx)
@@ -628,8 +632,10 @@ void rcu_hook_tick(enum tick_context ctx)
 	if (!rcu_this_cpu_ready())
 		return;
 	/* rcu_break: every tick counts, even one that interrupted a reader. */
-	if (ctx == TICK_USER || ctx == TICK_IDLE || rcu_break)
+	if (ctx == TICK_USER || ctx == TICK_IDLE || rcu_break) {
 		rcu_qs(rdp);
+		rcu_exp_qs(false);
+	}
 	if (rcu_pending(rdp))
 		raise_softirq(RCU_SOFTIRQ);
 	rcu_check_stall();
@@ -648,6 +654,8 @@ void rcu_hook_idle(void)
 	WRITE_ONCE(rdp->dynticks, rdp->dynticks + 1);
 	smp_mb();
 	rcu_qs(rdp);
+	rcu_exp_qs(true);
+	rcu_exp_wake_check();
 }
 
 /* This CPU comes online (note 4): its leaf takes it up at the next grace period. */
@@ -721,9 +729,9 @@ void rcu_variant_show_state(void)
 	int i;
 
 	printk("rcu (tree): gpnum %lu completed %lu gp_needed %lu gp_flags %#lx; "
-	       "fqs passes %lu reported %lu kicked %lu\n",
+	       "fqs passes %lu reported %lu kicked %lu; expedited %lu\n",
 	       rcu_state.gpnum, rcu_state.completed, rcu_state.gp_needed, rcu_state.gp_flags,
-	       rcu_state.fqs_passes, rcu_state.fqs_reported, rcu_state.fqs_kicked);
+	       rcu_state.fqs_passes, rcu_state.fqs_reported, rcu_state.fqs_kicked, rcu_exp_count);
 	for (i = 0; i < rcu_state.nr_nodes; i++) {
 		struct rcu_node *rnp = &rcu_node[i];
 
