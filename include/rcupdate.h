@@ -52,6 +52,13 @@ void call_rcu(struct rcu_head *head, void (*func)(void *arg), void *arg);
 /* Wait for a grace period (process context; may sleep). */
 void synchronize_kernel(void);
 static inline void synchronize_rcu(void) { synchronize_kernel(); }
+/*
+ * A grace period forced at once, with an IPI to every CPU, for callers
+ * that cannot wait ticks and can afford to disturb every CPU. Tree RCU
+ * (docs/rcu/tree.md) has its own; every other variant falls back to
+ * synchronize_kernel() (kernel/rcu/update.c).
+ */
+void synchronize_rcu_expedited(void);
 /* Wait until every call_rcu() callback queued before the call has run. */
 void rcu_barrier(void);
 /* Free ptr with kfree() after a grace period, using its rcu_head field. */

@@ -32,7 +32,8 @@ QRUN = REPO / "tools" / "qrun.py"
 
 # The variants by name, as RCU= takes them (docs/rcu/README.md, "Names"):
 # configs/rcu_<name>_defconfig, with - written _.
-VARIANTS = ["ltimer", "xrcu", "krcud", "poll", "poll-percpu", "taskq", "sched", "preempt", "tiny"]
+VARIANTS = ["ltimer", "xrcu", "krcud", "poll", "poll-percpu", "taskq", "sched", "preempt", "tiny",
+            "tree"]
 
 SUMMARY = re.compile(r"rcu-torture: summary: (.*)")
 VERDICT = re.compile(r"rcu-torture: (SUCCESS|FAILURE: .*)")

@@ -16,7 +16,8 @@
  * random: three times in four call_rcu() (the callback adds one to the age and
  * re-queues itself until the element is freed, so each element waits out
  * nine grace periods in a chain; the writer does not wait, so updates
- * come fast), otherwise synchronize_rcu(), the polled API started with
+ * come fast), otherwise synchronize_rcu() or synchronize_rcu_expedited(),
+ * the polled API started with
  * start_poll_synchronize_rcu() and polled, or get_state plus
  * cond_synchronize_rcu(). The last three put the element on
  * rcu_torture_removed, and every grace period they wait for ages every
@@ -168,7 +169,10 @@ static void rcu_torture_retire(struct rcu_torture *old, struct torture_rand *r)
 	case 1:
 		atomic_long_inc(&torture_wstats.by_sync);
 		list_add_tail(&old->rtort_removed, &rcu_torture_removed);
-		synchronize_rcu();
+		if ((x >> 12) & 1)
+			synchronize_rcu_expedited();
+		else
+			synchronize_rcu();
 		break;
 	case 2:
 		atomic_long_inc(&torture_wstats.by_poll);
@@ -308,8 +312,10 @@ static int rcu_torture_fakewriter(void *arg)
 		switch (torture_random(&r) % 8) {
 		case 0:
 		case 1:
-		case 2:
 			synchronize_rcu();
+			break;
+		case 2:
+			synchronize_rcu_expedited();
 			break;
 		case 3:
 		case 4:

@@ -45,6 +45,12 @@ void synchronize_kernel(void)
 	wait_for_completion(&rs.done);
 }
 
+/* Variants without expedited grace periods (all but tree): a normal one. */
+__attribute__((weak)) void synchronize_rcu_expedited(void)
+{
+	synchronize_kernel();
+}
+
 /* ---- rcu_barrier() */
 
 static DEFINE_MUTEX(barrier_mutex);

@@ -7,7 +7,9 @@
  *     brlock read pair, with 1..N CPUs reading at once (refscale-style).
  *     All CPUs start together in their call-function IPI handler.
  *   bench_rcu_sync: synchronize_kernel() latency, idle and with a busy
- *     thread on every CPU (min, median, p99, max in us).
+ *     thread on every CPU (min, median, p99, max in us), then the same for
+ *     synchronize_rcu_expedited() (which only tree expedites; the others
+ *     fall back to synchronize_kernel()).
  *   bench_rcu_call_rcu: call_rcu() throughput until every callback ran.
  */
 #include <ktest.h>
@@ -120,6 +122,14 @@ CMDLINE_ULONG("bench.sync_samples", sync_nsamples, 5, 2000,
 	      "bench.sync_samples=N: synchronize_kernel() calls per load in bench_rcu_sync "
 	      "(default 20, 5..2000)");
 
+/*
+ * synchronize_rcu_expedited() is sampled at most this often per load: on
+ * the variants without one it is synchronize_kernel() again (up to 250 ms
+ * a call on krcud and rcu-preempt), and make compare's 200 samples would
+ * double their boots for a column that only repeats the one beside it.
+ */
+#define EXP_SAMPLES_MAX	50
+
 static volatile bool hogs_stop;
 
 static int hog(void *arg)
@@ -139,9 +149,10 @@ static int hog(void *arg)
  * The grace periods' own durations (rcu_gp_begin to rcu_gp_end) are
  * printed beside it.
  */
-static void sync_samples(struct ktest_ctx *t, const char *load)
+static void sync_samples(struct ktest_ctx *t, const char *load, void (*sync)(void),
+			 const char *name, unsigned long max_n)
 {
-	unsigned long n = sync_nsamples;
+	unsigned long n = MIN(sync_nsamples, max_n);
 	u64 *lat = kmalloc(sizeof(*lat) * n);
 	unsigned long gp0 = rcu_gp_completed();
 	u64 gp_ns0 = rcu_gp_total_ns();
@@ -149,23 +160,23 @@ static void sync_samples(struct ktest_ctx *t, const char *load)
 	KT_ASSERT(t, lat, "no memory for %lu samples", n);
 	for (unsigned long i = 0; i < n; i++) {
 		u64 t0 = ktime_get_ns();
-		synchronize_kernel();
+		sync();
 		lat[i] = ktime_get_ns() - t0;
 		msleep(1 + i % 3);	/* start at different phases of the tick */
 	}
 	sort_u64(lat, n);
 	unsigned long gps = rcu_gp_completed() - gp0;
 	unsigned long p99 = (n * 99 + 99) / 100 - 1;	/* rank ceil(0.99 n) */
-	bench_json("{\"bench\":\"synchronize_kernel\",\"variant\":\"%s\",\"load\":\"%s\","
+	bench_json("{\"bench\":\"%s\",\"variant\":\"%s\",\"load\":\"%s\","
 		   "\"cpus\":%u,\"hz\":%d,\"samples\":%lu,\"min_us\":%lu,\"median_us\":%lu,"
 		   "\"p99_us\":%lu,\"max_us\":%lu,\"tick_us\":%lu,\"grace_periods\":%lu,"
 		   "\"gp_mean_us\":%lu}",
-		   rcu_variant_name(), load, num_online_cpus(), HZ, n,
+		   name, rcu_variant_name(), load, num_online_cpus(), HZ, n,
 		   (unsigned long)(lat[0] / 1000), (unsigned long)(lat[n / 2] / 1000),
 		   (unsigned long)(lat[p99] / 1000), (unsigned long)(lat[n - 1] / 1000),
 		   (unsigned long)(TICK_NSEC / 1000),
 		   gps, gps ? (unsigned long)((rcu_gp_total_ns() - gp_ns0) / gps / 1000) : 0);
-	kt_info("synchronize_kernel %s: median %lu us, max %lu us of %lu (tick %lu us)", load,
+	kt_info("%s %s: median %lu us, max %lu us of %lu (tick %lu us)", name, load,
 		(unsigned long)(lat[n / 2] / 1000), (unsigned long)(lat[n - 1] / 1000), n,
 		(unsigned long)(TICK_NSEC / 1000));
 	kfree(lat);
@@ -177,14 +188,18 @@ KTEST(bench_rcu_sync)
 	unsigned int cpu;
 
 	KT_ASSERT(t, !sched_setscheduler(current, SCHED_FIFO, 50), "cannot go SCHED_FIFO");
-	sync_samples(t, "idle");
+	sync_samples(t, "idle", synchronize_kernel, "synchronize_kernel", ~0UL);
+	sync_samples(t, "idle", synchronize_rcu_expedited, "synchronize_rcu_expedited",
+		     EXP_SAMPLES_MAX);
 	hogs_stop = false;
 	for_each_online_cpu(cpu) {
 		hogs[cpu] = kthread_create_on_cpu(hog, NULL, cpu, "hog/%u", cpu);
 		KT_ASSERT(t, hogs[cpu], "no hog thread");
 		wake_up_process(hogs[cpu]);
 	}
-	sync_samples(t, "busy");
+	sync_samples(t, "busy", synchronize_kernel, "synchronize_kernel", ~0UL);
+	sync_samples(t, "busy", synchronize_rcu_expedited, "synchronize_rcu_expedited",
+		     EXP_SAMPLES_MAX);
 	hogs_stop = true;
 	for_each_online_cpu(cpu)
 		kthread_join(hogs[cpu]);

@@ -1,0 +1,753 @@
+/*
+ * tree (Tree RCU): hierarchical RCU, the RCU of today's Linux, in the
+ * small. It follows Paul McKenney's "Hierarchical RCU" (LWN, November
+ * 2008) and the shape of Linux's kernel/rcu/tree.c and tree.h as they
+ * stood around v4.x-v5.x (rcu_state, rcu_node, rcu_data, the grace-period
+ * kthread of rcu_gp_kthread()/rcu_gp_init()/rcu_gp_fqs_loop()/
+ * rcu_gp_cleanup(), rcu_report_qs_rnp(), the segmented callback list of
+ * rcu_segcblist.c), without Linux's code: written here, much smaller.
+ *
+ * The limit it answers: rcu-ltimer (seed 000 5.4) keeps one CPU mask under
+ * one lock, rcu_ctrlblk.mutex, which every CPU takes to report every
+ * quiescent state; with many CPUs that lock and that cache line are the
+ * bottleneck. Here the CPUs report into a tree of rcu_node structures,
+ * each with its own lock and qsmask, the children that still owe the
+ * grace period a quiescent state. A CPU takes only its leaf's lock; the
+ * last CPU of a leaf takes the parent's, and so on up: the root's lock is
+ * taken once per child of the root per grace period, not once per CPU.
+ *
+ * Data:
+ *   rcu_state       the grace period numbers (gpnum: last begun,
+ *                   completed: last ended, gp_needed: the highest any
+ *                   callback waits for), the kthread's flags and wait
+ *                   queue;
+ *   rcu_node[]      the tree, breadth first (rcu_node[0] is the root):
+ *                   lock, qsmask (children that still owe this grace
+ *                   period), qsmaskinit (children with online CPUs, the
+ *                   qsmask a grace period starts with), gpnum and
+ *                   completed as this node has seen them, grpmask (its
+ *                   bit in its parent), grplo..grphi (the CPUs below);
+ *   rcu_data (per CPU)  its leaf and bit there, gpnum and completed as
+ *                   this CPU has seen them, qs_pending (it owes gpnum a
+ *                   quiescent state), passed_qs (it has passed one since
+ *                   it noticed gpnum), the idle counter and its snapshot,
+ *                   and the segmented callback list (rcu_tree_segcblist.h).
+ *
+ * Quiescent states: a context switch, a tick from user mode or the idle
+ * loop, and each pass of the idle loop (rcu_qs()); the grace-period
+ * kthread also reports, on their behalf, CPUs whose idle counter moved
+ * since the grace period began (rcu_force_quiescent_state()). The read
+ * side is the non-preemptible one of read_side.h: Tree RCU without
+ * preemptible readers, what Linux calls rcu_sched (RCU-sched).
+ *
+ * What drives it: the tick raises RCU_SOFTIRQ when this CPU has something
+ * to do (rcu_pending()); the softirq, rcu_core(), notices new grace
+ * periods and ended ones at its leaf, moves callbacks along, reports this
+ * CPU's quiescent state and invokes done callbacks. One kthread, rcu_gp,
+ * starts each grace period (sets every node's qsmask, root first), forces
+ * quiescent states every jiffy while it lasts, and ends it (every node's
+ * completed, root first).
+ *
+ * Seed 000 Table 1 row, in its terms: batching yes; quiescent states
+ * deduced from per-CPU flags and counters, reported up a tree; driven by
+ * the tick's softirq and a grace-period kthread; per-CPU callback queues;
+ * quiescent states C, I, U; safe from BH and IRQ (call_rcu() masks
+ * interrupts).
+ *
+ * Where we depart from Linux, and why:
+ *
+ * 1. Two numbers per grace period (gpnum, completed), as Linux had before
+ *    v4.19, not the later gp_seq with its state in the low bits: the
+ *    numbers are then rcu_gp_started() and rcu_gp_completed() of
+ *    gp_sequence.c, one for one, and the trace checker's grace period of
+ *    a callback is ours.
+ * 2. No funnel locking for grace-period requests: a CPU with new callbacks
+ *    takes its leaf's lock and then the root's, which numbers them
+ *    (rcu_accelerate_cbs()) and records the request. Fine at 16 CPUs;
+ *    Linux walks up the tree recording the request per node so that
+ *    thousands of CPUs do not all take the root's lock. Quiescent-state
+ *    reports, the frequent path, still stop at the first node that is
+ *    not empty.
+ * 3. The "dynticks" counter is an idle-loop counter: rcu_hook_idle() bumps
+ *    it on each pass, and the kthread counts a CPU whose counter moved
+ *    since the grace period began as quiescent. Linux's counter is also
+ *    even/odd on idle entry and exit and on every interrupt from idle, so
+ *    it can report a CPU that sits in idle without waiting for a pass; our
+ *    hooks have no interrupt entry or exit (an interrupt in idle may run
+ *    softirq readers), so we wait for the next pass: at most one tick.
+ * 4. Hotplug is online only, as in this kernel: a CPU coming online sets
+ *    its bit in its leaf's qsmaskinitnext, which the next grace period
+ *    takes up; there is no offline path (Linux's rcu_cleanup_dead_rnp()).
+ * 5. A CPU's callbacks get their grace period (rcu_accelerate_cbs()) only
+ *    in the softirq, at the next tick after call_rcu(), not at once: the
+ *    hooks never wake a task (the context-switch hook holds the run-queue
+ *    lock), and the tick is at most a jiffy away.
+ * 6. The kthread does not notice a new grace period for its own CPU; every
+ *    CPU, the kthread's included, notices at its next tick.
+ * 7. Expedited grace periods are rcu_tree_exp.c's, beside the tree, not
+ *    through it. No callback offloading (rcu_nocbs), no
+ *    preemptible readers and no per-node lists of blocked tasks, no
+ *    callback-invocation limits (rcu_do_batch()'s blimit).
+ * 8. The kthread is bound to CPU 0. Our scheduler wakes a task on its last
+ *    CPU whenever that CPU runs its idle task, and an idle task may be
+ *    spinning with interrupts off in an IPI handler: a kthread left there
+ *    could not even start the grace period that the stall warning should
+ *    report (kernel/test/test_rcu.c's rcu_stall_warning stalls the last
+ *    CPU). Linux's kthread migrates; here the boot CPU, never offline,
+ *    keeps it simple.
+ * 9. The kthread is SCHED_FIFO at priority 1, as Linux's is only when
+ *    booted with rcutree.kthread_prio=1: our scheduler's round-robin
+ *    slices left a normal-priority kthread behind a busy thread on CPU 0
+ *    for tens of milliseconds per grace period (docs/rcu/tree.md).
+ *
+ * rcu_break=1 counts every tick as a quiescent state, even one that
+ * interrupted a reader (torture must then fail).
+ */
+#include "rcu_internal.h"
+#include "rcu_tree_segcblist.h"
+#include "rcu_tree_exp.h"
+#include <rcu_hooks.h>
+#include <sched.h>
+#include <softirq.h>
+#include <spinlock.h>
+#include <wait.h>
+#include <percpu.h>
+#include <smp.h>
+#include <time.h>
+#include <printk.h>
+#include <panic.h>
+#include <arch/cpu.h>
+
+#define RCU_FANOUT		CONFIG_RCU_TREE_FANOUT
+#define RCU_FANOUT_LEAF		CONFIG_RCU_TREE_FANOUT_LEAF
+/* Leaves <= CPUs, and each level above at most half the one below. */
+#define RCU_MAX_NODES		(2 * CONFIG_NR_CPUS)
+#define RCU_MAX_LEVELS		8
+
+STATIC_ASSERT(RCU_FANOUT >= 2 && RCU_FANOUT <= 64);
+STATIC_ASSERT(RCU_FANOUT_LEAF >= 1 && RCU_FANOUT_LEAF <= 64);
+
+struct rcu_node {
+	spinlock_t lock;		/* guards the fields below but grpmask..level */
+	unsigned long qsmask;		/* children that still owe gpnum a quiescent state */
+	unsigned long qsmaskinit;	/* children with online CPUs: gpnum's first qsmask */
+	unsigned long qsmaskinitnext;	/* leaves: CPUs online now, for the next grace period */
+	unsigned long gpnum;		/* last grace period begun, as this node knows */
+	unsigned long completed;	/* last grace period ended, as this node knows */
+	unsigned long grpmask;		/* this node's bit in parent->qsmask */
+	struct rcu_node *parent;	/* NULL at the root */
+	int level;			/* 0 at the root */
+	int grplo, grphi;		/* CPUs below: grplo..grphi */
+	bool leaf;
+};
+
+struct rcu_data {
+	struct rcu_node *mynode;	/* this CPU's leaf */
+	unsigned long grpmask;		/* this CPU's bit in mynode->qsmask */
+	unsigned long gpnum;		/* last grace period this CPU noticed begin */
+	unsigned long completed;	/* last grace period this CPU noticed end */
+	bool qs_pending;		/* this CPU owes gpnum a quiescent state */
+	bool passed_qs;			/* and has passed one since it noticed gpnum */
+	bool ready;			/* rcu_variant_init_cpu() done */
+	unsigned long dynticks;		/* idle-loop passes (note 3) */
+	unsigned long dynticks_snap;	/* its value when gpnum began */
+	struct rcu_segcblist cbl;
+};
+
+#define RCU_GP_FLAG_INIT	0x1	/* a grace period is needed: start one */
+
+struct rcu_state {
+	unsigned long gpnum;		/* last grace period begun (= rcu_gp_started()) */
+	unsigned long completed;	/* last grace period ended */
+	unsigned long gp_needed;	/* the highest grace period a callback waits for */
+	unsigned long gp_flags;
+	unsigned long gp_start;		/* jiffies when gpnum began */
+	unsigned long fqs_passes;	/* forcing passes, since boot */
+	unsigned long fqs_reported;	/* idle CPUs reported on their behalf, since boot */
+	unsigned long fqs_kicked;	/* reschedule IPIs sent, since boot */
+	struct task *gp_kthread;
+	int nr_nodes, nr_levels;
+	int level_first[RCU_MAX_LEVELS];	/* index of each level's first node */
+	int level_count[RCU_MAX_LEVELS];
+};
+
+struct rcu_node rcu_node[RCU_MAX_NODES];
+struct rcu_state rcu_state;
+DEFINE_PER_CPU(struct rcu_data, rcu_data);
+static DECLARE_WAIT_QUEUE_HEAD(rcu_gp_wq);
+
+/* How long the kthread waits between forcing passes (jiffies). */
+#define RCU_JIFFIES_TILL_FQS	1
+
+/* Its name (docs/rcu/README.md), a string that gdb and the test runner
+ * read from the ELF, and where it comes from (the boot line). */
+const char rcu_variant_id[] = "tree";
+const char rcu_variant_paper[] = "Tree RCU, after Linux's kernel/rcu/tree.c and McKenney's Hierarchical RCU";
+
+static inline struct rcu_node *rcu_root(void)
+{
+	return &rcu_node[0];
+}
+
+/* ---- The tree's shape, at boot. */
+
+/*
+ * Lay the tree out breadth first for the CPUs found at boot: leaves of
+ * RCU_FANOUT_LEAF CPUs, each level above of RCU_FANOUT children, up to a
+ * single root. Children always follow their parent in rcu_node[], so a
+ * walk from 0 up is root first and a walk down from the end is leaves
+ * first.
+ */
+static void rcu_init_geometry(void)
+{
+	int count[RCU_MAX_LEVELS], nlevels = 0, n, i, l, first = 0;
+	unsigned int cpus = nr_cpu_ids;
+
+	n = (cpus + RCU_FANOUT_LEAF - 1) / RCU_FANOUT_LEAF;
+	count[nlevels++] = n;			/* leaves first; reversed below */
+	while (n > 1) {
+		n = (n + RCU_FANOUT - 1) / RCU_FANOUT;
+		BUG_ON(nlevels >= RCU_MAX_LEVELS);
+		count[nlevels++] = n;
+	}
+	rcu_state.nr_levels = nlevels;
+	for (l = 0; l < nlevels; l++) {
+		rcu_state.level_count[l] = count[nlevels - 1 - l];
+		rcu_state.level_first[l] = first;
+		first += rcu_state.level_count[l];
+	}
+	BUG_ON(first > RCU_MAX_NODES);
+	rcu_state.nr_nodes = first;
+
+	for (l = 0; l < nlevels; l++) {
+		/* CPUs per node at this level. */
+		unsigned int span = RCU_FANOUT_LEAF;
+
+		for (i = l; i < nlevels - 1; i++)
+			span *= RCU_FANOUT;
+		for (i = 0; i < rcu_state.level_count[l]; i++) {
+			struct rcu_node *rnp = &rcu_node[rcu_state.level_first[l] + i];
+
+			spin_lock_init(&rnp->lock, "rcu_node.lock");
+			rnp->level = l;
+			rnp->leaf = l == nlevels - 1;
+			rnp->grplo = i * span;
+			rnp->grphi = MIN((i + 1) * span, cpus) - 1;
+			if (l == 0) {
+				rnp->parent = NULL;
+				rnp->grpmask = 0;
+			} else {
+				rnp->parent = &rcu_node[rcu_state.level_first[l - 1] + i / RCU_FANOUT];
+				rnp->grpmask = 1UL << (i % RCU_FANOUT);
+			}
+		}
+	}
+}
+
+/* ---- Grace-period requests and numbers. */
+
+/*
+ * Ask for grace period c (note 2): record it and, if no grace period is
+ * running, flag the kthread to start one. The root's lock held. Returns
+ * true if the kthread must be woken (after the caller drops its locks).
+ */
+static bool rcu_start_future_gp(unsigned long c)
+{
+	if (!rcu_gp_le(c, rcu_state.gp_needed))
+		rcu_state.gp_needed = c;
+	if (rcu_state.gpnum == rcu_state.completed && !(rcu_state.gp_flags & RCU_GP_FLAG_INIT)) {
+		WRITE_ONCE(rcu_state.gp_flags, rcu_state.gp_flags | RCU_GP_FLAG_INIT);
+		return true;
+	}
+	return false;
+}
+
+/*
+ * Give this CPU's new callbacks their grace period. rnp's lock held; takes
+ * the root's (leaf before root: the one nesting of node locks). Under the
+ * root's lock, gpnum (begun, or the last one if none runs) may have begun
+ * before these callbacks were queued; gpnum + 1 cannot have, since the
+ * kthread counts a start under this lock. Linux's leaf-only estimate,
+ * completed + 2 from the leaf's view, takes no root lock but makes a
+ * callback queued on an idle machine wait for two grace periods.
+ */
+static bool rcu_accelerate_cbs(struct rcu_node *rnp, struct rcu_data *rdp)
+{
+	struct rcu_node *root = rcu_root();
+	bool wake = false;
+	unsigned long c;
+
+	if (rcu_segcblist_seg_empty(&rdp->cbl, RCU_NEXT))
+		return false;
+	if (rnp != root)
+		spin_lock(&root->lock);
+	c = rcu_state.gpnum + 1;
+	rcu_stats_list_len(rdp->cbl.len[RCU_NEXT]);
+	if (rcu_segcblist_accelerate(&rdp->cbl, c))
+		wake = rcu_start_future_gp(c);
+	if (rnp != root)
+		spin_unlock(&root->lock);
+	return wake;
+}
+
+static void rcu_gp_kthread_wake(void)
+{
+	wake_up(&rcu_gp_wq);
+}
+
+/*
+ * Has a grace period begun or ended at this CPU's leaf since the CPU last
+ * looked? Callbacks whose grace period has ended become DONE; a new grace
+ * period makes this CPU owe it a quiescent state if the leaf says so.
+ * rnp's lock held, interrupts off.
+ */
+static bool __note_gp_changes(struct rcu_node *rnp, struct rcu_data *rdp)
+{
+	if (rdp->completed != rnp->completed) {
+		rcu_segcblist_advance(&rdp->cbl, rnp->completed);
+		rdp->completed = rnp->completed;
+	}
+	if (rdp->gpnum != rnp->gpnum) {
+		rdp->gpnum = rnp->gpnum;
+		/* Only quiescent states after this point count for gpnum. */
+		WRITE_ONCE(rdp->passed_qs, false);
+		WRITE_ONCE(rdp->qs_pending, !!(rnp->qsmask & rdp->grpmask));
+	}
+	return rcu_accelerate_cbs(rnp, rdp);
+}
+
+static void note_gp_changes(struct rcu_data *rdp)
+{
+	struct rcu_node *rnp = rdp->mynode;
+	unsigned long flags;
+	bool wake;
+
+	flags = spin_lock_irqsave(&rnp->lock);
+	wake = __note_gp_changes(rnp, rdp);
+	spin_unlock_irqrestore(&rnp->lock, flags);
+	if (wake)
+		rcu_gp_kthread_wake();
+}
+
+/* ---- Reporting quiescent states up the tree. */
+
+/*
+ * Clear mask in rnp->qsmask for grace period gpnum; if that empties the
+ * node, clear the node's bit in its parent, and so on up. Each node's lock
+ * is dropped before its parent's is taken. An empty root ends the wait:
+ * the kthread is woken to clean up. Called with rnp's lock held (flags
+ * from spin_lock_irqsave()); returns with it dropped.
+ */
+static void rcu_report_qs_rnp(unsigned long mask, struct rcu_node *rnp, unsigned long gpnum,
+			      unsigned long flags)
+{
+	for (;;) {
+		if (!(rnp->qsmask & mask) || rnp->gpnum != gpnum) {
+			/* Already reported, or a grace period that has moved on. */
+			spin_unlock_irqrestore(&rnp->lock, flags);
+			return;
+		}
+		WRITE_ONCE(rnp->qsmask, rnp->qsmask & ~mask);
+		if (rnp->qsmask) {
+			spin_unlock_irqrestore(&rnp->lock, flags);
+			return;
+		}
+		mask = rnp->grpmask;
+		if (!rnp->parent)
+			break;
+		spin_unlock_irqrestore(&rnp->lock, flags);
+		rnp = rnp->parent;
+		flags = spin_lock_irqsave(&rnp->lock);
+	}
+	spin_unlock_irqrestore(&rnp->lock, flags);
+	rcu_gp_kthread_wake();
+}
+
+/*
+ * This CPU's quiescent-state detection point: it owes gpnum one and has
+ * passed one since it noticed gpnum; clear its bit in its leaf.
+ */
+static void rcu_check_quiescent_state(struct rcu_data *rdp)
+{
+	struct rcu_node *rnp = rdp->mynode;
+	unsigned long flags;
+	bool wake;
+
+	if (!READ_ONCE(rdp->qs_pending) || !READ_ONCE(rdp->passed_qs))
+		return;
+	flags = spin_lock_irqsave(&rnp->lock);
+	if (rdp->gpnum != rnp->gpnum || !rdp->passed_qs) {
+		spin_unlock_irqrestore(&rnp->lock, flags);
+		return;
+	}
+	WRITE_ONCE(rdp->qs_pending, false);
+	if (!(rnp->qsmask & rdp->grpmask)) {
+		/* The kthread reported it on our behalf (an idle pass). */
+		spin_unlock_irqrestore(&rnp->lock, flags);
+		return;
+	}
+	rcu_stats_qs();
+	rcu_trace_qs(smp_processor_id());
+	/* Callbacks queued since can wait for the next grace period now. */
+	wake = rcu_accelerate_cbs(rnp, rdp);
+	rcu_report_qs_rnp(rdp->grpmask, rnp, rnp->gpnum, flags);
+	if (wake)
+		rcu_gp_kthread_wake();
+}
+
+/* A quiescent state on this CPU: it counts only once gpnum is noticed. */
+static inline void rcu_qs(struct rcu_data *rdp)
+{
+	if (READ_ONCE(rdp->qs_pending))
+		WRITE_ONCE(rdp->passed_qs, true);
+}
+
+/* ---- The grace-period kthread. */
+
+/*
+ * Start a grace period if one is needed: count it (rcu_gp_count_start(),
+ * before any CPU is looked at), recompute each node's qsmaskinit from the
+ * online CPUs, leaves first, then set every node's qsmask and gpnum, root
+ * first, so that a leaf that finishes at once reports to a parent already
+ * waiting for it. Returns the new grace period, or 0 if none was needed.
+ */
+static unsigned long rcu_gp_init(void)
+{
+	struct rcu_node *root = rcu_root();
+	unsigned long acc[RCU_MAX_NODES] = { 0 };
+	unsigned long flags, gpnum;
+	int i;
+
+	flags = spin_lock_irqsave(&root->lock);
+	WRITE_ONCE(rcu_state.gp_flags, rcu_state.gp_flags & ~RCU_GP_FLAG_INIT);
+	if (rcu_state.gpnum != rcu_state.completed ||
+	    rcu_gp_le(rcu_state.gp_needed, rcu_state.completed)) {
+		spin_unlock_irqrestore(&root->lock, flags);
+		return 0;
+	}
+	rcu_gp_count_start();
+	gpnum = rcu_state.gpnum + 1;
+	WRITE_ONCE(rcu_state.gpnum, gpnum);
+	rcu_state.gp_start = jiffies;
+	spin_unlock_irqrestore(&root->lock, flags);
+
+	for (i = rcu_state.nr_nodes - 1; i >= 0; i--) {
+		struct rcu_node *rnp = &rcu_node[i];
+
+		flags = spin_lock_irqsave(&rnp->lock);
+		rnp->qsmaskinit = rnp->leaf ? rnp->qsmaskinitnext : acc[i];
+		spin_unlock_irqrestore(&rnp->lock, flags);
+		if (rnp->parent && rnp->qsmaskinit)
+			acc[rnp->parent - rcu_node] |= rnp->grpmask;
+	}
+	for (i = 0; i < rcu_state.nr_nodes; i++) {
+		struct rcu_node *rnp = &rcu_node[i];
+		unsigned int cpu;
+
+		flags = spin_lock_irqsave(&rnp->lock);
+		WRITE_ONCE(rnp->qsmask, rnp->qsmaskinit);
+		WRITE_ONCE(rnp->gpnum, gpnum);
+		if (rnp->leaf) {
+			smp_mb();	/* the start counted before the idle counters are read */
+			for (cpu = rnp->grplo; cpu <= rnp->grphi; cpu++) {
+				struct rcu_data *rdp = per_cpu_ptr(&rcu_data, cpu);
+
+				rdp->dynticks_snap = READ_ONCE(rdp->dynticks);
+			}
+		}
+		spin_unlock_irqrestore(&rnp->lock, flags);
+	}
+	rcu_gp_begin(gpnum);
+	return gpnum;
+}
+
+/*
+ * One forcing pass (Linux's force_qs_rnp() with rcu_implicit_dynticks_qs()):
+ * at each leaf, report every owing CPU whose idle counter moved since the
+ * grace period began (note 3); from the second pass on, send the others a
+ * reschedule IPI, so that a CPU that runs on without a context switch
+ * passes one at its next scheduling point.
+ */
+static void rcu_force_quiescent_state(unsigned long gpnum, unsigned long pass)
+{
+	int i;
+
+	rcu_state.fqs_passes++;
+	for (i = rcu_state.level_first[rcu_state.nr_levels - 1]; i < rcu_state.nr_nodes; i++) {
+		struct rcu_node *rnp = &rcu_node[i];
+		unsigned long flags, mask = 0, kick = 0;
+		unsigned int cpu;
+
+		if (!READ_ONCE(rnp->qsmask))
+			continue;
+		flags = spin_lock_irqsave(&rnp->lock);
+		if (rnp->gpnum != gpnum) {
+			spin_unlock_irqrestore(&rnp->lock, flags);
+			continue;
+		}
+		smp_mb();	/* pairs with rcu_hook_idle()'s: the pass before its readers */
+		for (cpu = rnp->grplo; cpu <= rnp->grphi; cpu++) {
+			struct rcu_data *rdp = per_cpu_ptr(&rcu_data, cpu);
+			unsigned long bit = 1UL << (cpu - rnp->grplo);
+
+			if (!(rnp->qsmask & bit))
+				continue;
+			if (READ_ONCE(rdp->dynticks) != rdp->dynticks_snap) {
+				mask |= bit;
+				rcu_stats_qs();
+				rcu_trace_qs(cpu);
+				rcu_state.fqs_reported++;
+			} else if (pass >= 1) {
+				kick |= bit;
+			}
+		}
+		if (mask)
+			rcu_report_qs_rnp(mask, rnp, gpnum, flags);
+		else
+			spin_unlock_irqrestore(&rnp->lock, flags);
+		for (cpu = rnp->grplo; kick && cpu <= rnp->grphi; cpu++) {
+			if (kick & (1UL << (cpu - rnp->grplo))) {
+				rcu_state.fqs_kicked++;
+				resched_cpu(cpu);
+			}
+		}
+	}
+}
+
+/* Wait for the root's qsmask to empty, forcing every jiffy meanwhile. */
+static void rcu_gp_fqs_loop(unsigned long gpnum)
+{
+	struct rcu_node *root = rcu_root();
+	unsigned long pass;
+
+	for (pass = 0;; pass++) {
+		wait_event_timeout(rcu_gp_wq, !READ_ONCE(root->qsmask), RCU_JIFFIES_TILL_FQS);
+		if (!READ_ONCE(root->qsmask))
+			break;
+		rcu_force_quiescent_state(gpnum, pass);
+	}
+}
+
+/*
+ * End grace period gpnum: count the end (after every quiescent state it
+ * waited for, rcu_gp_end()), then tell every node, root first; each CPU
+ * sees it at its leaf and moves its callbacks to DONE. Start the next
+ * grace period at once if some callback already waits for it.
+ */
+static void rcu_gp_cleanup(unsigned long gpnum)
+{
+	struct rcu_node *root = rcu_root();
+	unsigned long flags;
+	int i;
+
+	smp_mb();	/* every quiescent state reported before the end is counted */
+	rcu_gp_end(gpnum);
+	for (i = 0; i < rcu_state.nr_nodes; i++) {
+		struct rcu_node *rnp = &rcu_node[i];
+
+		flags = spin_lock_irqsave(&rnp->lock);
+		WRITE_ONCE(rnp->completed, gpnum);
+		spin_unlock_irqrestore(&rnp->lock, flags);
+	}
+	flags = spin_lock_irqsave(&root->lock);
+	WRITE_ONCE(rcu_state.completed, gpnum);
+	if (!rcu_gp_le(rcu_state.gp_needed, gpnum))
+		WRITE_ONCE(rcu_state.gp_flags, rcu_state.gp_flags | RCU_GP_FLAG_INIT);
+	spin_unlock_irqrestore(&root->lock, flags);
+}
+
+static int rcu_gp_kthread(void *unused)
+{
+	for (;;) {
+		unsigned long gpnum;
+
+		wait_event(rcu_gp_wq, READ_ONCE(rcu_state.gp_flags) & RCU_GP_FLAG_INIT);
+		gpnum = rcu_gp_init();
+		if (!gpnum)
+			continue;
+		rcu_gp_fqs_loop(gpnum);
+		rcu_gp_cleanup(gpnum);
+	}
+	return 0;
+}
+
+/* ---- Per CPU: call_rcu(), the softirq, the hooks. */
+
+void call_rcu(struct rcu_head *head, void (*func)(void *arg), void *arg)
+{
+	unsigned long flags;
+
+	head->func = func;
+	head->arg = arg;
+	flags = local_irq_save();
+	rcu_segcblist_enqueue(&this_cpu_ptr(&rcu_data)->cbl, head);
+	rcu_stats_queued(head);
+	local_irq_restore(flags);
+}
+
+/* Anything for rcu_core() to do on this CPU? Interrupts off (the tick). */
+static bool rcu_pending(struct rcu_data *rdp)
+{
+	struct rcu_node *rnp = rdp->mynode;
+
+	return (READ_ONCE(rdp->qs_pending) && READ_ONCE(rdp->passed_qs)) ||
+	       rdp->gpnum != READ_ONCE(rnp->gpnum) || rdp->completed != READ_ONCE(rnp->completed) ||
+	       !rcu_segcblist_seg_empty(&rdp->cbl, RCU_NEXT) ||
+	       !rcu_segcblist_seg_empty(&rdp->cbl, RCU_DONE);
+}
+
+/* RCU_SOFTIRQ: this CPU's share of the work (Linux's rcu_core()). */
+static void rcu_core(void)
+{
+	struct rcu_data *rdp = this_cpu_ptr(&rcu_data);
+	LIST_HEAD(done);
+	unsigned long n;
+
+	rcu_exp_wake_check();
+	if (!rdp->ready)
+		return;
+	note_gp_changes(rdp);
+	rcu_check_quiescent_state(rdp);
+	local_irq_disable();
+	list_splice_init(&rdp->cbl.seg[RCU_DONE], &done);
+	n = rdp->cbl.len[RCU_DONE];
+	rdp->cbl.len[RCU_DONE] = 0;
+	local_irq_enable();
+	if (n)
+		rcu_invoke_callbacks(&done);	/* counts the batch (invoke.c) */
+}
+
+/* Every pass through the scheduler: read_side.h keeps readers from
+ * switching, in either preemption model. */
+void rcu_hook_context_switch(bool voluntary)
+{
+	rcu_qs(this_cpu_ptr(&rcu_data));
+	rcu_exp_qs(false);	/* the run-queue lock is held: no wake-up */
+}
+
+void rcu_hook_tick(enum tick_context ctx)
+{
+	struct rcu_data *rdp = this_cpu_ptr(&rcu_data);
+
+	if (!rcu_this_cpu_ready())
+		return;
+	/* rcu_break: every tick counts, even one that interrupted a reader. */
+	if (ctx == TICK_USER || ctx == TICK_IDLE || rcu_break) {
+		rcu_qs(rdp);
+		rcu_exp_qs(false);
+	}
+	if (rcu_pending(rdp))
+		raise_softirq(RCU_SOFTIRQ);
+	rcu_check_stall();
+}
+
+/*
+ * Each pass of the idle loop: a quiescent state, and the counter the
+ * kthread reads (note 3). The fence: the bump before any reader this CPU
+ * begins later, against the kthread's snapshot and re-read (the
+ * store-buffering pattern of poll_common.h).
+ */
+void rcu_hook_idle(void)
+{
+	struct rcu_data *rdp = this_cpu_ptr(&rcu_data);
+
+	WRITE_ONCE(rdp->dynticks, rdp->dynticks + 1);
+	smp_mb();
+	rcu_qs(rdp);
+	rcu_exp_qs(true);
+	rcu_exp_wake_check();
+}
+
+/* This CPU comes online (note 4): its leaf takes it up at the next grace period. */
+void rcu_variant_init_cpu(unsigned int cpu)
+{
+	struct rcu_data *rdp = per_cpu_ptr(&rcu_data, cpu);
+	struct rcu_node *rnp;
+	unsigned long flags;
+	int i;
+
+	for (i = rcu_state.level_first[rcu_state.nr_levels - 1]; i < rcu_state.nr_nodes; i++)
+		if ((int)cpu >= rcu_node[i].grplo && (int)cpu <= rcu_node[i].grphi)
+			break;
+	BUG_ON(i >= rcu_state.nr_nodes);
+	rnp = &rcu_node[i];
+	flags = spin_lock_irqsave(&rnp->lock);
+	rdp->mynode = rnp;
+	rdp->grpmask = 1UL << (cpu - rnp->grplo);
+	rdp->gpnum = rnp->gpnum;
+	rdp->completed = rnp->completed;
+	rdp->qs_pending = false;
+	rdp->passed_qs = false;
+	rcu_segcblist_init(&rdp->cbl);
+	rnp->qsmaskinitnext |= rdp->grpmask;
+	rdp->ready = true;
+	spin_unlock_irqrestore(&rnp->lock, flags);
+}
+
+void rcu_variant_init(void)
+{
+	rcu_init_geometry();
+	open_softirq(RCU_SOFTIRQ, rcu_core);
+	printk("rcu (tree): %d levels, %d nodes for %u CPUs (fanout %d, leaf fanout %d)\n",
+	       rcu_state.nr_levels, rcu_state.nr_nodes, nr_cpu_ids, RCU_FANOUT, RCU_FANOUT_LEAF);
+}
+
+/* The kthread lives on CPU 0 (note 8), at the lowest real-time priority (note 9). */
+void rcu_variant_late_init(void)
+{
+	rcu_state.gp_kthread = kthread_create_on_cpu(rcu_gp_kthread, NULL, 0, "rcu_gp");
+	BUG_ON(!rcu_state.gp_kthread);
+	sched_setscheduler(rcu_state.gp_kthread, SCHED_FIFO, 1);	/* note 9 */
+	wake_up_process(rcu_state.gp_kthread);
+}
+
+/* ---- Stall warnings and the console. */
+
+/* From the tick: the leaves' masks, read without their locks. */
+bool rcu_variant_stall_info(struct rcu_stall_info *si)
+{
+	int i;
+
+	si->gpnum = READ_ONCE(rcu_state.gpnum);
+	cpumask_clear(&si->owing);
+	if (READ_ONCE(rcu_state.completed) == si->gpnum)
+		return false;
+	for (i = rcu_state.level_first[rcu_state.nr_levels - 1]; i < rcu_state.nr_nodes; i++) {
+		unsigned long m = READ_ONCE(rcu_node[i].qsmask);
+		int cpu;
+
+		for (cpu = rcu_node[i].grplo; cpu <= rcu_node[i].grphi; cpu++)
+			if (m & (1UL << (cpu - rcu_node[i].grplo)))
+				cpumask_set(cpu, &si->owing);
+	}
+	return !cpumask_empty(&si->owing);
+}
+
+void rcu_variant_show_state(void)
+{
+	unsigned int cpu;
+	int i;
+
+	printk("rcu (tree): gpnum %lu completed %lu gp_needed %lu gp_flags %#lx; "
+	       "fqs passes %lu reported %lu kicked %lu; expedited %lu\n",
+	       rcu_state.gpnum, rcu_state.completed, rcu_state.gp_needed, rcu_state.gp_flags,
+	       rcu_state.fqs_passes, rcu_state.fqs_reported, rcu_state.fqs_kicked, rcu_exp_count);
+	for (i = 0; i < rcu_state.nr_nodes; i++) {
+		struct rcu_node *rnp = &rcu_node[i];
+
+		printk("rcu (tree): node %d level %d cpus %d-%d qsmask %#lx qsmaskinit %#lx "
+		       "gpnum %lu completed %lu\n", i, rnp->level, rnp->grplo, rnp->grphi,
+		       rnp->qsmask, rnp->qsmaskinit, rnp->gpnum, rnp->completed);
+	}
+	for_each_online_cpu(cpu) {
+		struct rcu_data *rdp = per_cpu_ptr(&rcu_data, cpu);
+		struct rcu_segcblist *l = &rdp->cbl;
+
+		printk("rcu (tree): cpu%u: gpnum %lu completed %lu qs_pending %d passed_qs %d "
+		       "dynticks %lu snap %lu; done %lu wait %lu (gp %lu) next_ready %lu (gp %lu) "
+		       "next %lu\n", cpu, rdp->gpnum, rdp->completed, rdp->qs_pending, rdp->passed_qs,
+		       rdp->dynticks, rdp->dynticks_snap, l->len[RCU_DONE], l->len[RCU_WAIT],
+		       l->gp[RCU_WAIT], l->len[RCU_NEXT_READY], l->gp[RCU_NEXT_READY],
+		       l->len[RCU_NEXT]);
+	}
+}
