@@ -147,8 +147,8 @@ struct task **torture_barrier_task(void)
 /* ---------------------------------------------------------------- KTESTs */
 
 #define ORDER_CBS	8
-#define ORDER_ROUNDS	20
-#define IRQ_ROUNDS	50
+#define ORDER_ROUNDS	10
+#define IRQ_ROUNDS	10
 
 static struct rcu_head order_early[ORDER_CBS], order_late;
 static atomic_t order_early_run;
@@ -179,10 +179,10 @@ static void barrier_irq_check(struct ktest_ctx *t)
 {
 	long got, want;
 
+	rcu_barrier();			/* the callback machinery idle: round 0 cannot race */
 	for (int r = 0; r < ORDER_ROUNDS; r++) {
 		unsigned long flags;
 
-		rcu_barrier();		/* nothing of ours in flight, the callback machinery idle */
 		atomic_set(&order_early_run, 0);
 		order_seen = -1;
 		init_completion(&order_done);
@@ -200,7 +200,6 @@ static void barrier_irq_check(struct ktest_ctx *t)
 			  "%d of them had: it overtook them, and rcu_barrier() would return early",
 			  r, ORDER_CBS, order_seen);
 	}
-	rcu_barrier();
 	kt_info("%d rounds: %d callbacks with interrupts off, then one normally, in order",
 		ORDER_ROUNDS, ORDER_CBS);
 
