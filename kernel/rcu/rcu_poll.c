@@ -67,11 +67,10 @@
  *    which the tasklet moves to rcu_nxtlist: warned, never corrupted, and
  *    the callback still waits for a full grace period. The next normal
  *    call_rcu() moves it first, before appending its own: rcu_barrier()
- *    (update.c) counts on no callback overtaking an older one, and
- *    appended ahead of the irqlist its callbacks ran before those it
- *    must wait for (torture saw "rcu_barrier() returned with 16 of 64
- *    callbacks run"). The normal path never disables interrupts; it
- *    takes rcu_irq_lock only when irqlist is not empty.
+ *    (update.c) counts on no callback overtaking an older one: appended
+ *    ahead of the irqlist, its callbacks would run before those it must
+ *    wait for (docs/rcu/poll.md). The normal path never disables
+ *    interrupts; it takes rcu_irq_lock only when irqlist is not empty.
  * 5. Figure 19's increment is followed by smp_mb() (poll_common.h): without
  *    it, the bump and a reader that begins after it form the
  *    store-buffering pattern with the poller's snapshot, and a grace
