@@ -46,6 +46,8 @@ def run(label, cfg, cpus, load, burst, seconds, work, kvm, extra=""):
     if r.status != "pass":
         print(f"amlat: {label}: the run ended as {r.describe_status()} (log {r.log_path})",
               file=sys.stderr)
+    for why in r.console_problems():      # a console judged whole (qs.judge)
+        print(f"amlat: {label}: {why} (log {r.log_path})", file=sys.stderr)
     rows = {b["mode"]: b for b in r.console.bench if b.get("bench") == "amlat"}
     hist = {b["mode"]: b for b in r.console.bench if b.get("bench") == "amlat_hist"}
     return dict(label=label, config=cfg, cpus=cpus, accel=r.accel, cpu=r.cpu,

@@ -74,6 +74,12 @@ def bench(stem, cfg, cpus, kvm, extra=(), name=None, samples=SYNC_SAMPLES):
     if r.status != "pass":
         print(f"compare: {stem}: the run ended as {r.describe_status()} (log {r.log_path})",
               file=sys.stderr)
+    bad = r.console_problems()
+    if bad:
+        # A benchmark from a boot that warned measured a broken kernel.
+        print(f"compare: {stem}: {bad[0]} (log {r.log_path}); its figures are left out",
+              file=sys.stderr)
+        return []
     return rows
 
 

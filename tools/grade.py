@@ -73,7 +73,7 @@ from qs.scenario import Scenario, default_label, run_scenario  # noqa: E402
 
 LABS = REPO / "labs"
 BOOT_KEYS = {"config": str, "option": list, "cpus": int, "cmdline": str, "timeout": int,
-             "expect": str, "groups": list, "log": list, "shell": list}
+             "expect": str, "groups": list, "log": list, "shell": list, "expect_console": list}
 CHECK_KEYS = {"name", "points", "description", "requires", "answers", "host", "show",
               "measure"} | set(BOOT_KEYS)
 # Log lines worth showing as evidence when a boot check fails.
@@ -137,7 +137,8 @@ def scenario_of(c, lab, config_map):
                     cpus=c.get("cpus", 4), cmdline=c.get("cmdline", ""),
                     timeout=c.get("timeout", 120), expect=c.get("expect", "pass"),
                     groups=list(c.get("groups", [])), log=list(c.get("log", [])),
-                    shell=list(c.get("shell", [])), description=c.get("description", ""))
+                    shell=list(c.get("shell", [])), description=c.get("description", ""),
+                    expect_console=list(c.get("expect_console", [])))
 
 
 def same_answer(want, got, within=0.0):

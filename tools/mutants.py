@@ -9,7 +9,9 @@ directory (build/mutants/src; the real tree is never touched), replaces
 the mutant's `find` text with its `replace` text (which must occur exactly
 once), builds, and boots the check that should catch it, with the same
 parameters make test (or make soak) gives it. A mutant is CAUGHT when the
-check fails, MISSED when it passes; a mutant whose text no longer matches
+check fails (a WARNING, BUG, Call Trace, panic or stall line in its
+console fails it too: qrun.py boot judges the console whole, qs.judge),
+MISSED when it passes; a mutant whose text no longer matches
 or that does not build is STALE and must be fixed.
 
     tools/mutants.py                  # all
@@ -97,7 +99,7 @@ def sync_scratch():
 
 
 ERROR = re.compile(r"\[\s*(\d+\.\d+)\] cpu\d+: (rcu-torture: ERROR: .*|rcu-torture: FAILURE.*|"
-                   r"(?:PANIC|panic|BUG|kmalloc: poison).*)")
+                   r"(?:PANIC|panic|BUG|WARNING:|INFO: .*detected stall|kmalloc: poison).*)")
 KTAP_FAIL = re.compile(r"^\s*# .*expected.*$", re.M)
 
 

@@ -8,6 +8,8 @@ used by `make run`, `make gdb`, `make soak` and by hand.
                     scripts); the console on a socket for `make console`
   qrun.py boot      build a configuration into build/<name>, boot it once, keep the log,
                     parse KTAP and BENCH lines, print one summary line; exit 0 on pass
+                    (a WARNING/BUG/Call Trace/panic/stall line not allowed by
+                    --expect-console fails it: qs.judge)
   qrun.py scenario  run scenario cases (tests/scenarios/*.toml), one summary line each
                     (--list: their names)
   qrun.py kvm-probe probe whether this host's KVM runs the kernel (cached in build/.kvm-probe)
@@ -89,6 +91,7 @@ def cmd_boot(a):
         return 2
     ok, why = r.verdict(a.expect)
     why += r.banner_problems()
+    why += r.console_problems(a.expect, a.expect_console)
     ok = not why
     line = summary_line(r, a.name, a.expect)
     print(line if ok else "FAIL " + line[5:])
@@ -173,6 +176,9 @@ def main(argv=None):
     p.add_argument("--timeout", type=int, default=60)
     p.add_argument("--kvm", default=os.environ.get("KVM", "auto"))
     p.add_argument("--expect", default="pass", choices=("pass", "fail", "panic", "poweroff"))
+    p.add_argument("--expect-console", action="append", default=[], metavar="REGEX",
+                   help="a WARNING/BUG/Call Trace/panic/stall line this boot may print "
+                        "(any other fails it; qs.judge)")
     p.add_argument("-v", "--verbose", action="store_true", help="echo the console")
     p.set_defaults(fn=cmd_boot)
 

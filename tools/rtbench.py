@@ -38,6 +38,9 @@ def measure(cfg, cpus, ms, kvm):
                   timeout=600, kvm=kvm, label=f"rtbench-smp{cpus}", nics=[qrun.Nic("user", dump=False)])
     if r.status != "pass":
         sys.exit(f"rtbench: the run ended {r.status}; see {r.log_path}")
+    bad = r.console_problems()            # a console judged whole (qs.judge)
+    if bad:
+        sys.exit(f"rtbench: {bad[0]}; see {r.log_path}")
     rows = [b for b in r.console.bench if b.get("bench") == "route_lookup"]
     if not rows:
         sys.exit(f"rtbench: no BENCH route_lookup lines in {r.log_path}")

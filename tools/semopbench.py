@@ -67,6 +67,8 @@ def run(mode, cpus, ops, repeat, kvm, k=0):
     if r.status not in ("pass", "poweroff"):
         print(f"semopbench: {mode} -smp {cpus}: the run ended as {r.describe_status()} "
               f"(log {r.log_path})", file=sys.stderr)
+    for why in r.console_problems():      # a console judged whole (qs.judge)
+        print(f"semopbench: {mode} -smp {cpus}: {why} (log {r.log_path})", file=sys.stderr)
     if f"ipc: semaphore ids: {mode} lookup" not in r.log:
         print(f"semopbench: {mode} -smp {cpus}: the kernel did not report ipc={mode} "
               f"(log {r.log_path})", file=sys.stderr)

@@ -13,6 +13,10 @@ periods in three seconds.
     tools/soak.py --minutes 1 --variants poll,sched --preempt none
     tools/soak.py --runs 3 --jobs 2                # three runs each, two at a time
 
+A run passes only if torture says SUCCESS and its console has no
+WARNING, BUG, Call Trace, panic or stall line (qs.judge): torture on a
+real variant has none to expect.
+
 Where a variant has no configuration for a model (preempt needs the
 preemptible kernel, tiny one CPU and no preemption), that run is
 skipped and said so. Boots go through `tools/qrun.py boot`, so the logs
@@ -29,6 +33,8 @@ from pathlib import Path
 
 REPO = Path(__file__).resolve().parent.parent
 QRUN = REPO / "tools" / "qrun.py"
+sys.path.insert(0, str(REPO / "tools"))
+from qs.judge import console_problems  # noqa: E402
 
 # The variants by name, as RCU= takes them (docs/rcu/README.md, "Names"):
 # configs/rcu_<name>_defconfig, with - written _.
@@ -81,9 +87,12 @@ def run_one(variant, model, cpus, minutes, kvm, run):
             pass
     s = SUMMARY.search(text)
     v = VERDICT.search(text)
+    bad = console_problems(text) if text else []
     if s:
         res["fields"] = fields(s.group(1))
-    if v and v.group(1) == "SUCCESS" and p.returncode == 0:
+    if v and v.group(1) == "SUCCESS" and bad:
+        res["verdict"] = "FAIL " + bad[0]
+    elif v and v.group(1) == "SUCCESS" and p.returncode == 0:
         res["verdict"] = "PASS"
     elif v:
         res["verdict"] = "FAIL " + v.group(1)[len("FAILURE: "):] if v.group(1) != "SUCCESS" \

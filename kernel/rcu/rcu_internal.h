@@ -136,6 +136,15 @@ extern const char rcu_variant_paper[];
  */
 extern bool rcu_break;
 
+/*
+ * Seed 000 Table 1's "BH/IRQ Safe" column: may call_rcu() be called from
+ * hard-IRQ context or with interrupts off? Yes for every variant but the
+ * rcu-poll family ("BH only", poll_hooks.c), whose call_rcu() warns there
+ * and defers the callback. Whoever queues from an interrupt (torture's
+ * rcu_barrier() tester) asks this first (update.c's weak default: yes).
+ */
+bool rcu_call_rcu_irq_safe(void);
+
 void rcu_variant_init(void);
 void rcu_variant_init_cpu(unsigned int cpu);
 void rcu_variant_late_init(void);

@@ -65,8 +65,12 @@
  *    deadlock. Such a call_rcu() prints a warning naming the problem, once,
  *    and its callback goes on a separate list under an irq-safe lock,
  *    which the tasklet moves to rcu_nxtlist: warned, never corrupted, and
- *    the callback still waits for a full grace period. The normal path
- *    never disables interrupts.
+ *    the callback still waits for a full grace period. The next normal
+ *    call_rcu() moves it first, before appending its own: rcu_barrier()
+ *    (update.c) counts on no callback overtaking an older one: appended
+ *    ahead of the irqlist, its callbacks would run before those it must
+ *    wait for (docs/rcu/poll.md). The normal path never disables
+ *    interrupts; it takes rcu_irq_lock only when irqlist is not empty.
  * 5. Figure 19's increment is followed by smp_mb() (poll_common.h): without
  *    it, the bump and a reader that begins after it form the
  *    store-buffering pattern with the poller's snapshot, and a grace
@@ -130,6 +134,17 @@ static void call_rcu_irq(struct rcu_head *head)
 	spin_unlock_irqrestore(&rcu_irq_lock, flags);
 }
 
+/* Move what call_rcu_irq() queued to rcu_nxtlist. rcu_lock held. */
+static void rcu_take_irqlist(void)
+{
+	unsigned long flags = spin_lock_irqsave(&rcu_irq_lock);
+
+	list_splice_tail_init(&rcu_irqlist, &rcu_nxtlist);
+	rcu_nxtlen += rcu_irqlen;
+	WRITE_ONCE(rcu_irqlen, 0);
+	spin_unlock_irqrestore(&rcu_irq_lock, flags);
+}
+
 /* Figure 18. BH off, not interrupts: the tasklet is the other user. */
 void call_rcu(struct rcu_head *head, void (*func)(void *arg), void *arg)
 {
@@ -141,6 +156,8 @@ void call_rcu(struct rcu_head *head, void (*func)(void *arg), void *arg)
 	} else {
 		local_bh_disable();
 		spin_lock(&rcu_lock);
+		if (unlikely(READ_ONCE(rcu_irqlen)))
+			rcu_take_irqlist();	/* older callbacks first: note 4 */
 		list_add_tail(&head->list, &rcu_nxtlist);	/* the paper: list_add(); FIFO here */
 		rcu_nxtlen++;
 		spin_unlock(&rcu_lock);
@@ -226,17 +243,6 @@ static int rcu_polling(struct list_head *done, cpumask_t *force)
 		return 0;
 	smp_mb();		/* the counters read before the callbacks run */
 	return rcu_completion(done, force);
-}
-
-/* Move what call_rcu_irq() queued to rcu_nxtlist. rcu_lock held. */
-static void rcu_take_irqlist(void)
-{
-	unsigned long flags = spin_lock_irqsave(&rcu_irq_lock);
-
-	list_splice_tail_init(&rcu_irqlist, &rcu_nxtlist);
-	rcu_nxtlen += rcu_irqlen;
-	WRITE_ONCE(rcu_irqlen, 0);
-	spin_unlock_irqrestore(&rcu_irq_lock, flags);
 }
 
 /* Figure 20: the tasklet body. */

@@ -3,8 +3,8 @@
  *
  *   torture.c          parameters, the run (start, stats passes, stop,
  *                      verdict, summary) and the KTESTs
- *   torture_writer.c   the element pool, the writer, the fake writers and
- *                      the rcu_barrier() tester
+ *   torture_writer.c   the element pool, the writer, the fake writers
+ *   torture_barrier.c  the rcu_barrier() tester and its KTESTs
  *   torture_readers.c  reader threads and timer (softirq) readers, the
  *                      Reader Pipe and Reader Batch histograms
  *   torture_flood.c    the callback-flood forward-progress test
@@ -105,6 +105,11 @@ extern struct torture_writer_stats torture_wstats;
 int torture_writer_start(void);
 bool torture_writer_stop(void);		/* join writer, fake writers, barrier tester */
 void torture_writer_drain(void);	/* free every element; counts losses */
+
+/* ---- The rcu_barrier() tester (torture_barrier.c), started and joined
+ * with the writers. */
+int torture_barrier_start(void);
+struct task **torture_barrier_task(void);
 
 /* ---- Readers (torture_readers.c). */
 struct torture_reader_stats {

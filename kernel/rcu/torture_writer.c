@@ -1,6 +1,7 @@
 /*
- * rcutorture, the update side: the elements, the writer, the fake writers
- * and the rcu_barrier() tester (docs/rcu/torture.md).
+ * rcutorture, the update side: the elements, the writer and the fake
+ * writers (docs/rcu/torture.md); the rcu_barrier() tester, which it
+ * starts and stops with them, is torture_barrier.c.
  *
  * Elements come from kmalloc() and go back with kfree(), which (with
  * CONFIG_DEBUG_KMALLOC_POISON) overwrites all of an element, rtort_mark
@@ -39,10 +40,9 @@ volatile unsigned long rcu_torture_current_version;
 static LIST_HEAD(rcu_torture_removed);
 
 #define TORTURE_MAX_FAKEWRITERS	16
-#define TORTURE_MAX_BARRIER_CBS	64
 #define TORTURE_WAIT_LIMIT	(30 * HZ)	/* a callback or poll this late is lost */
 
-static struct task *writer_task, *barrier_task;
+static struct task *writer_task;
 static struct task *fakewriter_tasks[TORTURE_MAX_FAKEWRITERS];
 
 /* ---------------------------------------------------------------- elements */
@@ -349,57 +349,6 @@ static int rcu_torture_fakewriter(void *arg)
 	return 0;
 }
 
-/* ---------------------------------------------------------------- rcu_barrier() */
-
-struct barrier_heads {
-	struct rcu_head h[TORTURE_MAX_BARRIER_CBS];
-};
-static DEFINE_PER_CPU(struct barrier_heads, torture_barrier_heads);
-static atomic_long_t barrier_invoked;
-
-static void barrier_cb(void *arg)
-{
-	atomic_long_inc(&barrier_invoked);
-}
-
-/* On every CPU, in the IPI handler: call_rcu() from hard-IRQ context. */
-static void barrier_queue(void *arg)
-{
-	struct barrier_heads *bh = this_cpu_ptr(&torture_barrier_heads);
-	unsigned long n = torture_params.barrier_cbs;
-
-	for (unsigned long i = 0; i < n; i++)
-		call_rcu(&bh->h[i], barrier_cb, NULL);
-}
-
-/*
- * Every round queues barrier_cbs callbacks on each CPU, then calls
- * rcu_barrier(): when it returns every one of them must have run.
- */
-static int rcu_torture_barrier(void *arg)
-{
-	struct torture_rand r;
-
-	torture_rand_init(&r, 7);
-	while (!READ_ONCE(torture_stopping)) {
-		long want = (long)torture_params.barrier_cbs * num_online_cpus(), got;
-
-		atomic_long_set(&barrier_invoked, 0);
-		on_each_cpu(barrier_queue, NULL, true);
-		rcu_barrier();
-		got = atomic_long_read(&barrier_invoked);
-		atomic_long_inc(&torture_wstats.barrier_rounds);
-		if (got != want) {
-			atomic_long_inc(&torture_errors.barrier);
-			torture_report("rcu_barrier() returned with %ld of %ld callbacks run",
-				       got, want);
-			break;		/* the heads may still be queued: no reuse */
-		}
-		torture_sleep(HZ / 20 + torture_random(&r) % (HZ / 10 + 1));
-	}
-	return 0;
-}
-
 /* ---------------------------------------------------------------- start, stop */
 
 int torture_writer_start(void)
@@ -414,12 +363,7 @@ int torture_writer_start(void)
 		if (!fakewriter_tasks[i])
 			return -1;
 	}
-	if (torture_params.barrier_cbs) {
-		barrier_task = kthread_run(rcu_torture_barrier, NULL, "rcu_torture_bar");
-		if (!barrier_task)
-			return -1;
-	}
-	return 0;
+	return torture_barrier_start();
 }
 
 /* false if the thread is stuck (then it is left running, and leaked). */
@@ -448,6 +392,6 @@ bool torture_writer_stop(void)
 
 	for (int i = 0; i < TORTURE_MAX_FAKEWRITERS; i++)
 		ok &= torture_join(&fakewriter_tasks[i], "a fake writer", deadline);
-	ok &= torture_join(&barrier_task, "the rcu_barrier() tester", deadline);
+	ok &= torture_join(torture_barrier_task(), "the rcu_barrier() tester", deadline);
 	return ok;
 }

@@ -7,7 +7,10 @@
  *     share grace periods because their callbacks share batches);
  *   rcu_barrier(): one callback per CPU, queued from that CPU in process
  *     context (a work item), and wait for all: on per-CPU-list variants the
- *     callbacks of one CPU run in order, so every earlier one has run;
+ *     callbacks of one CPU run in order, on global-list ones all of them,
+ *     so every earlier one has run. A variant that defers some callbacks
+ *     (the rcu-poll family's irqlist) must not let a later call_rcu()
+ *     overtake them;
  *   the polled API, from the grace-period counters that every variant
  *     updates through rcu_gp_count_start(), rcu_gp_begin(), rcu_gp_end();
  *   kfree_rcu(), and call_rcu_rt() (= call_rcu() unless the realtime
@@ -239,6 +242,13 @@ void rcu_hook_init(void)
 void rcu_hook_late_init(void)
 {
 	rcu_variant_late_init();
+}
+
+/* Seed 000 Table 1: every variant's call_rcu() is IRQ-safe but the
+ * rcu-poll family's, which replaces this (poll_hooks.c). */
+__attribute__((weak)) bool rcu_call_rcu_irq_safe(void)
+{
+	return true;
 }
 
 /* Variants that poll remote counters replace this (rcu_internal.h). */

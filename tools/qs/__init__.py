@@ -15,6 +15,8 @@ suites in tests/ and the benchmark tools import it. One idea per module:
                result files, the one-line summary
   qs.scenario  tests/scenarios/*.toml: one file, a matrix of cases; the
                checks each case makes
+  qs.judge     a console judged whole: the WARNING, BUG, Call Trace, panic
+               and stall lines a case did not name as expected
   qs.gdb       QEMU stopped under gdb, the console on a unix socket
 
 Every module finds the tree through REPO; tools/ must be on sys.path

@@ -27,6 +27,7 @@ from qs import console as qconsole
 from qs.build import build, facts
 from qs.kvm import decide
 from qs.log import Console, parse_console
+from qs.judge import console_problems, kind_expected
 from qs.net import Nic
 from qs.qemu import STATUS_BY_CODE, qemu_command
 
@@ -88,6 +89,12 @@ class BootResult:
             p = self.console.panic
             why.append(f"panic on CPU {p.cpu}: {p.reason}; trace: {' <- '.join(p.trace[:8])}")
         return (not why), why
+
+    def console_problems(self, expect="pass", expected=()):
+        """The console judged whole (qs.judge): a reason for each WARNING,
+        BUG, Call Trace, panic or stall line that neither the patterns in
+        expected nor the kind of run (expect) allow."""
+        return console_problems(self.log, list(expected) + kind_expected(expect))
 
     def describe_status(self):
         if self.status == "timeout":

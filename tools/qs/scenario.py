@@ -34,6 +34,11 @@ Keys (all optional; the defaults in Scenario below):
                   with every printk that interrupted a line moved out of it
                   (qs.log.user_view)
     trace         functions the panic's Call Trace must contain
+    expect_console  regexes naming the WARNING, BUG, Call Trace, panic and
+                  stall lines this case may print (searched in each line;
+                  qs.judge). Every other such line fails the case, whatever
+                  else passed: a console is judged whole. A pattern allows,
+                  it does not require (say that in log)
     input         [{ after = "regex", send = "text" }, ...]: type text and
                   Enter once the console has printed regex ("\\u0014" is Ctrl-T)
     shell         ["ps", "rcu", ...]: type each command at the shell's prompt
@@ -52,7 +57,16 @@ for their literal text.
 
 Besides its own checks, every case checks that the boot banner names the
 CPU count asked for (cpus, or banner_cpus) and the variant, preemption
-model and HZ that were built.
+model and HZ that were built, and that its console (each guest's, for
+net = pair) has no WARNING, BUG, Call Trace, panic or stall line that
+expect_console does not name.
+
+A case with expect = "panic" need not name its panic, the Call Trace after
+it and the other CPUs' "stopping: panic" lines (qs.judge.KIND_EXPECTED);
+trace and log say which panic it must be.
+
+    # the stall test provokes a stall warning and its NMI backtraces
+    expect_console = ['INFO: \\S+ detected stalls on CPUs:', 'Call Trace:']
 """
 import fnmatch
 import itertools
@@ -68,7 +82,7 @@ from qs.net import Nic
 
 SCENARIO_DIR = REPO / "tests" / "scenarios"
 MATRIX_KEYS = ("config", "cpus", "boot")
-LIST_KEYS = ("option", "groups", "log", "trace", "peer_log", "shell")
+LIST_KEYS = ("option", "groups", "log", "trace", "peer_log", "shell", "expect_console")
 SCALAR_KEYS = {"description": str, "name": str, "cmdline": str, "timeout": int, "expect": str,
                "online": bool, "net": str, "peer_cmdline": str, "banner_cpus": int,
                "timeline": str}
@@ -102,6 +116,7 @@ class Scenario:
     peer_log: list = field(default_factory=list)
     banner_cpus: int = None      # the CPUs the kernel finds, where not QEMU's all
     timeline: str = ""           # pass | fail: tools/trace.py check's verdict
+    expect_console: list = field(default_factory=list)   # qs.judge: lines allowed
 
     @property
     def build_name(self):
@@ -236,7 +251,7 @@ def _validate(sc, where):
     if sc.timeline not in ("", "pass", "fail"):
         raise ValueError(f"{where}: timeline must be pass or fail")
     known = set(PRE_BUILD_VARS) | {"variant", "preemption", "hz"}
-    for text in sc.log + sc.trace + sc.peer_log + [rx for rx, _ in sc.input]:
+    for text in sc.log + sc.trace + sc.peer_log + sc.expect_console + [rx for rx, _ in sc.input]:
         for var in RE_VAR.findall(text):
             if var not in known:
                 raise ValueError(f"{where}: unknown ${{{var}}} in {text!r}")
@@ -337,6 +352,7 @@ def judge_scenario(sc, r, log_key="log"):
     for rx in sc.regexes(log_key, r.built):
         if not re.search(rx, text, re.M):
             why.append(f"console log lacks /{rx}/")
+    why += r.console_problems(sc.expect, sc.regexes("expect_console", r.built))
     if log_key == "log" and sc.timeline:
         why += check_timeline(r.log, sc.timeline)
     if log_key == "log":
