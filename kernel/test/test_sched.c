@@ -222,8 +222,13 @@ KTEST(sched_semaphore_interruptible)
 	sema_init(&s, 0);
 	p = kthread_run(interruptible_sleeper, &s, "intr");
 	KT_ASSERT(t, p, "no memory");
-	msleep(20);
-	KT_EXPECT(t, p->state == TASK_INTERRUPTIBLE, "sleeper state %ld", p->state);
+	/*
+	 * Interrupt it only once it sleeps in down_interruptible(): its CPU,
+	 * which the host may hold, gets up to 5 s to get it there.
+	 */
+	for (int ms = 0; ms < 5000 && READ_ONCE(p->state) != TASK_INTERRUPTIBLE; ms += 10)
+		msleep(10);
+	KT_EXPECT(t, p->state == TASK_INTERRUPTIBLE, "sleeper state %ld after 5 s", p->state);
 	task_interrupt(p);
 	if (join_or_fail(t, p, &code))
 		KT_EXPECT(t, code == -EINTR, "down_interruptible returned %d", code);
