@@ -220,7 +220,9 @@ deps:
 # ---------------------------------------------------------------- configuration
 # kconfig.py for the rules make runs while remaking auto.conf: on a fresh
 # machine, the first `make run` installs kconfiglib (and the rest) here.
-KCONFIG_PY	= PYTHON=$(PYTHON) tools/setup-deps.sh && $(PYTHON) tools/kconfig.py
+# Only when kconfiglib is missing: a plain `make` never needed QEMU or gdb.
+KCONFIG_PY	= { $(PYTHON) -c 'import kconfiglib' 2>/dev/null || PYTHON=$(PYTHON) tools/setup-deps.sh; } && \
+		  $(PYTHON) tools/kconfig.py
 KCONFIG_FILES	:= $(shell find . -name Kconfig -not -path './$(O)/*' -not -path './build/*')
 
 ifneq ($(RCU),)
