@@ -65,9 +65,13 @@ ISO		:= $(O)/quiescent.iso
 
 # ---------------------------------------------------------------- sources
 # The configuration as make variables (CONFIG_FOO=y), for choosing files;
-# not read (and so not made) when only configuring or cleaning.
+# not read (and so not made) when only configuring or cleaning. make remakes
+# an included file before any goal runs, `deps` included, so the rules that
+# write it (kconfiglib's) check the dependencies first (KCONFIG_PY), and a
+# configuration that cannot be made stops make with its reason (include,
+# not -include, which went on to "No rule to make target .config").
 ifeq ($(filter %config clean distclean deps console,$(MAKECMDGOALS)),)
--include $(AUTOCONF_MK)
+include $(AUTOCONF_MK)
 endif
 include kernel/rcu/variants.mk
 
@@ -214,18 +218,23 @@ deps:
 	$(Q)PYTHON=$(PYTHON) tools/setup-deps.sh
 
 # ---------------------------------------------------------------- configuration
+# kconfig.py for the rules make runs while remaking auto.conf: on a fresh
+# machine, the first `make run` installs kconfiglib (and the rest) here.
+# Only when kconfiglib is missing: a plain `make` never needed QEMU or gdb.
+KCONFIG_PY	= { $(PYTHON) -c 'import kconfiglib' 2>/dev/null || PYTHON=$(PYTHON) tools/setup-deps.sh; } && \
+		  $(PYTHON) tools/kconfig.py
 KCONFIG_FILES	:= $(shell find . -name Kconfig -not -path './$(O)/*' -not -path './build/*')
 
 ifneq ($(RCU),)
 $(KCONFIG_CONFIG): configs/$(RCU_DEFCONFIG)
 	$(Q)mkdir -p $(O)
 	$(Q)echo "  CONFIG  $(O)/.config (from configs/$(RCU_DEFCONFIG))"
-	$(Q)$(PYTHON) tools/kconfig.py defconfig configs/$(RCU_DEFCONFIG)
+	$(Q)$(KCONFIG_PY) defconfig configs/$(RCU_DEFCONFIG)
 else
 $(KCONFIG_CONFIG):
 	$(Q)mkdir -p $(O)
 	$(Q)echo "  CONFIG  $(O)/.config (from configs/defconfig; 'make menuconfig' to change it)"
-	$(Q)$(PYTHON) tools/kconfig.py defconfig configs/defconfig
+	$(Q)$(KCONFIG_PY) defconfig configs/defconfig
 endif
 
 defconfig: FORCE
@@ -250,7 +259,7 @@ olddefconfig menuconfig savedefconfig: FORCE
 # autoconf.h is rewritten only when its content changes (kconfiglib compares),
 # so touching .config without changing it rebuilds nothing.
 $(AUTOCONF_MK): $(KCONFIG_CONFIG) $(KCONFIG_FILES)
-	$(Q)$(PYTHON) tools/kconfig.py genconfig
+	$(Q)$(KCONFIG_PY) genconfig
 $(AUTOCONF): $(AUTOCONF_MK)
 	@:
 

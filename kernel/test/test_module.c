@@ -15,6 +15,7 @@
 #include <string.h>
 #include <errno.h>
 #include <sched.h>
+#include <time.h>
 #include <rcupdate.h>
 #include <user/user.h>
 #include <arch/layout.h>
@@ -124,7 +125,7 @@ KTEST(module_params_refused)
 
 static int hold_reference(void *arg)
 {
-	return module_ctl_call("hello", HELLO_CTL_SLEEP, 300, NULL, 0);
+	return module_ctl_call("hello", HELLO_CTL_SLEEP, 1000, NULL, 0);
 }
 
 KTEST(module_busy)
@@ -137,7 +138,16 @@ KTEST(module_busy)
 	KT_ASSERT(t, r == 0, "insmod hello: %s", err);
 	holder = kthread_run(hold_reference, NULL, "modhold");
 	KT_ASSERT(t, holder, "no thread");
-	msleep(100);			/* inside hello's ctl, holding its reference */
+	/*
+	 * rmmod once the holder sleeps, which it does only inside hello's
+	 * ctl, holding its reference: not after a fixed 100 ms, which a host
+	 * holding the holder's vCPU outlasts. Up to 5 s for that; the ctl
+	 * then sleeps a second, far past the step from here to the rmmod.
+	 */
+	for (u64 t0 = ktime_get_ns(); ktime_get_ns() - t0 < 5000000000ULL &&
+	     !(READ_ONCE(holder->state) & TASK_NORMAL); )
+		msleep(1);
+	KT_EXPECT(t, READ_ONCE(holder->state) & TASK_NORMAL, "the holder never got into hello's ctl");
 	r = unload_module("hello", 0, NULL);
 	KT_EXPECT(t, r == -EBUSY, "rmmod while a reference is held: %d", r);
 	KT_EXPECT(t, kthread_join(holder) == 0, "the holder's ctl call");

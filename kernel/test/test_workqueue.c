@@ -24,11 +24,31 @@ static void probe_work_fn(struct work_struct *w)
 	p->runs++;
 }
 
+/*
+ * A gate: the first item on each CPU's worker, holding it until the test
+ * has queued and re-queued its probes behind it. Without it a remote
+ * worker could take a probe (clearing its pending bit) between the two
+ * schedule_work_on() calls below, if the host held this vCPU there, and
+ * the second call would rightly queue it again.
+ */
+static struct completion wq_gate;
+
+static void gate_work_fn(struct work_struct *w)
+{
+	wait_for_completion(&wq_gate);
+}
+
 KTEST(workqueue_process_context_and_flush)
 {
 	static struct probe_work p[CONFIG_NR_CPUS];
+	static struct work_struct gate[CONFIG_NR_CPUS];
 	unsigned int cpu;
 
+	init_completion(&wq_gate);
+	for_each_online_cpu(cpu) {
+		INIT_WORK(&gate[cpu], gate_work_fn);
+		KT_EXPECT(t, schedule_work_on(cpu, &gate[cpu]), "queueing the gate on CPU %u failed", cpu);
+	}
 	for_each_online_cpu(cpu) {
 		INIT_WORK(&p[cpu].work, probe_work_fn);
 		p[cpu].cpu = -1;
@@ -38,6 +58,7 @@ KTEST(workqueue_process_context_and_flush)
 		KT_EXPECT(t, !schedule_work_on(cpu, &p[cpu].work),
 			  "an item already pending was queued twice");
 	}
+	complete_all(&wq_gate);
 	for_each_online_cpu(cpu) {
 		flush_work(&p[cpu].work);
 		KT_EXPECT(t, p[cpu].slept, "flush_work returned before CPU %u's item finished", cpu);
