@@ -242,6 +242,7 @@ static void rcu_take_irqlist(void)
 /* Figure 20: the tasklet body. */
 static void rcu_process_callbacks(unsigned long data)
 {
+	lockdep_assert_bh_disabled();	/* rcu_lock is taken without _bh here */
 	LIST_HEAD(done);
 	cpumask_t force;
 	unsigned int cpu;

@@ -76,6 +76,7 @@ static void rcu_qs(void)
 
 static void rcu_tiny_softirq(void)
 {
+	lockdep_assert_bh_disabled();	/* RCU_SOFTIRQ */
 	LIST_HEAD(list);
 
 	local_irq_disable();
