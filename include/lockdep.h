@@ -85,6 +85,7 @@ bool lock_is_held(const struct lockdep_map *m);
  * context switch): its held-lock entry moves with it. */
 void lockdep_handoff(struct lockdep_map *m, struct task *from, struct task *to);
 void lockdep_print_held_locks(struct task *t);
+void lockdep_print_graph(void);
 
 void lockdep_assert_held_failed(const char *expr, const struct lock_site *site);
 void lockdep_assert_context_failed(const char *what, const char *why,
@@ -135,6 +136,7 @@ static __always_inline void lock_release(struct lockdep_map *m,
 static inline void lockdep_handoff(struct lockdep_map *m, struct task *from,
 				   struct task *to) { }
 static inline void lockdep_print_held_locks(struct task *t) { }
+static inline void lockdep_print_graph(void) { }
 
 /* Without the validator nobody can say; callers use it only inside checks
  * that are compiled out too (rcu_dereference_check()). */

@@ -198,4 +198,24 @@ void lockdep_assert_context_failed(const char *what, const char *why,
 	lockdep_report_end();
 }
 
+/* The classes and the orders seen so far, for a student (ktest=lockdep_graph). */
+void lockdep_print_graph(void)
+{
+	unsigned int classes = 0;
+
+	for (unsigned int c = 1; c < CONFIG_LOCKDEP_CLASSES && lock_classes[c].key; c++)
+		classes++;
+	printk("lockdep: %u classes, %u orders%s\n", classes, nr_lock_edges,
+	       debug_locks ? "" : " (validator off)");
+	for (unsigned int i = 0; i < nr_lock_edges; i++) {
+		const struct lock_edge *e = &lock_edges[i];
+
+		printk("lockdep:   %s%s -> %s%s  (%s:%d, %s:%d)\n", class_name(e->from),
+		       lock_classes[e->from].subclass ? "/nested" : "", class_name(e->to),
+		       lock_classes[e->to].subclass ? "/nested" : "",
+		       site_file(e->from_site), site_line(e->from_site),
+		       site_file(e->to_site), site_line(e->to_site));
+	}
+}
+
 #endif /* CONFIG_PROVE_LOCKING */
