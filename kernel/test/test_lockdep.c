@@ -21,6 +21,7 @@
 #include <smp.h>
 #include <softirq.h>
 #include <sched.h>
+#include <time.h>
 
 #define FILE_NAME	"kernel/test/test_lockdep.c"
 
@@ -378,4 +379,96 @@ KTEST_MANUAL(lockdep_misuse_assert_bh)
 		NULL
 	};
 	expect_report(t, from, lines);
+}
+
+/*
+ * ---- what the validator costs (BENCH "lockdep_cost", never asserted) ----
+ *
+ * A spinlock round trip, validated (spin_lock()/spin_unlock()) and as the
+ * same boot's lock compiles without CONFIG_PROVE_LOCKING (preempt count
+ * and arch_spin_*), alone and nested inside another lock (an order the
+ * validator already knows). Best of five runs, interrupts off. Without
+ * the option both columns run the same code. The context-switch cost
+ * needs two boots (sched_bench_ctxsw with and without the option):
+ * docs/locking.md has both.
+ */
+
+#define COST_ROUNDS	20000
+#define COST_RUNS	5
+
+static DEFINE_SPINLOCK(cost_outer);
+static DEFINE_SPINLOCK(cost_inner);
+
+static u64 cost_raw(spinlock_t *outer, spinlock_t *l)
+{
+	u64 best = ~0ULL;
+
+	for (int r = 0; r < COST_RUNS; r++) {
+		u64 t0 = rdtsc_ordered();
+
+		for (int i = 0; i < COST_ROUNDS; i++) {
+			preempt_disable();
+			arch_spin_lock(l);
+			l->holder = smp_processor_id();
+			l->holder = -1;
+			arch_spin_unlock(l);
+			preempt_enable();
+		}
+		u64 d = rdtsc_ordered() - t0;
+		if (d < best)
+			best = d;
+	}
+	(void)outer;
+	return best;
+}
+
+static u64 cost_checked(spinlock_t *outer, spinlock_t *l)
+{
+	u64 best = ~0ULL;
+
+	if (outer)
+		spin_lock(outer);
+	for (int r = 0; r < COST_RUNS; r++) {
+		u64 t0 = rdtsc_ordered();
+
+		for (int i = 0; i < COST_ROUNDS; i++) {
+			spin_lock(l);
+			spin_unlock(l);
+		}
+		u64 d = rdtsc_ordered() - t0;
+		if (d < best)
+			best = d;
+	}
+	if (outer)
+		spin_unlock(outer);
+	return best;
+}
+
+static void cost_report(const char *what, u64 raw, u64 checked)
+{
+	u64 raw_ps = cycles_to_ns(raw * 1000) / COST_ROUNDS;
+	u64 chk_ps = cycles_to_ns(checked * 1000) / COST_ROUNDS;
+
+	bench_json("{\"bench\":\"lockdep_cost\",\"op\":\"%s\",\"prove_locking\":%d,"
+		   "\"raw_cycles_x100\":%lu,\"checked_cycles_x100\":%lu,\"raw_ps\":%lu,"
+		   "\"checked_ps\":%lu,\"ratio_x100\":%lu}",
+		   what, debug_locks ? 1 : 0,
+		   (unsigned long)(raw * 100 / COST_ROUNDS),
+		   (unsigned long)(checked * 100 / COST_ROUNDS),
+		   (unsigned long)raw_ps, (unsigned long)chk_ps,
+		   (unsigned long)(raw ? checked * 100 / raw : 0));
+	kt_info("%s: %lu.%03lu ns without the validator's hooks, %lu.%03lu ns with them",
+		what, (unsigned long)(raw_ps / 1000), (unsigned long)(raw_ps % 1000),
+		(unsigned long)(chk_ps / 1000), (unsigned long)(chk_ps % 1000));
+}
+
+KTEST(bench_lockdep_cost)
+{
+	unsigned long flags = local_irq_save();
+	u64 raw1 = cost_raw(NULL, &cost_inner), chk1 = cost_checked(NULL, &cost_inner);
+	u64 raw2 = cost_raw(&cost_outer, &cost_inner), chk2 = cost_checked(&cost_outer, &cost_inner);
+
+	local_irq_restore(flags);
+	cost_report("spin_round_trip", raw1, chk1);
+	cost_report("spin_round_trip_nested", raw2, chk2);
 }
