@@ -98,7 +98,9 @@ def sync_scratch():
 
 
 ERROR = re.compile(r"\[\s*(\d+\.\d+)\] cpu\d+: (rcu-torture: ERROR: .*|rcu-torture: FAILURE.*|"
-                   r"(?:PANIC|panic|BUG|kmalloc: poison).*)")
+                   r"(?:PANIC|panic|BUG|kmalloc: poison).*|"
+                   r"WARNING: (?:possible circular locking|possible recursive locking|"
+                   r"inconsistent lock state|bad unlock balance|lockdep_assert).*)")
 KTAP_FAIL = re.compile(r"^\s*# .*expected.*$", re.M)
 
 
