@@ -20,6 +20,7 @@
 #include <percpu.h>
 #include <printk.h>
 #include <arch/cpu.h>
+#include <lockdep.h>
 
 STATIC_ASSERT(CONFIG_NR_CPUS == 1);
 
