@@ -98,9 +98,7 @@ def sync_scratch():
 
 
 ERROR = re.compile(r"\[\s*(\d+\.\d+)\] cpu\d+: (rcu-torture: ERROR: .*|rcu-torture: FAILURE.*|"
-                   r"(?:PANIC|panic|BUG|kmalloc: poison).*|"
-                   r"WARNING: (?:possible circular locking|possible recursive locking|"
-                   r"inconsistent lock state|bad unlock balance|lockdep_assert).*)")
+                   r"(?:PANIC|panic|BUG|kmalloc: poison).*)")
 KTAP_FAIL = re.compile(r"^\s*# .*expected.*$", re.M)
 
 
