@@ -28,6 +28,7 @@
 #include <completion.h>
 #include <errno.h>
 #include <arch/cpu.h>
+#include <lockdep.h>
 
 struct process;
 
@@ -102,6 +103,8 @@ struct task {
 	/* User mode (kernel/user): NULL and 0 for kernel threads. */
 	struct process *proc;		/* the process this task runs */
 	unsigned long cr3;		/* its page tables; 0: the kernel's */
+
+	struct lockdep_task lockdep;	/* locks held (empty without PROVE_LOCKING) */
 };
 
 /* The task running on this CPU. */

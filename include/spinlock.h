@@ -27,6 +27,7 @@
 #include <preempt.h>
 #include <arch/cpu.h>
 #include <softirq.h>
+#include <lockdep.h>
 
 typedef struct spinlock {
 	union {
@@ -38,12 +39,19 @@ typedef struct spinlock {
 	};
 	volatile int holder;		/* CPU holding it, -1 if none (debug) */
 	const char *name;
+	struct lockdep_map dep_map;	/* empty without CONFIG_PROVE_LOCKING */
 } spinlock_t;
 
-#define SPINLOCK_INIT(n)	{ .val = 0, .holder = -1, .name = (n) }
+#define SPINLOCK_INIT(n)	{ .val = 0, .holder = -1, .name = (n), LOCKDEP_MAP_INIT(n) }
 #define DEFINE_SPINLOCK(x)	spinlock_t x = SPINLOCK_INIT(#x)
 
-void spin_lock_init(spinlock_t *l, const char *name);
+/* Each call site is a lock class of its own (include/lockdep.h). */
+void __spin_lock_init(spinlock_t *l, const char *name, const struct lock_class_key *key);
+#define spin_lock_init(l, name)						\
+	do {								\
+		static const struct lock_class_key __key;		\
+		__spin_lock_init((l), (name), &__key);			\
+	} while (0)
 /* Test-and-set acquisition (see above); fixed at boot before SMP. */
 extern bool spin_tas_mode;
 void spinlock_choose_mode(void);
@@ -110,56 +118,82 @@ static __always_inline bool spin_is_locked(spinlock_t *l)
 	return (u16)v != (u16)(v >> 16);
 }
 
-static __always_inline void spin_lock(spinlock_t *l)
+/*
+ * The lock calls are macros so that the validator can name the file and
+ * line of each one (LOCK_SITE is a null constant without it). The lock is
+ * announced to the validator before spinning, so an order that would
+ * deadlock is reported before it does.
+ */
+#define spin_lock(l)			__spin_lock((l), 0, LOCK_SITE)
+#define spin_lock_nested(l, sub)	__spin_lock((l), (sub), LOCK_SITE)
+#define spin_trylock(l)			__spin_trylock((l), LOCK_SITE)
+#define spin_unlock(l)			__spin_unlock((l), LOCK_SITE)
+#define spin_lock_irqsave(l)		__spin_lock_irqsave((l), 0, LOCK_SITE)
+#define spin_lock_irqsave_nested(l, sub) __spin_lock_irqsave((l), (sub), LOCK_SITE)
+#define spin_unlock_irqrestore(l, f)	__spin_unlock_irqrestore((l), (f), LOCK_SITE)
+#define spin_lock_irq(l)		__spin_lock_irq((l), LOCK_SITE)
+#define spin_unlock_irq(l)		__spin_unlock_irq((l), LOCK_SITE)
+#define spin_lock_bh(l)			__spin_lock_bh((l), LOCK_SITE)
+#define spin_unlock_bh(l)		__spin_unlock_bh((l), LOCK_SITE)
+
+static __always_inline void __spin_lock(spinlock_t *l, unsigned int sub,
+					const struct lock_site *site)
 {
 	preempt_disable();
+	lock_acquire(&l->dep_map, sub, false, site);
 	arch_spin_lock(l);
 	l->holder = smp_processor_id();
 }
 
-static __always_inline bool spin_trylock(spinlock_t *l)
+static __always_inline bool __spin_trylock(spinlock_t *l, const struct lock_site *site)
 {
 	preempt_disable();
 	if (arch_spin_trylock(l)) {
 		l->holder = smp_processor_id();
+		lock_acquire(&l->dep_map, 0, true, site);
 		return true;
 	}
 	preempt_enable();
 	return false;
 }
 
-static __always_inline void spin_unlock(spinlock_t *l)
+static __always_inline void __spin_unlock(spinlock_t *l, const struct lock_site *site)
 {
+	lock_release(&l->dep_map, site);
 	l->holder = -1;
 	arch_spin_unlock(l);
 	preempt_enable();
 }
 
-static __always_inline unsigned long spin_lock_irqsave(spinlock_t *l)
+static __always_inline unsigned long __spin_lock_irqsave(spinlock_t *l, unsigned int sub,
+							 const struct lock_site *site)
 {
 	unsigned long flags = local_irq_save();
-	spin_lock(l);
+	__spin_lock(l, sub, site);
 	return flags;
 }
 
 /* Interrupts back on before preemption: a reschedule at preempt_enable()
  * can then happen at once instead of being skipped with interrupts off. */
-static __always_inline void spin_unlock_irqrestore(spinlock_t *l, unsigned long flags)
+static __always_inline void __spin_unlock_irqrestore(spinlock_t *l, unsigned long flags,
+						     const struct lock_site *site)
 {
+	lock_release(&l->dep_map, site);
 	l->holder = -1;
 	arch_spin_unlock(l);
 	local_irq_restore(flags);
 	preempt_enable();
 }
 
-static __always_inline void spin_lock_irq(spinlock_t *l)
+static __always_inline void __spin_lock_irq(spinlock_t *l, const struct lock_site *site)
 {
 	local_irq_disable();
-	spin_lock(l);
+	__spin_lock(l, 0, site);
 }
 
-static __always_inline void spin_unlock_irq(spinlock_t *l)
+static __always_inline void __spin_unlock_irq(spinlock_t *l, const struct lock_site *site)
 {
+	lock_release(&l->dep_map, site);
 	l->holder = -1;
 	arch_spin_unlock(l);
 	local_irq_enable();
@@ -167,15 +201,15 @@ static __always_inline void spin_unlock_irq(spinlock_t *l)
 }
 
 /* Softirqs off on this CPU, for data that softirq handlers also lock. */
-static __always_inline void spin_lock_bh(spinlock_t *l)
+static __always_inline void __spin_lock_bh(spinlock_t *l, const struct lock_site *site)
 {
 	local_bh_disable();
-	spin_lock(l);
+	__spin_lock(l, 0, site);
 }
 
-static __always_inline void spin_unlock_bh(spinlock_t *l)
+static __always_inline void __spin_unlock_bh(spinlock_t *l, const struct lock_site *site)
 {
-	spin_unlock(l);
+	__spin_unlock(l, site);
 	local_bh_enable();
 }
 

@@ -47,7 +47,8 @@ REPO = Path(__file__).resolve().parent.parent
 MUTANTS = REPO / "tests" / "mutants"
 SCRATCH = REPO / "build" / "mutants" / "src"
 KINDS = ("quiescent state too early", "stale snapshot", "cpu left out",
-         "callbacks a batch early", "ordering dropped", "wrong context")
+         "callbacks a batch early", "ordering dropped", "wrong context",
+         "lock order reversed")
 KEYS = {"description", "variant", "kind", "file", "find", "replace", "config", "options",
         "cpus", "cmdline", "budget", "timeout"}
 

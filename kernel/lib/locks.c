@@ -6,11 +6,12 @@
 #include <cmdline.h>
 #include <string.h>
 
-void spin_lock_init(spinlock_t *l, const char *name)
+void __spin_lock_init(spinlock_t *l, const char *name, const struct lock_class_key *key)
 {
 	l->val = 0;
 	l->holder = -1;
 	l->name = name;
+	lockdep_init_map(&l->dep_map, name, key);
 }
 
 void __spin_lock_recursion(spinlock_t *l)

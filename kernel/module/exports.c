@@ -34,6 +34,7 @@
 #include <module.h>
 #include <uaccess.h>
 #include <arch/irq.h>
+#include <lockdep.h>
 
 /* Console, strings, formatting. */
 EXPORT_SYMBOL(printk);
@@ -68,10 +69,12 @@ EXPORT_SYMBOL(get_state_synchronize_rcu);
 EXPORT_SYMBOL(poll_state_synchronize_rcu);
 
 /* Locks and waiting. */
-EXPORT_SYMBOL(spin_lock_init);
+EXPORT_SYMBOL(__spin_lock_init);
 EXPORT_SYMBOL(spin_tas_mode);
 EXPORT_SYMBOL(__spin_lock_recursion);
-EXPORT_SYMBOL(mutex_init);
+EXPORT_SYMBOL(__mutex_init);
+EXPORT_SYMBOL(mutex_lock_at);
+EXPORT_SYMBOL(mutex_unlock_at);
 EXPORT_SYMBOL(mutex_lock);
 EXPORT_SYMBOL(mutex_unlock);
 EXPORT_SYMBOL(init_completion);
@@ -121,3 +124,12 @@ unsigned long kernel_export_lookup(const char *name)
 			return s->addr;
 	return 0;
 }
+
+#ifdef CONFIG_PROVE_LOCKING
+/* The lock validator's hooks, which the inline lock calls make. */
+EXPORT_SYMBOL(lock_acquire);
+EXPORT_SYMBOL(lock_release);
+EXPORT_SYMBOL(lock_is_held);
+EXPORT_SYMBOL(lockdep_init_map);
+EXPORT_SYMBOL(debug_locks);
+#endif

@@ -314,6 +314,7 @@ report:
  */
 static void rcu_process_callbacks(unsigned long data)
 {
+	lockdep_assert_bh_disabled();	/* the tasklet, or the daemon with BH off */
 	int cpu = smp_processor_id();
 	struct rcu_data *rd = this_cpu_ptr(&rcu_data);
 

@@ -180,6 +180,7 @@ static void rcu_check_quiescent_state(void)
  */
 static void rcu_do_batch(struct rcu_data *rd)
 {
+	lockdep_assert_bh_disabled();	/* the tasklet: softirq limits apply */
 	unsigned int cpu = smp_processor_id();
 	unsigned long limit = rcu_bh_callback_limit(cpu);
 	unsigned long maxbatch = rcu_throttle_maxbatch();

@@ -248,6 +248,7 @@ static int rcu_polling(struct list_head *done, cpumask_t *force)
 /* Figure 20: the tasklet body. */
 static void rcu_process_callbacks(unsigned long data)
 {
+	lockdep_assert_bh_disabled();	/* rcu_lock is taken without _bh here */
 	LIST_HEAD(done);
 	cpumask_t force;
 	unsigned int cpu;

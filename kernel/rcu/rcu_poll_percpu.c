@@ -279,6 +279,7 @@ static void rcu_take_done(struct rcu_poll_data *rd, struct list_head *done)
 /* Figure 20, per CPU: this CPU's tasklet body. */
 static void rcu_process_callbacks(unsigned long data)
 {
+	lockdep_assert_bh_disabled();	/* the tasklet */
 	struct rcu_poll_data *rd = this_cpu_ptr(&rcu_poll_data);
 	LIST_HEAD(done);
 	cpumask_t force;

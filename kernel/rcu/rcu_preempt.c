@@ -165,6 +165,7 @@ EXPORT_SYMBOL(rcu_preempt_read_depth);
  */
 static void rcu_preempt_get(struct task *t, bool held_over)
 {
+	lockdep_assert_irqs_disabled();	/* from __schedule(): see above */
 	unsigned int cpu = smp_processor_id();
 	struct rcu_preempt_data *d = rpd(cpu);
 	atomic_t *c;

@@ -258,6 +258,7 @@ static void rcu_ring_publish(struct rcu_batch *rb, unsigned int cpu, long c)
  */
 static void rcu_batch_done(void)
 {
+	lockdep_assert_bh_disabled();	/* excludes this CPU's softirq call_rcu() */
 	struct rcu_batch *rb = this_cpu_ptr(&rcu_batch);
 	unsigned int cpu = smp_processor_id();
 	struct rcu_head *chain[RCU_NR_CONTEXTS];

@@ -20,6 +20,7 @@
 #include <percpu.h>
 #include <printk.h>
 #include <arch/cpu.h>
+#include <lockdep.h>
 
 STATIC_ASSERT(CONFIG_NR_CPUS == 1);
 
@@ -76,6 +77,7 @@ static void rcu_qs(void)
 
 static void rcu_tiny_softirq(void)
 {
+	lockdep_assert_bh_disabled();	/* RCU_SOFTIRQ */
 	LIST_HEAD(list);
 
 	local_irq_disable();

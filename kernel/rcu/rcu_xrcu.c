@@ -228,6 +228,7 @@ report:
  */
 static void rcu_process_callbacks(void)
 {
+	lockdep_assert_bh_disabled();	/* this CPU's timer, a softirq */
 	struct rcu_data *rd = this_cpu_ptr(&rcu_data);
 
 	if (!list_empty(&rd->currlist) && RCU_BATCH_GT(READ_ONCE(rcu_currbatch), rd->batch)) {

@@ -127,10 +127,10 @@ void double_rq_lock(struct rq *a, struct rq *b)
 		spin_lock(&a->lock);
 	} else if (a->cpu < b->cpu) {
 		spin_lock(&a->lock);
-		spin_lock(&b->lock);
+		spin_lock_nested(&b->lock, SINGLE_DEPTH_NESTING);	/* CPU order */
 	} else {
 		spin_lock(&b->lock);
-		spin_lock(&a->lock);
+		spin_lock_nested(&a->lock, SINGLE_DEPTH_NESTING);
 	}
 }
 
@@ -374,6 +374,7 @@ static struct task *context_switch(struct rq *rq, struct task *prev, struct task
 	 */
 	prev->saved_preempt_count = preempt_count();
 	preempt_count_set(next->saved_preempt_count);
+	lockdep_handoff(&rq->lock.dep_map, prev, next);	/* next unlocks it */
 	return switch_to_asm(prev, next);
 }
 

@@ -15,12 +15,13 @@ struct mutex_waiter {
 	struct task *task;
 };
 
-void mutex_init(struct mutex *m, const char *name)
+void __mutex_init(struct mutex *m, const char *name, const struct lock_class_key *key)
 {
 	spin_lock_init(&m->wait_lock, "mutex");
 	m->owner = NULL;
 	INIT_LIST_HEAD(&m->wait_list);
 	m->name = name;
+	lockdep_init_map(&m->dep_map, name, key);
 }
 
 static bool mutex_try_fast(struct mutex *m)
@@ -30,7 +31,7 @@ static bool mutex_try_fast(struct mutex *m)
 					   __ATOMIC_ACQUIRE, __ATOMIC_RELAXED);
 }
 
-bool mutex_trylock(struct mutex *m)
+bool mutex_trylock_at(struct mutex *m, const struct lock_site *site)
 {
 	unsigned long flags;
 	bool ok;
@@ -38,16 +39,19 @@ bool mutex_trylock(struct mutex *m)
 	flags = spin_lock_irqsave(&m->wait_lock);
 	ok = list_empty(&m->wait_list) && mutex_try_fast(m);
 	spin_unlock_irqrestore(&m->wait_lock, flags);
+	if (ok)
+		lock_acquire(&m->dep_map, 0, true, site);
 	return ok;
 }
 
-static int mutex_lock_common(struct mutex *m, long state)
+static int mutex_lock_common(struct mutex *m, long state, const struct lock_site *site)
 {
 	struct mutex_waiter w = { .task = current };
 	unsigned long flags;
 	int ret = 0;
 
 	might_sleep();
+	lock_acquire(&m->dep_map, 0, false, site);	/* before we may block */
 	if (unlikely(READ_ONCE(m->owner) == current))
 		panic("mutex %s: %s/%d locks it again (deadlock)", m->name,
 		      current->name, current->pid);
@@ -71,20 +75,22 @@ static int mutex_lock_common(struct mutex *m, long state)
 	WRITE_ONCE(current->state, TASK_RUNNING);
 out:
 	spin_unlock_irqrestore(&m->wait_lock, flags);
+	if (ret)
+		lock_release(&m->dep_map, site);
 	return ret;
 }
 
-void mutex_lock(struct mutex *m)
+void mutex_lock_at(struct mutex *m, const struct lock_site *site)
 {
-	mutex_lock_common(m, TASK_UNINTERRUPTIBLE);
+	mutex_lock_common(m, TASK_UNINTERRUPTIBLE, site);
 }
 
-int mutex_lock_interruptible(struct mutex *m)
+int mutex_lock_interruptible_at(struct mutex *m, const struct lock_site *site)
 {
-	return mutex_lock_common(m, TASK_INTERRUPTIBLE);
+	return mutex_lock_common(m, TASK_INTERRUPTIBLE, site);
 }
 
-void mutex_unlock(struct mutex *m)
+void mutex_unlock_at(struct mutex *m, const struct lock_site *site)
 {
 	unsigned long flags;
 
@@ -96,6 +102,8 @@ void mutex_unlock(struct mutex *m)
 		return;
 	}
 	struct task *wake = NULL;
+
+	lock_release(&m->dep_map, site);
 
 	flags = spin_lock_irqsave(&m->wait_lock);
 	if (list_empty(&m->wait_list)) {
@@ -115,3 +123,9 @@ void mutex_unlock(struct mutex *m)
 	}
 	preempt_check_resched();
 }
+
+/* The plain functions, for modules and callers that take their address. */
+void (mutex_lock)(struct mutex *m) { mutex_lock_at(m, NULL); }
+int (mutex_lock_interruptible)(struct mutex *m) { return mutex_lock_interruptible_at(m, NULL); }
+bool (mutex_trylock)(struct mutex *m) { return mutex_trylock_at(m, NULL); }
+void (mutex_unlock)(struct mutex *m) { mutex_unlock_at(m, NULL); }

@@ -142,10 +142,10 @@ static void lock_two_bases(struct timer_base *a, struct timer_base *b)
 		spin_lock(&a->lock);
 	} else if (a < b) {
 		spin_lock(&a->lock);
-		spin_lock(&b->lock);
+		spin_lock_nested(&b->lock, SINGLE_DEPTH_NESTING);	/* address order */
 	} else {
 		spin_lock(&b->lock);
-		spin_lock(&a->lock);
+		spin_lock_nested(&a->lock, SINGLE_DEPTH_NESTING);
 	}
 }
 

@@ -3,8 +3,11 @@
  * read-side benchmarks that compare RCU with locks at 1..N CPUs.
  *
  * The other CPUs run it from the call-function IPI, with interrupts off,
- * so nothing interrupts a timed loop; the caller runs it in its own
- * context. Each waits for one `go`, runs fn, and adds itself to `done`.
+ * so nothing interrupts a timed loop; the caller runs it with interrupts
+ * off too: the same conditions on every CPU, and a lock the loop takes is
+ * taken in hard-IRQ context on the others, so it must be taken with
+ * interrupts off here (the lock validator reports the mix otherwise).
+ * Each waits for one `go`, runs fn, and adds itself to `done`.
  *
  * The calls are sent without waiting, to every other CPU, and a CPU
  * outside the mask returns at once. But it may take its IPI late, after
@@ -64,7 +67,9 @@ u64 cpus_together(unsigned int k, void (*fn)(void *), void *arg)
 	tg.done = 0;
 	smp_call_function(together_one, (void *)gen, false);
 	tg.go = 1;
+	unsigned long flags = local_irq_save();
 	together_one((void *)gen);
+	local_irq_restore(flags);
 	while (READ_ONCE(tg.done) < (int)k)
 		cpu_relax();
 	for_each_cpu(cpu, &tg.cpus)

@@ -139,7 +139,15 @@ static void run(enum lock_kind kind)
 	lt.inside = lt.readers = lt.done = lt.go = 0;
 	smp_call_function(hammer, NULL, false);
 	lt.go = 1;
+	/*
+	 * The other CPUs hammer from the IPI handler, so these locks are
+	 * taken in hard-IRQ context: here too they are taken with
+	 * interrupts off, as every lock an interrupt handler shares must be
+	 * (the lock validator reports the mix otherwise).
+	 */
+	unsigned long flags = local_irq_save();
 	hammer(NULL);
+	local_irq_restore(flags);
 	while (READ_ONCE(lt.done) < (int)num_online_cpus())
 		cpu_relax();
 }
