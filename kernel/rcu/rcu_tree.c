@@ -279,8 +279,8 @@ static bool rcu_accelerate_cbs(struct rcu_node *rnp, struct rcu_data *rdp)
 
 	if (rcu_segcblist_seg_empty(&rdp->cbl, RCU_NEXT))
 		return false;
-	if (rnp != root)
-		spin_lock(&root->lock);
+	if (rnp != root)	/* leaf, then root: one class, two levels */
+		spin_lock_nested(&root->lock, SINGLE_DEPTH_NESTING);
 	c = rcu_state.gpnum + 1;
 	rcu_stats_list_len(rdp->cbl.len[RCU_NEXT]);
 	if (rcu_segcblist_accelerate(&rdp->cbl, c))
