@@ -15,6 +15,7 @@
  * A context switch on this CPU; voluntary if the task blocked or yielded.
  * Also called (voluntary) from cond_resched() when it finds nothing to
  * switch to: a voluntary scheduling point is a quiescent state either way.
+ * Interrupts are off in both callers.
  */
 void rcu_hook_context_switch(bool voluntary);
 /* The per-CPU tick, with what it interrupted (user, kernel, idle). */

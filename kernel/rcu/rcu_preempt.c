@@ -202,6 +202,7 @@ static void rcu_preempt_put(struct task *t)
 
 bool rcu_preempt_switch_is_qs(bool voluntary)
 {
+	lockdep_assert_irqs_disabled();	/* rcu_hooks.h: no migration after rpd() */
 	struct rcu_preempt_data *d = rpd(smp_processor_id());
 	struct task *t = current;
 	bool held_over = d->holdover == t;

@@ -494,8 +494,15 @@ int cond_resched(void)
 		 * is alone on its CPU (cond_resched() never switches) would
 		 * hold grace periods up for as long as it runs: we measured a
 		 * synchronize_kernel() median of 30 ticks at -smp 1 with one.
+		 * Interrupts off as in __schedule(): the hook finds its CPU's
+		 * counters first, and a preemption that moved this task to
+		 * another CPU before it wrote them would count a quiescent
+		 * state for a CPU that may be inside a reader by then.
 		 */
+		unsigned long flags = local_irq_save();
+
 		rcu_hook_context_switch(true);
+		local_irq_restore(flags);
 		return 0;
 	}
 	__schedule(SM_NONE);
