@@ -394,7 +394,7 @@ trace: deps
 
 # Grade a lab (labs/README.md): each check's OK or FAIL with its evidence,
 # then Score: x/y; the status is non-zero when points are lost. LAB= picks
-# the lab (none or a bad one lists them); GRADE_ARGS= passes options:
+# the lab (none lists them; a bad one lists them and fails); GRADE_ARGS= passes options:
 # --json (or JSON=1), --only 'torture-*', --reference (the instructor's reference).
 LAB		?=
 GRADE_ARGS	?=

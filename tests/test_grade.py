@@ -90,6 +90,16 @@ def test_bad_lab_lists_the_labs():
     assert code == 0 and all(f"LAB={n}" in out for n in (1, 2, 3, 4, 5, 6))
 
 
+def test_no_lab_lists_the_labs_and_succeeds():
+    """`make grade` with no LAB is how a student finds the labs: a list,
+    exit 0 (make must not add `Error 2`)."""
+    code, out, _ = run_grade()
+    assert code == 0 and all(f"LAB={n}" in out for n in (1, 2, 3, 4, 5, 6))
+    p = subprocess.run(["make", "-s", "grade"], cwd=REPO, capture_output=True, text=True,
+                       timeout=300)
+    assert p.returncode == 0 and "LAB=3" in p.stdout and "Error" not in p.stderr, p.stderr
+
+
 def test_unknown_only_is_refused():
     code, _, err = run_grade("4", "--only", "nothing-*")
     assert code == 2 and "torture-smp2" in err
