@@ -236,3 +236,97 @@ def test_answer_labs_both_ways(lab, only):
     assert code == 1 and r["score"] == 0 < r["max"], r
     code, r = graded(*args, "--reference")
     assert code == 0 and r["score"] == r["max"] > 0, r
+
+
+# ---------------------------------------------------------------- how a student meets the grader
+def fake_qemu(monkeypatch, script):
+    """Every boot and build the grader asks for, faked: QEMU is `sh -c
+    script` (its output is the console), a build is a no-op. The grader's
+    own code (qs.boot's console watching, qs.scenario's judging) runs."""
+    import qs.boot
+    import qs.scenario
+    monkeypatch.setattr(qs.boot, "qemu_command",
+                        lambda *a, **k: ["sh", "-c", script, "-cpu", "x"])
+    monkeypatch.setattr(qs.boot, "build", lambda *a, **k: "/nonexistent.elf")
+    monkeypatch.setattr(qs.boot, "facts", lambda elf: {})
+    monkeypatch.setattr(qs.scenario, "build", lambda *a, **k: "/nonexistent.elf")
+    monkeypatch.setattr(qs.scenario, "facts", lambda elf: {})
+    monkeypatch.setattr(grade, "build", lambda *a, **k: "/nonexistent.elf")
+    monkeypatch.setattr(grade, "_built", {})
+
+
+STALL = "[   11.020] cpu0: INFO: rcu_ltimer detected stalls on CPUs: 2 (t=2500 jiffies)"
+
+
+def test_a_stall_ends_the_check_and_is_quoted(monkeypatch):
+    """A reader caught in a loop: the stall warning comes early, then the
+    kernel prints register dumps until the timeout. The check must end a
+    moment after the stall line (not wait out its 60 s) and quote it first."""
+    fake_qemu(monkeypatch, f"echo 'config: booting'; echo '{STALL}'; "
+              "while :; do echo 'RIP: 0010:lab3_lookup+0x1c rax=6b6b6b6b'; sleep 0.2; done")
+    said = []
+    c = dict(name="stress", points=10, config="grade_fake_stall_defconfig", cpus=2,
+             cmdline="ktest=lab3_table_stress", timeout=60)
+    res = grade.run_check(c, 3, {}, "0", {}, "answers.toml", {}, said.append)
+    assert not res["ok"] and res["seconds"] < 20, res
+    assert res["evidence"][0] == STALL.strip(), res["evidence"]
+    assert any("stopped after" in w for w in res["reasons"]), res["reasons"]
+    assert not any("detected stalls" in w for w in res["reasons"]), "quoted twice"
+    assert any(m.startswith("building") for m in said) and any(m.startswith("booting") for m in said)
+
+
+def test_a_warning_a_check_allows_does_not_end_it(monkeypatch):
+    """expect_console's lines are not fatal: such a run goes on to its end."""
+    fake_qemu(monkeypatch, f"echo '{STALL}'; sleep 3; echo 'after the stall'")
+    c = dict(name="api", points=10, config="grade_fake_allowed_defconfig", cpus=2, timeout=60,
+             expect_console=[r"INFO: \S+ detected stalls on CPUs:"])
+    res = grade.run_check(c, 4, {}, "0", {}, "answers.toml", {})
+    assert res["seconds"] >= 3 and "after the stall" in open(REPO / res["log"]).read()
+
+
+GCC_OUT = """\
+  CC      kernel/test/lab3_table.o
+kernel/test/lab3_table.c: In function 'lab3_insert':
+kernel/test/lab3_table.c:41:9: error: implicit declaration of function 'spin_lock' [-Werror]
+   41 |         spin_lock(&table_lock);
+      |         ^~~~~~~~~
+kernel/test/lab3_table.c:47:9: error: 'table_lock' undeclared (first use in this function)
+   47 |         spin_unlock(&table_lock);
+cc1: all warnings being treated as errors
+make: *** [Makefile:300: build/x/kernel/test/lab3_table.o] Error 1"""
+
+
+def test_a_build_error_shows_its_first_error_and_log_once(monkeypatch, capsys):
+    """Checks sharing one broken build: the first shows the compiler's first
+    error and the build log's path; the others point at it, no tail repeated."""
+    fake_qemu(monkeypatch, "exit 1")
+    calls = []
+
+    def broken(name, *a, **k):
+        calls.append(name)
+        e = BuildError(f"build of build/{name} failed (log: build/{name}/build.log):\n{GCC_OUT}")
+        e.log_path = REPO / "build" / name / "build.log"
+        raise e
+    monkeypatch.setattr(grade, "build", broken)
+    checks = [dict(name=f"stress-{i}", points=5, config="grade_fake_broken_defconfig", cpus=2)
+              for i in range(3)]
+    for c in checks:
+        grade.print_check(grade.run_check(c, 3, {}, "0", {}, "answers.toml", {}))
+    out = capsys.readouterr().out
+    assert len(calls) == 1, "the broken build was tried again"
+    assert out.count("41:9: error: implicit declaration of function 'spin_lock'") == 1, out
+    assert "47:9" not in out and "Error 1" not in out, out
+    assert out.count("build/test-grade_fake_broken_defconfig/build.log") == 3, out
+    assert out.count("the error is under stress-0") == 2, out
+
+
+def test_reasons_are_wrapped_not_cut_and_not_ok_is_shown_once(capsys):
+    long = ("not ok torture_rcu: " + "a reader saw a freed element after its grace period; " * 6)
+    res = dict(name="t", points=5, ok=False, seconds=1.0, reasons=[long],
+               evidence=[e for e in ["not ok 1 torture_rcu", "rcu-torture: FAILURE"]
+                         if not grade.quoted(e, [long])],
+               log=None, shown=None)
+    grade.print_check(res)
+    out = capsys.readouterr().out
+    assert " ".join(out.split()).count("grace period;") == 6, out
+    assert "not ok 1 torture_rcu" not in out and "rcu-torture: FAILURE" in out

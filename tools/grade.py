@@ -61,13 +61,14 @@ import re
 import shutil
 import subprocess
 import sys
+import textwrap
 import time
 import tomllib
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 from qs import REPO  # noqa: E402
-from qs.build import BuildError  # noqa: E402
+from qs.build import BuildError, build  # noqa: E402
 from qs.log import user_view  # noqa: E402
 from qs.scenario import Scenario, default_label, run_scenario  # noqa: E402
 
@@ -78,7 +79,11 @@ CHECK_KEYS = {"name", "points", "description", "requires", "answers", "host", "s
               "measure"} | set(BOOT_KEYS)
 # Log lines worth showing as evidence when a boot check fails.
 EVIDENCE = re.compile(r"rcu-torture: (FAILURE|ERROR)|^\s*not ok |^\s*# .*: expected |"
-                      r"Kernel panic|kmalloc: poison|BUG:|rcu: stall|lab3: .*(FAIL|ERROR)")
+                      r"Kernel panic|kmalloc: poison|BUG:|rcu: stall|lab3: .*(FAIL|ERROR)|"
+                      r"INFO: .*detected stall|WARNING:")
+# The first error of a failed build: the compiler's, the assembler's, the linker's.
+BUILD_ERROR = re.compile(r"^\S+:\d+(?::\d+)?: (?:fatal )?error: |undefined reference to|"
+                         r"^\S+: No such file|\*\*\* No rule")
 
 
 class GradeError(Exception):
@@ -168,21 +173,82 @@ def check_answers(c, log_text, answers, answers_path):
     return why
 
 
-def boot_check(c, lab, config_map, kvm, answers, answers_path):
-    """(reasons, evidence lines, log path, shown) for a check with a boot."""
-    sc = scenario_of(c, lab, config_map)
+_built = {}           # build name -> None (built) or (first check, reasons, evidence, log)
+
+
+def first_build_error(text):
+    """The first error in a build's output and the lines that go with it
+    (the source line and the caret under it), not the tail of the output."""
+    lines = text.split("\n")
+    for i, line in enumerate(lines):
+        if BUILD_ERROR.search(line):
+            start = i - 1 if i and "In function" in lines[i - 1] else i
+            return [ln for ln in lines[start:i + 3] if ln.strip()][:4]
+    return [ln for ln in lines if ln.strip()][-6:]
+
+
+def quoted(line, why):
+    """Whether a reason already says what this console line says: a KTAP
+    `not ok N name` under the reason `not ok name: ...`, or a line a
+    reason quotes (qs.judge's unexpected lines)."""
+    m = re.match(r"\s*not ok \d+ (\S+)", line)
+    if m:
+        return any(f"not ok {m.group(1)}" in w for w in why)
+    return any(line.strip()[:100] in w for w in why)
+
+
+def build_of(sc, c, say):
+    """Build sc's configuration once per run; (reasons, evidence, log) when
+    it does not build. A later check on the same build only points at the
+    first one: the evidence is shown once."""
+    if sc.build_name in _built:
+        failed = _built[sc.build_name]
+        if failed is None:
+            return None
+        return ([f"configs/{sc.config} does not build (the error is under {failed[0]})"],
+                [], failed[3])
+    say(f"building configs/{sc.config}" + ("" if (REPO / "build" / sc.build_name / "quiescent.elf")
+                                           .exists() else " (a first build takes about two minutes)"))
     try:
-        r, why, _ = run_scenario(sc, kvm=kvm, cache=True)
+        build(sc.build_name, sc.config, sc.options)
     except BuildError as e:
-        return [f"configs/{sc.config} does not build"], str(e).strip().split("\n")[-15:], None, None
+        log = e.log_path or None
+        evidence = first_build_error(str(e).split("\n", 1)[-1])
+        why = [f"configs/{sc.config} does not build; its first error:"]
+        _built[sc.build_name] = (c["name"], why, evidence, log)
+        return why, evidence, log
+    _built[sc.build_name] = None
+    return None
+
+
+def boot_check(c, lab, config_map, kvm, answers, answers_path, say=lambda msg: None, hints=()):
+    """(reasons, evidence lines, log path, shown) for a check with a boot.
+    The boot ends at its first fatal console line (a stall, a panic, an
+    unexpected warning), which is then the first line of the evidence."""
+    sc = scenario_of(c, lab, config_map)
+    failed = build_of(sc, c, say)
+    if failed:
+        why, evidence, log = failed
+        return why, evidence, log, None
+    say(f"booting -smp {sc.cpus} '{sc.cmdline}' (at most {sc.timeout}s)")
+    r, why, _ = run_scenario(sc, kvm=kvm, cache=True, stop_early=True)
     text = user_view(r.log)
     m = re.search(c["show"], text, re.M) if "show" in c else None
     shown = m.group(1) if m else None
     evidence = []
     if why:
-        evidence = [line.strip() for line in text.split("\n") if EVIDENCE.search(line)][:10]
+        evidence = [line.strip() for line in text.split("\n") if EVIDENCE.search(line)]
+        evidence = [e for e in evidence if not quoted(e, why)]
+        if r.stop_line:          # the line that ended the run, quoted once, first
+            stop = r.stop_line.strip()
+            why = [w for w in why if stop[:100] not in w]
+            evidence = [stop] + [e for e in evidence if e != stop]
+        evidence = evidence[:10]
         if not evidence:
             evidence = ["last console lines:"] + r.tail(8).split("\n")
+        for rx, say_what in hints:
+            if re.search(rx, text, re.M):
+                why.append(say_what)
     elif "measure" in c:         # the grader's own reading of the boot, for the answers
         measured, why = measure(c["measure"], r.log_path)
         if not why and "answers" in c:
@@ -211,13 +277,15 @@ def host_check(c):
     return [f"`{c['host']}` exited with status {p.returncode}"], out, None, None
 
 
-def run_check(c, lab, config_map, kvm, answers, answers_path, results):
+def run_check(c, lab, config_map, kvm, answers, answers_path, results, say=lambda msg: None,
+              hints=()):
     t0 = time.time()
     missing = [r for r in c.get("requires", []) if not results.get(r)]
     if missing:
         why, evidence, log, shown = [f"not run: needs {', '.join(missing)} to pass first"], [], None, None
     elif "config" in c:
-        why, evidence, log, shown = boot_check(c, lab, config_map, kvm, answers, answers_path)
+        why, evidence, log, shown = boot_check(c, lab, config_map, kvm, answers, answers_path,
+                                               say, hints)
     else:
         why, evidence, log, shown = host_check(c)
     return dict(name=c["name"], points=c.get("points", 0), ok=not why,
@@ -288,8 +356,10 @@ def print_check(res):
     if res["shown"]:
         print(f"    {res['shown']}")
     if not res["ok"]:
-        for w in res["reasons"][:4]:
-            print(f"    {w[:200]}")
+        for w in res["reasons"][:6]:
+            # Wrapped, never cut: a reason is a sentence.
+            print(textwrap.fill(w, 100, initial_indent="    ", subsequent_indent="      ",
+                                break_long_words=False, break_on_hyphens=False))
         for line in res["evidence"]:
             print(f"    | {line}")
         if res["log"]:
@@ -345,9 +415,14 @@ def main(argv=None):
     if not a.json:
         print(f"== Lab {spec['lab']}: {spec.get('title', '')}"
               + (" (reference)" if reference else ""), flush=True)
-    for c in checks:
+    hints = [(h["rx"], h["say"]) for h in spec.get("hint", [])]
+    for k, c in enumerate(checks, 1):
+        def say(msg, k=k, c=c):
+            # Progress on stderr: a build or a boot takes a while, and the
+            # lines (or the JSON) on stdout stay what they were.
+            print(f"check {k}/{len(checks)} {c['name']}: {msg}", file=sys.stderr, flush=True)
         res = run_check(c, spec["lab"], config_map, kvm, answers,
-                        os.path.relpath(answers_path, REPO), results)
+                        os.path.relpath(answers_path, REPO), results, say, hints)
         results[c["name"]] = res["ok"]
         done.append(res)
         if not a.json:
