@@ -230,12 +230,18 @@ def test_lab3_reference_scores_full_marks(lab3_builds):
 @pytest.mark.parametrize("lab,only", [("1", ""), ("2", "answer-poll_section"),
                                       ("5", "answer-defaults"), ("6", "")],
                          ids=["lab1", "lab2", "lab5", "lab6"])
-def test_answer_labs_both_ways(lab, only):
+def test_answer_labs_both_ways(lab, only, tmp_path):
+    """The reference's grade also written as Gradescope's results.json,
+    checked against the documented format."""
     args = [lab] + (["--only", only] if only else [])
     code, r = graded(*args)
     assert code == 1 and r["score"] == 0 < r["max"], r
-    code, r = graded(*args, "--reference")
+    gs = tmp_path / "results.json"
+    code, r = graded(*args, "--reference", "--gradescope", str(gs))
     assert code == 0 and r["score"] == r["max"] > 0, r
+    doc = json.loads(gs.read_text())
+    check_gradescope_results(doc)
+    assert doc["score"] == r["max"] and all(t["status"] == "passed" for t in doc["tests"])
 
 
 # ---------------------------------------------------------------- how a student meets the grader
@@ -330,3 +336,64 @@ def test_reasons_are_wrapped_not_cut_and_not_ok_is_shown_once(capsys):
     out = capsys.readouterr().out
     assert " ".join(out.split()).count("grace period;") == 6, out
     assert "not ok 1 torture_rcu" not in out and "rcu-torture: FAILURE" in out
+
+
+# ---------------------------------------------------------------- Gradescope
+def check_gradescope_results(doc):
+    """results.json against Gradescope's documented format (the Autograder
+    Specifications page): the keys, their types, the visibility values, and
+    a score that is the tests' sum."""
+    vis = {"hidden", "after_due_date", "after_published", "visible"}
+    top = {"score": (int, float), "execution_time": int, "output": str, "output_format": str,
+           "visibility": str, "stdout_visibility": str, "extra_data": dict, "tests": list,
+           "leaderboard": list}
+    assert set(doc) <= set(top), set(doc) - set(top)
+    for k, v in doc.items():
+        assert isinstance(v, top[k]) and not isinstance(v, bool), (k, v)
+    assert doc["visibility"] in vis and doc["stdout_visibility"] in vis
+    assert doc["output_format"] in ("text", "html", "simple_format", "md", "ansi")
+    test = {"score": (int, float), "max_score": (int, float), "status": str, "name": str,
+            "name_format": str, "number": str, "output": str, "output_format": str,
+            "tags": list, "visibility": str, "extra_data": dict}
+    assert doc["tests"], "no tests"
+    for t in doc["tests"]:
+        assert set(t) <= set(test) and {"name", "score", "max_score", "output"} <= set(t), t
+        for k, v in t.items():
+            assert isinstance(v, test[k]) and not isinstance(v, bool), (k, v)
+        assert t["status"] in ("passed", "failed") and t["visibility"] in vis
+        assert 0 <= t["score"] <= t["max_score"]
+        assert (t["status"] == "passed") == (t["score"] == t["max_score"]), t
+    assert doc["score"] == sum(t["score"] for t in doc["tests"])
+
+
+def test_gradescope_results_of_a_graded_lab(monkeypatch, tmp_path):
+    """grade.py --gradescope end to end (QEMU faked): Lab 3's busted-variant
+    check, the kernel stalling instead of panicking, then the check that
+    requires it, not run. The results.json is in Gradescope's format, the
+    stall line in the failed test's output, the ungraded check left out."""
+    fake_qemu(monkeypatch, f"echo '{STALL}'; sleep 30")
+    path = tmp_path / "results.json"
+    code = grade.main(["3", "--only", "stress-ltimer-smp4", "--gradescope", str(path)])
+    doc = json.loads(path.read_text())
+    check_gradescope_results(doc)
+    assert code == 1 and doc["score"] == 0 and doc["execution_time"] < 25, doc
+    busted, ltimer = doc["tests"]
+    assert busted["name"] == "stress-busted-smp4" and busted["max_score"] == 10
+    assert "detected stalls" in busted["output"] and busted["status"] == "failed"
+    assert "needs stress-busted-smp4" in ltimer["output"]
+
+
+def test_gradescope_format_check_can_fail():
+    good = grade.grade_gradescope.results(
+        dict(lab=1, title="t", score=2, max=3, checks=[
+            dict(name="a", points=2, ok=True, seconds=1.0, reasons=[], evidence=[], shown=None),
+            dict(name="b", points=1, ok=False, seconds=1.0, reasons=["no"], evidence=[],
+                 shown=None),
+            dict(name="c", points=0, ok=True, seconds=1.0, reasons=[], evidence=[], shown=None)]),
+        3.2)
+    check_gradescope_results(good)
+    assert [t["name"] for t in good["tests"]] == ["a", "b"]
+    for bad in (dict(good, visibility="students"), dict(good, score=3.0),
+                dict(good, tests=[dict(good["tests"][0], status="ok")])):
+        with pytest.raises(AssertionError):
+            check_gradescope_results(bad)

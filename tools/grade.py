@@ -10,6 +10,8 @@ show them), then `Score: x/y`. The exit status is 0 only with full marks.
     tools/grade.py 4 --reference      # the instructor's reference instead of the student's work
     tools/grade.py 4 --with kernel/rcu/rcu_student.c=labs/instructor/lab4/rcu_student.c
                                       # another file in the student's place (a scratch copy)
+    tools/grade.py 4 --gradescope /autograder/results/results.json
+                                      # also Gradescope's results.json (qs/grade_gradescope.py)
     tools/grade.py --list             # the labs and their checks
 
 A grade.toml:
@@ -68,6 +70,7 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 from qs import REPO  # noqa: E402
+from qs import grade_gradescope  # noqa: E402
 from qs.build import BuildError, build  # noqa: E402
 from qs.log import user_view  # noqa: E402
 from qs.scenario import Scenario, default_label, run_scenario  # noqa: E402
@@ -377,6 +380,8 @@ def main(argv=None):
     ap.add_argument("--reference-answers", action="store_true", help=argparse.SUPPRESS)
     ap.add_argument("--with", dest="with_files", action="append", default=[], metavar="DEST=SRC",
                     help="grade a copy of the tree with file SRC in place of DEST (repeatable)")
+    ap.add_argument("--gradescope", metavar="PATH", default="",
+                    help="also write Gradescope's results.json to PATH (labs/README.md)")
     ap.add_argument("--kvm", default=os.environ.get("KVM", "0"))
     ap.add_argument("--list", action="store_true", help="list the labs and their checks")
     a = ap.parse_args(argv)
@@ -391,7 +396,8 @@ def main(argv=None):
         spec = load(int(a.lab))
         ref = spec.get("reference", {})
         child = [a.lab, "--kvm", kvm] + (["--json"] if a.json else []) + \
-            (["--only", a.only] if a.only else [])
+            (["--only", a.only] if a.only else []) + \
+            (["--gradescope", os.path.abspath(a.gradescope)] if a.gradescope else [])
         if a.with_files:
             files = dict(w.split("=", 1) for w in a.with_files)
             missing = [s for s in files.values() if not (REPO / s).is_file()]
@@ -411,7 +417,7 @@ def main(argv=None):
     except (GradeError, tomllib.TOMLDecodeError) as e:
         print(f"grade: {e}", file=sys.stderr)
         return 2
-    results, done = {}, []
+    results, done, t0 = {}, [], time.time()
     if not a.json:
         print(f"== Lab {spec['lab']}: {spec.get('title', '')}"
               + (" (reference)" if reference else ""), flush=True)
@@ -429,9 +435,12 @@ def main(argv=None):
             print_check(res)
     score = sum(r["points"] for r in done if r["ok"])
     total = sum(r["points"] for r in done)
+    graded = dict(lab=spec["lab"], title=spec.get("title", ""), reference=reference,
+                  score=score, max=total, checks=done)
+    if a.gradescope:
+        grade_gradescope.write(a.gradescope, graded, time.time() - t0)
     if a.json:
-        print(json.dumps(dict(lab=spec["lab"], title=spec.get("title", ""), reference=reference,
-                              score=score, max=total, checks=done), indent=1))
+        print(json.dumps(graded, indent=1))
     else:
         print(f"Score: {score}/{total}")
     return 0 if score == total else 1
