@@ -397,3 +397,18 @@ def test_gradescope_format_check_can_fail():
                 dict(good, tests=[dict(good["tests"][0], status="ok")])):
         with pytest.raises(AssertionError):
             check_gradescope_results(bad)
+
+
+def test_lab3_freed_entry_panic_is_explained(monkeypatch):
+    """Lab 3's hint: a reader that found a freed entry on a real variant
+    means a kfree() that did not wait for a grace period; the check says so."""
+    fake_qemu(monkeypatch, "echo '[    2.5] cpu1: Kernel panic on CPU 1: lab3-stress: a reader "
+              "on cpu1 found a freed or torn entry in lookup: asked key 7'; exit 1")
+    spec = grade.load(3)
+    hints = [(h["rx"], h["say"]) for h in spec["hint"]]
+    c = next(c for c in spec["check"] if c["name"] == "stress-ltimer-smp4")
+    c = dict(c, config="grade_fake_freed_defconfig", requires=[])
+    res = grade.run_check(c, 3, {}, "0", {}, "answers.toml", {}, hints=hints)
+    assert not res["ok"]
+    assert any("freed while a reader still held it" in w for w in res["reasons"]), res["reasons"]
+    assert any("lab3-stress:" in e for e in res["evidence"]), res["evidence"]
