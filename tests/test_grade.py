@@ -412,3 +412,19 @@ def test_lab3_freed_entry_panic_is_explained(monkeypatch):
     assert not res["ok"]
     assert any("freed while a reader still held it" in w for w in res["reasons"]), res["reasons"]
     assert any("lab3-stress:" in e for e in res["evidence"]), res["evidence"]
+
+
+def test_a_warning_before_an_expected_panic_still_fails(monkeypatch):
+    """The run stops at the WARNING, QEMU ends with the expected panic
+    within the grace: the status is as expected, and the WARNING (quoted
+    as the evidence, not in the reasons) must still fail the check."""
+    import qs.qemu
+    code = next(k for k, v in qs.qemu.STATUS_BY_CODE.items() if v == "panic")
+    fake_qemu(monkeypatch, "echo 'config: HZ=250 CPUs=2 (max 16) preemption=none rcu=busted'; "
+              "echo 'WARNING: at kernel/test/lab3.c:12'; sleep 0.5; "
+              f"echo 'Kernel panic on CPU 0: lab3-stress: x'; exit {code}")
+    c = dict(name="busted", points=10, config="grade_fake_warnpanic_defconfig", cpus=2,
+             timeout=60, expect="panic")
+    res = grade.run_check(c, 3, {}, "0", {}, "answers.toml", {})
+    assert not res["ok"] and res["evidence"][0].startswith("WARNING: at"), res
+
