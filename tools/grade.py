@@ -48,12 +48,24 @@ A grade.toml:
     # or a host command, run in the tree; OK when it exits 0
     host = "test -s build/compare/compare.md"
 
+    [[hint]]                          # said under any failed check whose console matches rx
+    rx = 'lab3-stress: a reader .* found a freed'
+    say = "an entry was freed while a reader still held it: ..."
+
 Checks with the same boot keys share one boot. With `files` (or --with),
 the grader copies the tree into build/grade/labN-ref/src (or -with/; only
 what changed, and this tree's builds of the checks' configurations, so
 that only the replaced files compile again), puts the files in place
 there, and grades that copy; `config` and `answers` need no copy. The
 student's tree is never modified.
+
+As it runs, each build and boot says so on stderr (`check k/n name:
+booting ...`). A boot ends a moment after its first fatal console line
+(qs.boot's stop=: an unexpected WARNING, BUG, Call Trace, panic or stall
+line, which would fail the check anyway), and that line is the first of
+the evidence. A configuration is built once per run; if it fails, the
+first check on it shows the first compiler error and the build log's
+path, and the others point at that check.
 """
 import argparse
 import fnmatch
