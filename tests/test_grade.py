@@ -19,9 +19,16 @@ The QEMU half keeps to a small subset, about a minute of guest time in all
   Lab 6  one traced boot (lab6.seed=8, about 2 s of guest time): the empty
          answers score 0, the reference answers 12/12, read off the
          grader's trace by labs/lab6-slow-grace-period/measure.py.
-The rest (parsing, listing, bad input, requires) needs no QEMU.
+  Stall  one short rcu-ltimer boot: a stall warning the check does not
+         allow is quoted as the first line of the evidence.
+The rest (parsing, listing, bad input, requires) needs no QEMU; nor does
+how a student meets the grader (a stall ending a check early, a build
+error shown once, wrapped reasons, Lab 3's hints, `make grade` with no
+LAB) or Gradescope's results.json: there a shell script stands in for
+QEMU and the grader's own watching and judging run on its output.
 """
 import json
+import re
 import subprocess
 import sys
 import tomllib
@@ -428,3 +435,14 @@ def test_a_warning_before_an_expected_panic_still_fails(monkeypatch):
     res = grade.run_check(c, 3, {}, "0", {}, "answers.toml", {})
     assert not res["ok"] and res["evidence"][0].startswith("WARNING: at"), res
 
+
+
+@pytest.mark.qemu
+def test_a_real_stall_is_quoted_first():
+    """One short boot (about 3 s): rcu-ltimer's provoked stall warning, not
+    allowed by this check, is the first line of the evidence."""
+    c = dict(name="stall", points=5, config="rcu_ltimer_defconfig", cpus=2, timeout=120,
+             cmdline="ktest=rcu_stall_warning rcu_stall_timeout=500")
+    res = grade.run_check(c, 4, {}, "0", {}, "answers.toml", {})
+    assert not res["ok"] and res["seconds"] < 60, res
+    assert re.search(r"INFO: \S+ detected stalls on CPUs:", res["evidence"][0]), res["evidence"]
