@@ -333,6 +333,20 @@ def test_a_build_error_shows_its_first_error_and_log_once(monkeypatch, capsys):
     assert out.count("the error is under stress-0") == 2, out
 
 
+def test_a_failed_ktap_test_is_reported_once():
+    """KTAP's `not ok 4 name` and the group check's `not ok name` are one
+    test: one reason; its diagnostic lines are not repeated as evidence."""
+    why = ["expected pass, the run ended as fail (exit 35)",
+           "not ok 4 rcu_polled_api: rcu_polled_api: test_rcu.c:79: expected x: no grace period",
+           "not ok rcu_polled_api: rcu_polled_api: test_rcu.c:79: expected x: no grace period",
+           "not ok rcu_other: rcu_other: y"]
+    assert grade.one_not_ok_each(why) == [why[0], why[1], why[3]]
+    assert grade.quoted("# rcu_polled_api: test_rcu.c:79: expected x: no grace period", why)
+    assert grade.quoted("not ok 4 rcu_polled_api", why)
+    assert not grade.quoted("not ok 5 rcu_polled", why)
+    assert not grade.quoted("rcu-torture: FAILURE", why)
+
+
 def test_reasons_are_wrapped_not_cut_and_not_ok_is_shown_once(capsys):
     long = ("not ok torture_rcu: " + "a reader saw a freed element after its grace period; " * 6)
     res = dict(name="t", points=5, ok=False, seconds=1.0, reasons=[long],

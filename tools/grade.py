@@ -94,8 +94,7 @@ CHECK_KEYS = {"name", "points", "description", "requires", "answers", "host", "s
               "measure"} | set(BOOT_KEYS)
 # Log lines worth showing as evidence when a boot check fails.
 EVIDENCE = re.compile(r"rcu-torture: (FAILURE|ERROR)|^\s*not ok |^\s*# .*: expected |"
-                      r"Kernel panic|kmalloc: poison|BUG:|rcu: stall|lab3: .*(FAIL|ERROR)|"
-                      r"INFO: .*detected stall|WARNING:")
+                      r"Kernel panic|kmalloc: poison|BUG:|rcu: stall|lab3: .*(FAIL|ERROR)")
 # The first error of a failed build: the compiler's, the assembler's, the linker's.
 BUILD_ERROR = re.compile(r"^\S+:\d+(?::\d+)?: (?:fatal )?error: |undefined reference to|"
                          r"^\S+: No such file|\*\*\* No rule")
@@ -208,8 +207,17 @@ def quoted(line, why):
     reason quotes (qs.judge's unexpected lines)."""
     m = re.match(r"\s*not ok \d+ (\S+)", line)
     if m:
-        return any(f"not ok {m.group(1)}" in w for w in why)
-    return any(line.strip()[:100] in w for w in why)
+        return any(re.match(rf"not ok (\d+ )?{re.escape(m.group(1))}\b", w) for w in why)
+    said = re.sub(r"^\s*# ", "", line).strip()[:100]     # a KTAP diagnostic, without its "# "
+    return any(said in w for w in why)
+
+
+def one_not_ok_each(why):
+    """The KTAP verdict (`not ok 4 name: ...`) and the group check (`not ok
+    name: ...`) report the same failed test: keep the first."""
+    numbered = {m.group(1) for w in why if (m := re.match(r"not ok \d+ (\S+?):", w))}
+    return [w for w in why
+            if not ((m := re.match(r"not ok ([^\d\s]\S*?):", w)) and m.group(1) in numbered)]
 
 
 def build_of(sc, c, say):
@@ -252,8 +260,9 @@ def boot_check(c, lab, config_map, kvm, answers, answers_path, say=lambda msg: N
     shown = m.group(1) if m else None
     evidence = []
     if why:
-        evidence = [line.strip() for line in text.split("\n") if EVIDENCE.search(line)]
-        evidence = [e for e in evidence if not quoted(e, why)]
+        why = one_not_ok_each(why)
+        matched = [line.strip() for line in text.split("\n") if EVIDENCE.search(line)]
+        evidence = [e for e in matched if not quoted(e, why)]
         if r.stop_line:          # the line that ended the run, quoted once, first
             stop = r.stop_line.strip()
             kept = [w for w in why if stop[:100] not in w]
@@ -263,7 +272,7 @@ def boot_check(c, lab, config_map, kvm, answers, answers_path, say=lambda msg: N
             why = kept
             evidence = [stop] + [e for e in evidence if e != stop]
         evidence = evidence[:10]
-        if not evidence:
+        if not matched and not r.stop_line:     # nothing to show but where it ended
             evidence = ["last console lines:"] + r.tail(8).split("\n")
         for rx, say_what in hints:
             if re.search(rx, text, re.M):
