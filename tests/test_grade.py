@@ -323,14 +323,16 @@ def test_a_build_error_shows_its_first_error_and_log_once(monkeypatch, capsys):
     monkeypatch.setattr(grade, "build", broken)
     checks = [dict(name=f"stress-{i}", points=5, config="grade_fake_broken_defconfig", cpus=2)
               for i in range(3)]
+    checks.append(dict(name="other", points=5, config="grade_fake_broken2_defconfig", cpus=2))
     for c in checks:
         grade.print_check(grade.run_check(c, 3, {}, "0", {}, "answers.toml", {}))
     out = capsys.readouterr().out
-    assert len(calls) == 1, "the broken build was tried again"
+    assert len(calls) == 2, "the broken build was tried again"
     assert out.count("41:9: error: implicit declaration of function 'spin_lock'") == 1, out
     assert "47:9" not in out and "Error 1" not in out, out
     assert out.count("build/test-grade_fake_broken_defconfig/build.log") == 3, out
     assert out.count("the error is under stress-0") == 2, out
+    assert "broken2_defconfig does not build: the same error as under stress-0" in out, out
 
 
 def test_a_failed_ktap_test_is_reported_once():

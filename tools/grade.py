@@ -238,6 +238,10 @@ def build_of(sc, c, say):
         log = e.log_path or None
         evidence = first_build_error(str(e).split("\n", 1)[-1])
         why = [f"configs/{sc.config} does not build; its first error:"]
+        same = [f[0] for f in _built.values() if f and f[2] == evidence]
+        if same:                 # another configuration, the same error in the same file
+            why, evidence = [f"configs/{sc.config} does not build: the same error as under "
+                             f"{same[0]}"], []
         _built[sc.build_name] = (c["name"], why, evidence, log)
         return why, evidence, log
     _built[sc.build_name] = None
@@ -316,9 +320,12 @@ def run_check(c, lab, config_map, kvm, answers, answers_path, results, say=lambd
                                                say, hints)
     else:
         why, evidence, log, shown = host_check(c)
+    # A scratch copy's grader (grade_copy) names its logs from the tree the
+    # grader was started in, where the person reading them is.
+    shown_from = os.environ.get("QS_GRADE_ROOT", str(REPO))
     return dict(name=c["name"], points=c.get("points", 0), ok=not why,
                 seconds=round(time.time() - t0, 1), reasons=why, evidence=evidence,
-                log=os.path.relpath(log, REPO) if log else None,
+                log=os.path.relpath(log, shown_from) if log else None,
                 shown=shown, description=c.get("description", ""))
 
 
@@ -359,7 +366,9 @@ def grade_copy(spec, files, child_args, label):
             src, out = REPO / "build" / name, dst / "build" / name
             if src.is_dir() and not out.exists():
                 shutil.copytree(src, out, symlinks=True, ignore=shutil.ignore_patterns("logs", "results"))
-    return subprocess.call([sys.executable, str(dst / "tools" / "grade.py")] + child_args, cwd=dst)
+    env = dict(os.environ, QS_GRADE_ROOT=os.environ.get("QS_GRADE_ROOT", str(REPO)))
+    return subprocess.call([sys.executable, str(dst / "tools" / "grade.py")] + child_args, cwd=dst,
+                           env=env)
 
 
 # ------------------------------------------------------------------ main
