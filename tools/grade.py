@@ -269,7 +269,9 @@ def boot_check(c, lab, config_map, kvm, answers, answers_path, say=lambda msg: N
         evidence = [e for e in matched if not quoted(e, why)]
         if r.stop_line:          # the line that ended the run, quoted once, first
             stop = r.stop_line.strip()
-            kept = [w for w in why if stop[:100] not in w]
+            # The Call Trace after the stop line is its backtrace, not news.
+            kept = [w for w in why if stop[:100] not in w and
+                    not re.match(r"console line \d+: unexpected .*Call Trace:", w)]
             if len(kept) < len(why) and not any("first fatal console line" in w for w in kept):
                 # Never fewer reasons than one: the line fails the check.
                 kept.insert(0, "an unexpected console line, the first below, fails the check")
