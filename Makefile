@@ -403,13 +403,14 @@ trace: deps
 
 # Grade a lab (labs/README.md): each check's OK or FAIL with its evidence,
 # then Score: x/y; the status is non-zero when points are lost. LAB= picks
-# the lab (none or a bad one lists them); GRADE_ARGS= passes options:
-# --json (or JSON=1), --only 'torture-*', --reference (the instructor's reference).
+# the lab (none lists them; a bad one lists them and fails); GRADE_ARGS= passes options:
+# --json (or JSON=1), --only 'torture-*', --reference (the instructor's reference);
+# GRADESCOPE=path also writes Gradescope's results.json there.
 LAB		?=
 GRADE_ARGS	?=
 grade: deps
 	$(Q)$(PYTHON) tools/grade.py $(LAB) --kvm $(if $(filter auto,$(KVM)),0,$(KVM)) \
-		$(if $(filter 1 y yes,$(JSON)),--json) $(GRADE_ARGS)
+		$(if $(filter 1 y yes,$(JSON)),--json) $(if $(GRADESCOPE),--gradescope $(GRADESCOPE)) $(GRADE_ARGS)
 
 # Every scenario (or SCN='glob'), REPEAT times, one summary line per run.
 repeat: deps

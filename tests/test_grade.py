@@ -19,9 +19,16 @@ The QEMU half keeps to a small subset, about a minute of guest time in all
   Lab 6  one traced boot (lab6.seed=8, about 2 s of guest time): the empty
          answers score 0, the reference answers 12/12, read off the
          grader's trace by labs/lab6-slow-grace-period/measure.py.
-The rest (parsing, listing, bad input, requires) needs no QEMU.
+  Stall  one short rcu-ltimer boot: a stall warning the check does not
+         allow is quoted as the first line of the evidence.
+The rest (parsing, listing, bad input, requires) needs no QEMU; nor does
+how a student meets the grader (a stall ending a check early, a build
+error shown once, wrapped reasons, Lab 3's hints, `make grade` with no
+LAB) or Gradescope's results.json: there a shell script stands in for
+QEMU and the grader's own watching and judging run on its output.
 """
 import json
+import re
 import subprocess
 import sys
 import tomllib
@@ -88,6 +95,16 @@ def test_bad_lab_lists_the_labs():
     assert code == 2 and "LAB=1" in err
     code, out, _ = run_grade("--list")
     assert code == 0 and all(f"LAB={n}" in out for n in (1, 2, 3, 4, 5, 6))
+
+
+def test_no_lab_lists_the_labs_and_succeeds():
+    """`make grade` with no LAB is how a student finds the labs: a list,
+    exit 0 (make must not add `Error 2`)."""
+    code, out, _ = run_grade()
+    assert code == 0 and all(f"LAB={n}" in out for n in (1, 2, 3, 4, 5, 6))
+    p = subprocess.run(["make", "-s", "grade"], cwd=REPO, capture_output=True, text=True,
+                       timeout=300)
+    assert p.returncode == 0 and "LAB=3" in p.stdout and "Error" not in p.stderr, p.stderr
 
 
 def test_unknown_only_is_refused():
@@ -220,9 +237,229 @@ def test_lab3_reference_scores_full_marks(lab3_builds):
 @pytest.mark.parametrize("lab,only", [("1", ""), ("2", "answer-poll_section"),
                                       ("5", "answer-defaults"), ("6", "")],
                          ids=["lab1", "lab2", "lab5", "lab6"])
-def test_answer_labs_both_ways(lab, only):
+def test_answer_labs_both_ways(lab, only, tmp_path):
+    """The reference's grade also written as Gradescope's results.json,
+    checked against the documented format."""
     args = [lab] + (["--only", only] if only else [])
     code, r = graded(*args)
     assert code == 1 and r["score"] == 0 < r["max"], r
-    code, r = graded(*args, "--reference")
+    gs = tmp_path / "results.json"
+    code, r = graded(*args, "--reference", "--gradescope", str(gs))
     assert code == 0 and r["score"] == r["max"] > 0, r
+    doc = json.loads(gs.read_text())
+    check_gradescope_results(doc)
+    assert doc["score"] == r["max"] and all(t["status"] == "passed" for t in doc["tests"])
+
+
+# ---------------------------------------------------------------- how a student meets the grader
+def fake_qemu(monkeypatch, script):
+    """Every boot and build the grader asks for, faked: QEMU is `sh -c
+    script` (its output is the console), a build is a no-op. The grader's
+    own code (qs.boot's console watching, qs.scenario's judging) runs."""
+    import qs.boot
+    import qs.scenario
+    monkeypatch.setattr(qs.boot, "qemu_command",
+                        lambda *a, **k: ["sh", "-c", script, "-cpu", "x"])
+    monkeypatch.setattr(qs.boot, "build", lambda *a, **k: "/nonexistent.elf")
+    monkeypatch.setattr(qs.boot, "facts", lambda elf: {})
+    monkeypatch.setattr(qs.scenario, "build", lambda *a, **k: "/nonexistent.elf")
+    monkeypatch.setattr(qs.scenario, "facts", lambda elf: {})
+    monkeypatch.setattr(grade, "build", lambda *a, **k: "/nonexistent.elf")
+    monkeypatch.setattr(grade, "_built", {})
+
+
+STALL = "[   11.020] cpu0: INFO: rcu_ltimer detected stalls on CPUs: 2 (t=2500 jiffies)"
+
+
+def test_a_stall_ends_the_check_and_is_quoted(monkeypatch):
+    """A reader caught in a loop: the stall warning comes early, then the
+    kernel prints register dumps until the timeout. The check must end a
+    moment after the stall line (not wait out its 60 s) and quote it first."""
+    fake_qemu(monkeypatch, f"echo 'config: booting'; echo '{STALL}'; echo 'cpu1: Call Trace:'; "
+              "while :; do echo 'RIP: 0010:lab3_lookup+0x1c rax=6b6b6b6b'; sleep 0.2; done")
+    said = []
+    c = dict(name="stress", points=10, config="grade_fake_stall_defconfig", cpus=2,
+             cmdline="ktest=lab3_table_stress", timeout=60)
+    res = grade.run_check(c, 3, {}, "0", {}, "answers.toml", {}, said.append)
+    assert not res["ok"] and res["seconds"] < 20, res
+    assert res["evidence"][0] == STALL.strip(), res["evidence"]
+    assert any("stopped after" in w for w in res["reasons"]), res["reasons"]
+    assert not any("detected stalls" in w for w in res["reasons"]), "quoted twice"
+    assert not any("Call Trace" in w for w in res["reasons"]), "the stall's own backtrace"
+    assert any(m.startswith("building") for m in said) and any(m.startswith("booting") for m in said)
+
+
+def test_a_warning_a_check_allows_does_not_end_it(monkeypatch):
+    """expect_console's lines are not fatal: such a run goes on to its end."""
+    fake_qemu(monkeypatch, f"echo '{STALL}'; sleep 3; echo 'after the stall'")
+    c = dict(name="api", points=10, config="grade_fake_allowed_defconfig", cpus=2, timeout=60,
+             expect_console=[r"INFO: \S+ detected stalls on CPUs:"])
+    res = grade.run_check(c, 4, {}, "0", {}, "answers.toml", {})
+    assert res["seconds"] >= 3 and "after the stall" in open(REPO / res["log"]).read()
+
+
+GCC_OUT = """\
+  CC      kernel/test/lab3_table.o
+kernel/test/lab3_table.c: In function 'lab3_insert':
+kernel/test/lab3_table.c:41:9: error: implicit declaration of function 'spin_lock' [-Werror]
+   41 |         spin_lock(&table_lock);
+      |         ^~~~~~~~~
+kernel/test/lab3_table.c:47:9: error: 'table_lock' undeclared (first use in this function)
+   47 |         spin_unlock(&table_lock);
+cc1: all warnings being treated as errors
+make: *** [Makefile:300: build/x/kernel/test/lab3_table.o] Error 1"""
+
+
+def test_a_build_error_shows_its_first_error_and_log_once(monkeypatch, capsys):
+    """Checks sharing one broken build: the first shows the compiler's first
+    error and the build log's path; the others point at it, no tail repeated."""
+    fake_qemu(monkeypatch, "exit 1")
+    calls = []
+
+    def broken(name, *a, **k):
+        calls.append(name)
+        e = BuildError(f"build of build/{name} failed (log: build/{name}/build.log):\n{GCC_OUT}")
+        e.log_path = REPO / "build" / name / "build.log"
+        raise e
+    monkeypatch.setattr(grade, "build", broken)
+    checks = [dict(name=f"stress-{i}", points=5, config="grade_fake_broken_defconfig", cpus=2)
+              for i in range(3)]
+    checks.append(dict(name="other", points=5, config="grade_fake_broken2_defconfig", cpus=2))
+    for c in checks:
+        grade.print_check(grade.run_check(c, 3, {}, "0", {}, "answers.toml", {}))
+    out = capsys.readouterr().out
+    assert len(calls) == 2, "the broken build was tried again"
+    assert out.count("41:9: error: implicit declaration of function 'spin_lock'") == 1, out
+    assert "47:9" not in out and "Error 1" not in out, out
+    assert out.count("build/test-grade_fake_broken_defconfig/build.log") == 3, out
+    assert out.count("the error is under stress-0") == 2, out
+    assert "broken2_defconfig does not build: the same error as under stress-0" in out, out
+
+
+def test_a_failed_ktap_test_is_reported_once():
+    """KTAP's `not ok 4 name` and the group check's `not ok name` are one
+    test: one reason; its diagnostic lines are not repeated as evidence."""
+    why = ["expected pass, the run ended as fail (exit 35)",
+           "not ok 4 rcu_polled_api: rcu_polled_api: test_rcu.c:79: expected x: no grace period",
+           "not ok rcu_polled_api: rcu_polled_api: test_rcu.c:79: expected x: no grace period",
+           "not ok rcu_other: rcu_other: y"]
+    assert grade.one_not_ok_each(why) == [why[0], why[1], why[3]]
+    assert grade.quoted("# rcu_polled_api: test_rcu.c:79: expected x: no grace period", why)
+    assert grade.quoted("not ok 4 rcu_polled_api", why)
+    assert not grade.quoted("not ok 5 rcu_polled", why)
+    assert not grade.quoted("rcu-torture: FAILURE", why)
+
+
+def test_reasons_are_wrapped_not_cut_and_not_ok_is_shown_once(capsys):
+    long = ("not ok torture_rcu: " + "a reader saw a freed element after its grace period; " * 6)
+    res = dict(name="t", points=5, ok=False, seconds=1.0, reasons=[long],
+               evidence=[e for e in ["not ok 1 torture_rcu", "rcu-torture: FAILURE"]
+                         if not grade.quoted(e, [long])],
+               log=None, shown=None)
+    grade.print_check(res)
+    out = capsys.readouterr().out
+    assert " ".join(out.split()).count("grace period;") == 6, out
+    assert "not ok 1 torture_rcu" not in out and "rcu-torture: FAILURE" in out
+
+
+# ---------------------------------------------------------------- Gradescope
+def check_gradescope_results(doc):
+    """results.json against Gradescope's documented format (the Autograder
+    Specifications page): the keys, their types, the visibility values, and
+    a score that is the tests' sum."""
+    vis = {"hidden", "after_due_date", "after_published", "visible"}
+    top = {"score": (int, float), "execution_time": int, "output": str, "output_format": str,
+           "visibility": str, "stdout_visibility": str, "extra_data": dict, "tests": list,
+           "leaderboard": list}
+    assert set(doc) <= set(top), set(doc) - set(top)
+    for k, v in doc.items():
+        assert isinstance(v, top[k]) and not isinstance(v, bool), (k, v)
+    assert doc["visibility"] in vis and doc["stdout_visibility"] in vis
+    assert doc["output_format"] in ("text", "html", "simple_format", "md", "ansi")
+    test = {"score": (int, float), "max_score": (int, float), "status": str, "name": str,
+            "name_format": str, "number": str, "output": str, "output_format": str,
+            "tags": list, "visibility": str, "extra_data": dict}
+    assert doc["tests"], "no tests"
+    for t in doc["tests"]:
+        assert set(t) <= set(test) and {"name", "score", "max_score", "output"} <= set(t), t
+        for k, v in t.items():
+            assert isinstance(v, test[k]) and not isinstance(v, bool), (k, v)
+        assert t["status"] in ("passed", "failed") and t["visibility"] in vis
+        assert 0 <= t["score"] <= t["max_score"]
+        assert (t["status"] == "passed") == (t["score"] == t["max_score"]), t
+    assert doc["score"] == sum(t["score"] for t in doc["tests"])
+
+
+def test_gradescope_results_of_a_graded_lab(monkeypatch, tmp_path):
+    """grade.py --gradescope end to end (QEMU faked): Lab 3's busted-variant
+    check, the kernel stalling instead of panicking, then the check that
+    requires it, not run. The results.json is in Gradescope's format, the
+    stall line in the failed test's output, the ungraded check left out."""
+    fake_qemu(monkeypatch, f"echo '{STALL}'; sleep 30")
+    path = tmp_path / "results.json"
+    code = grade.main(["3", "--only", "stress-ltimer-smp4", "--gradescope", str(path)])
+    doc = json.loads(path.read_text())
+    check_gradescope_results(doc)
+    assert code == 1 and doc["score"] == 0 and doc["execution_time"] < 25, doc
+    busted, ltimer = doc["tests"]
+    assert busted["name"] == "stress-busted-smp4" and busted["max_score"] == 10
+    assert "detected stalls" in busted["output"] and busted["status"] == "failed"
+    assert "needs stress-busted-smp4" in ltimer["output"]
+
+
+def test_gradescope_format_check_can_fail():
+    good = grade.grade_gradescope.results(
+        dict(lab=1, title="t", score=2, max=3, checks=[
+            dict(name="a", points=2, ok=True, seconds=1.0, reasons=[], evidence=[], shown=None),
+            dict(name="b", points=1, ok=False, seconds=1.0, reasons=["no"], evidence=[],
+                 shown=None),
+            dict(name="c", points=0, ok=True, seconds=1.0, reasons=[], evidence=[], shown=None)]),
+        3.2)
+    check_gradescope_results(good)
+    assert [t["name"] for t in good["tests"]] == ["a", "b"]
+    for bad in (dict(good, visibility="students"), dict(good, score=3.0),
+                dict(good, tests=[dict(good["tests"][0], status="ok")])):
+        with pytest.raises(AssertionError):
+            check_gradescope_results(bad)
+
+
+def test_lab3_freed_entry_panic_is_explained(monkeypatch):
+    """Lab 3's hint: a reader that found a freed entry on a real variant
+    means a kfree() that did not wait for a grace period; the check says so."""
+    fake_qemu(monkeypatch, "echo '[    2.5] cpu1: Kernel panic on CPU 1: lab3-stress: a reader "
+              "on cpu1 found a freed or torn entry in lookup: asked key 7'; exit 1")
+    spec = grade.load(3)
+    hints = [(h["rx"], h["say"]) for h in spec["hint"]]
+    c = next(c for c in spec["check"] if c["name"] == "stress-ltimer-smp4")
+    c = dict(c, config="grade_fake_freed_defconfig", requires=[])
+    res = grade.run_check(c, 3, {}, "0", {}, "answers.toml", {}, hints=hints)
+    assert not res["ok"]
+    assert any("freed while a reader still held it" in w for w in res["reasons"]), res["reasons"]
+    assert any("lab3-stress:" in e for e in res["evidence"]), res["evidence"]
+
+
+def test_a_warning_before_an_expected_panic_still_fails(monkeypatch):
+    """The run stops at the WARNING, QEMU ends with the expected panic
+    within the grace: the status is as expected, and the WARNING (quoted
+    as the evidence, not in the reasons) must still fail the check."""
+    import qs.qemu
+    code = next(k for k, v in qs.qemu.STATUS_BY_CODE.items() if v == "panic")
+    fake_qemu(monkeypatch, "echo 'config: HZ=250 CPUs=2 (max 16) preemption=none rcu=busted'; "
+              "echo 'WARNING: at kernel/test/lab3.c:12'; sleep 0.5; "
+              f"echo 'Kernel panic on CPU 0: lab3-stress: x'; exit {code}")
+    c = dict(name="busted", points=10, config="grade_fake_warnpanic_defconfig", cpus=2,
+             timeout=60, expect="panic")
+    res = grade.run_check(c, 3, {}, "0", {}, "answers.toml", {})
+    assert not res["ok"] and res["evidence"][0].startswith("WARNING: at"), res
+
+
+
+@pytest.mark.qemu
+def test_a_real_stall_is_quoted_first():
+    """One short boot (about 3 s): rcu-ltimer's provoked stall warning, not
+    allowed by this check, is the first line of the evidence."""
+    c = dict(name="stall", points=5, config="rcu_ltimer_defconfig", cpus=2, timeout=120,
+             cmdline="ktest=rcu_stall_warning rcu_stall_timeout=500")
+    res = grade.run_check(c, 4, {}, "0", {}, "answers.toml", {})
+    assert not res["ok"] and res["seconds"] < 60, res
+    assert re.search(r"INFO: \S+ detected stalls on CPUs:", res["evidence"][0]), res["evidence"]

@@ -10,6 +10,8 @@ show them), then `Score: x/y`. The exit status is 0 only with full marks.
     tools/grade.py 4 --reference      # the instructor's reference instead of the student's work
     tools/grade.py 4 --with kernel/rcu/rcu_student.c=labs/instructor/lab4/rcu_student.c
                                       # another file in the student's place (a scratch copy)
+    tools/grade.py 4 --gradescope /autograder/results/results.json
+                                      # also Gradescope's results.json (qs/grade_gradescope.py)
     tools/grade.py --list             # the labs and their checks
 
 A grade.toml:
@@ -46,12 +48,24 @@ A grade.toml:
     # or a host command, run in the tree; OK when it exits 0
     host = "test -s build/compare/compare.md"
 
+    [[hint]]                          # said under any failed check whose console matches rx
+    rx = 'lab3-stress: a reader .* found a freed'
+    say = "an entry was freed while a reader still held it: ..."
+
 Checks with the same boot keys share one boot. With `files` (or --with),
 the grader copies the tree into build/grade/labN-ref/src (or -with/; only
 what changed, and this tree's builds of the checks' configurations, so
 that only the replaced files compile again), puts the files in place
 there, and grades that copy; `config` and `answers` need no copy. The
 student's tree is never modified.
+
+As it runs, each build and boot says so on stderr (`check k/n name:
+booting ...`). A boot ends a moment after its first fatal console line
+(qs.boot's stop=: an unexpected WARNING, BUG, Call Trace, panic or stall
+line, which would fail the check anyway), and that line is the first of
+the evidence. A configuration is built once per run; if it fails, the
+first check on it shows the first compiler error and the build log's
+path, and the others point at that check.
 """
 import argparse
 import fnmatch
@@ -61,13 +75,15 @@ import re
 import shutil
 import subprocess
 import sys
+import textwrap
 import time
 import tomllib
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 from qs import REPO  # noqa: E402
-from qs.build import BuildError  # noqa: E402
+from qs import grade_gradescope  # noqa: E402
+from qs.build import BuildError, build  # noqa: E402
 from qs.log import user_view  # noqa: E402
 from qs.scenario import Scenario, default_label, run_scenario  # noqa: E402
 
@@ -79,6 +95,9 @@ CHECK_KEYS = {"name", "points", "description", "requires", "answers", "host", "s
 # Log lines worth showing as evidence when a boot check fails.
 EVIDENCE = re.compile(r"rcu-torture: (FAILURE|ERROR)|^\s*not ok |^\s*# .*: expected |"
                       r"Kernel panic|kmalloc: poison|BUG:|rcu: stall|lab3: .*(FAIL|ERROR)")
+# The first error of a failed build: the compiler's, the assembler's, the linker's.
+BUILD_ERROR = re.compile(r"^\S+:\d+(?::\d+)?: (?:fatal )?error: |undefined reference to|"
+                         r"^\S+: No such file|\*\*\* No rule")
 
 
 class GradeError(Exception):
@@ -168,21 +187,102 @@ def check_answers(c, log_text, answers, answers_path):
     return why
 
 
-def boot_check(c, lab, config_map, kvm, answers, answers_path):
-    """(reasons, evidence lines, log path, shown) for a check with a boot."""
-    sc = scenario_of(c, lab, config_map)
+_built = {}           # build name -> None (built) or (first check, reasons, evidence, log)
+
+
+def first_build_error(text):
+    """The first error in a build's output and the lines that go with it
+    (the source line and the caret under it), not the tail of the output."""
+    lines = text.split("\n")
+    for i, line in enumerate(lines):
+        if BUILD_ERROR.search(line):
+            start = i - 1 if i and "In function" in lines[i - 1] else i
+            return [ln for ln in lines[start:i + 3] if ln.strip()][:4]
+    return [ln for ln in lines if ln.strip()][-6:]
+
+
+def quoted(line, why):
+    """Whether a reason already says what this console line says: a KTAP
+    `not ok N name` under the reason `not ok name: ...`, or a line a
+    reason quotes (qs.judge's unexpected lines)."""
+    m = re.match(r"\s*not ok \d+ (\S+)", line)
+    if m:
+        return any(re.match(rf"not ok (\d+ )?{re.escape(m.group(1))}\b", w) for w in why)
+    said = re.sub(r"^\s*# ", "", line).strip()[:100]     # a KTAP diagnostic, without its "# "
+    return any(said in w for w in why)
+
+
+def one_not_ok_each(why):
+    """The KTAP verdict (`not ok 4 name: ...`) and the group check (`not ok
+    name: ...`) report the same failed test: keep the first."""
+    numbered = {m.group(1) for w in why if (m := re.match(r"not ok \d+ (\S+?):", w))}
+    return [w for w in why
+            if not ((m := re.match(r"not ok ([^\d\s]\S*?):", w)) and m.group(1) in numbered)]
+
+
+def build_of(sc, c, say):
+    """Build sc's configuration once per run; (reasons, evidence, log) when
+    it does not build. A later check on the same build only points at the
+    first one: the evidence is shown once."""
+    if sc.build_name in _built:
+        failed = _built[sc.build_name]
+        if failed is None:
+            return None
+        return ([f"configs/{sc.config} does not build (the error is under {failed[0]})"],
+                [], failed[3])
+    say(f"building configs/{sc.config}" + ("" if (REPO / "build" / sc.build_name / "quiescent.elf")
+                                           .exists() else " (a first build takes about two minutes)"))
     try:
-        r, why, _ = run_scenario(sc, kvm=kvm, cache=True)
+        build(sc.build_name, sc.config, sc.options)
     except BuildError as e:
-        return [f"configs/{sc.config} does not build"], str(e).strip().split("\n")[-15:], None, None
+        log = e.log_path or None
+        evidence = first_build_error(str(e).split("\n", 1)[-1])
+        why = [f"configs/{sc.config} does not build; its first error:"]
+        same = [f[0] for f in _built.values() if f and f[2] == evidence]
+        if same:                 # another configuration, the same error in the same file
+            why, evidence = [f"configs/{sc.config} does not build: the same error as under "
+                             f"{same[0]}"], []
+        _built[sc.build_name] = (c["name"], why, evidence, log)
+        return why, evidence, log
+    _built[sc.build_name] = None
+    return None
+
+
+def boot_check(c, lab, config_map, kvm, answers, answers_path, say=lambda msg: None, hints=()):
+    """(reasons, evidence lines, log path, shown) for a check with a boot.
+    The boot ends at its first fatal console line (a stall, a panic, an
+    unexpected warning), which is then the first line of the evidence."""
+    sc = scenario_of(c, lab, config_map)
+    failed = build_of(sc, c, say)
+    if failed:
+        why, evidence, log = failed
+        return why, evidence, log, None
+    say(f"booting -smp {sc.cpus} '{sc.cmdline}' (at most {sc.timeout}s)")
+    r, why, _ = run_scenario(sc, kvm=kvm, cache=True, stop_early=True)
     text = user_view(r.log)
     m = re.search(c["show"], text, re.M) if "show" in c else None
     shown = m.group(1) if m else None
     evidence = []
     if why:
-        evidence = [line.strip() for line in text.split("\n") if EVIDENCE.search(line)][:10]
-        if not evidence:
+        why = one_not_ok_each(why)
+        matched = [line.strip() for line in text.split("\n") if EVIDENCE.search(line)]
+        evidence = [e for e in matched if not quoted(e, why)]
+        if r.stop_line:          # the line that ended the run, quoted once, first
+            stop = r.stop_line.strip()
+            # The Call Trace after the stop line is its backtrace, not news.
+            kept = [w for w in why if stop[:100] not in w and
+                    not re.match(r"console line \d+: unexpected .*Call Trace:", w)]
+            if len(kept) < len(why) and not any("first fatal console line" in w for w in kept):
+                # Never fewer reasons than one: the line fails the check.
+                kept.insert(0, "an unexpected console line, the first below, fails the check")
+            why = kept
+            evidence = [stop] + [e for e in evidence if e != stop]
+        evidence = evidence[:10]
+        if not matched and not r.stop_line:     # nothing to show but where it ended
             evidence = ["last console lines:"] + r.tail(8).split("\n")
+        for rx, say_what in hints:
+            if re.search(rx, text, re.M):
+                why.append(say_what)
     elif "measure" in c:         # the grader's own reading of the boot, for the answers
         measured, why = measure(c["measure"], r.log_path)
         if not why and "answers" in c:
@@ -211,18 +311,23 @@ def host_check(c):
     return [f"`{c['host']}` exited with status {p.returncode}"], out, None, None
 
 
-def run_check(c, lab, config_map, kvm, answers, answers_path, results):
+def run_check(c, lab, config_map, kvm, answers, answers_path, results, say=lambda msg: None,
+              hints=()):
     t0 = time.time()
     missing = [r for r in c.get("requires", []) if not results.get(r)]
     if missing:
         why, evidence, log, shown = [f"not run: needs {', '.join(missing)} to pass first"], [], None, None
     elif "config" in c:
-        why, evidence, log, shown = boot_check(c, lab, config_map, kvm, answers, answers_path)
+        why, evidence, log, shown = boot_check(c, lab, config_map, kvm, answers, answers_path,
+                                               say, hints)
     else:
         why, evidence, log, shown = host_check(c)
+    # A scratch copy's grader (grade_copy) names its logs from the tree the
+    # grader was started in, where the person reading them is.
+    shown_from = os.environ.get("QS_GRADE_ROOT", str(REPO))
     return dict(name=c["name"], points=c.get("points", 0), ok=not why,
                 seconds=round(time.time() - t0, 1), reasons=why, evidence=evidence,
-                log=os.path.relpath(log, REPO) if log else None,
+                log=os.path.relpath(log, shown_from) if log else None,
                 shown=shown, description=c.get("description", ""))
 
 
@@ -263,7 +368,9 @@ def grade_copy(spec, files, child_args, label):
             src, out = REPO / "build" / name, dst / "build" / name
             if src.is_dir() and not out.exists():
                 shutil.copytree(src, out, symlinks=True, ignore=shutil.ignore_patterns("logs", "results"))
-    return subprocess.call([sys.executable, str(dst / "tools" / "grade.py")] + child_args, cwd=dst)
+    env = dict(os.environ, QS_GRADE_ROOT=os.environ.get("QS_GRADE_ROOT", str(REPO)))
+    return subprocess.call([sys.executable, str(dst / "tools" / "grade.py")] + child_args, cwd=dst,
+                           env=env)
 
 
 # ------------------------------------------------------------------ main
@@ -288,8 +395,10 @@ def print_check(res):
     if res["shown"]:
         print(f"    {res['shown']}")
     if not res["ok"]:
-        for w in res["reasons"][:4]:
-            print(f"    {w[:200]}")
+        for w in res["reasons"][:6]:
+            # Wrapped, never cut: a reason is a sentence.
+            print(textwrap.fill(w, 100, initial_indent="    ", subsequent_indent="      ",
+                                break_long_words=False, break_on_hyphens=False))
         for line in res["evidence"]:
             print(f"    | {line}")
         if res["log"]:
@@ -307,20 +416,24 @@ def main(argv=None):
     ap.add_argument("--reference-answers", action="store_true", help=argparse.SUPPRESS)
     ap.add_argument("--with", dest="with_files", action="append", default=[], metavar="DEST=SRC",
                     help="grade a copy of the tree with file SRC in place of DEST (repeatable)")
+    ap.add_argument("--gradescope", metavar="PATH", default="",
+                    help="also write Gradescope's results.json to PATH (labs/README.md)")
     ap.add_argument("--kvm", default=os.environ.get("KVM", "0"))
     ap.add_argument("--list", action="store_true", help="list the labs and their checks")
     a = ap.parse_args(argv)
     kvm = "0" if a.kvm == "auto" else a.kvm
     try:
         if a.list or a.lab is None:
+            # Listing the labs is what `make grade` with no LAB is for: not an error.
             print("labs with a grader (make grade LAB=n):\n" + list_labs())
-            return 0 if a.list else 2
+            return 0
         if not a.lab.isdigit():
             raise GradeError(f"LAB={a.lab} is not a lab number; the labs:\n{list_labs()}")
         spec = load(int(a.lab))
         ref = spec.get("reference", {})
         child = [a.lab, "--kvm", kvm] + (["--json"] if a.json else []) + \
-            (["--only", a.only] if a.only else [])
+            (["--only", a.only] if a.only else []) + \
+            (["--gradescope", os.path.abspath(a.gradescope)] if a.gradescope else [])
         if a.with_files:
             files = dict(w.split("=", 1) for w in a.with_files)
             missing = [s for s in files.values() if not (REPO / s).is_file()]
@@ -340,22 +453,30 @@ def main(argv=None):
     except (GradeError, tomllib.TOMLDecodeError) as e:
         print(f"grade: {e}", file=sys.stderr)
         return 2
-    results, done = {}, []
+    results, done, t0 = {}, [], time.time()
     if not a.json:
         print(f"== Lab {spec['lab']}: {spec.get('title', '')}"
               + (" (reference)" if reference else ""), flush=True)
-    for c in checks:
+    hints = [(h["rx"], h["say"]) for h in spec.get("hint", [])]
+    for k, c in enumerate(checks, 1):
+        def say(msg, k=k, c=c):
+            # Progress on stderr: a build or a boot takes a while, and the
+            # lines (or the JSON) on stdout stay what they were.
+            print(f"check {k}/{len(checks)} {c['name']}: {msg}", file=sys.stderr, flush=True)
         res = run_check(c, spec["lab"], config_map, kvm, answers,
-                        os.path.relpath(answers_path, REPO), results)
+                        os.path.relpath(answers_path, REPO), results, say, hints)
         results[c["name"]] = res["ok"]
         done.append(res)
         if not a.json:
             print_check(res)
     score = sum(r["points"] for r in done if r["ok"])
     total = sum(r["points"] for r in done)
+    graded = dict(lab=spec["lab"], title=spec.get("title", ""), reference=reference,
+                  score=score, max=total, checks=done)
+    if a.gradescope:
+        grade_gradescope.write(a.gradescope, graded, time.time() - t0)
     if a.json:
-        print(json.dumps(dict(lab=spec["lab"], title=spec.get("title", ""), reference=reference,
-                              score=score, max=total, checks=done), indent=1))
+        print(json.dumps(graded, indent=1))
     else:
         print(f"Score: {score}/{total}")
     return 0 if score == total else 1

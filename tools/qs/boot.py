@@ -7,7 +7,10 @@ and say how it ended.
   boot_pair()   two guests joined by a cable (unix datagram sockets)
 
 QEMU's exit status tells the outcome (qs.qemu); a run that does not end
-within its timeout is killed and reported as a timeout. The console log
+within its timeout is killed and reported as a timeout. With stop= (a
+predicate on console lines, e.g. StopOn) a run is ended a moment after
+its first fatal line instead (status "stopped", the line in stop_line):
+a stalled kernel need not wait out its timeout. The console log
 goes to build/<name>/logs/<label>-<time>.log, benchmarks and boot timing
 to build/<name>/results/<label>.json.
 """
@@ -16,6 +19,7 @@ import json
 import os
 import re
 import shutil
+import signal
 import tempfile
 import threading
 from dataclasses import dataclass
@@ -27,7 +31,7 @@ from qs import console as qconsole
 from qs.build import build, facts
 from qs.kvm import decide
 from qs.log import Console, parse_console
-from qs.judge import console_problems, kind_expected
+from qs.judge import console_problems, kind_expected, unexpected_lines
 from qs.net import Nic
 from qs.qemu import STATUS_BY_CODE, qemu_command
 
@@ -50,6 +54,7 @@ class BootResult:
     built: dict = None           # qs.build.facts() of what was booted, when known
     cpu: str = ""                # QEMU's -cpu
     accel_why: str = ""          # why this accelerator (qs.kvm.decide)
+    stop_line: str = ""          # the console line that ended the run early (stop=)
 
     @property
     def timed_out(self):
@@ -99,6 +104,8 @@ class BootResult:
     def describe_status(self):
         if self.status == "timeout":
             return f"timeout (killed after {self.elapsed:.0f}s)"
+        if self.status == "stopped":
+            return f"stopped after {self.elapsed:.0f}s, at its first fatal console line"
         if self.status == "crash":
             return f"crash (QEMU exit status {self.exit_code})"
         return f"{self.status} (exit {self.exit_code})"
@@ -116,14 +123,51 @@ def _steps(feed, steps):
     return out
 
 
+@dataclass(frozen=True)
+class StopOn:
+    """stop= for boot(): a console line is fatal when qs.judge calls it an
+    unexpected WARNING, BUG, Call Trace, panic or stall line, the patterns
+    in expected (a case's expect_console and its kind's) allowing theirs.
+    The run goes on for grace seconds after it (the backtrace that follows
+    a stall warning), unless QEMU ends first (a panic ends it itself).
+    Frozen: equal stops make equal boot() cache keys."""
+    expected: tuple = ()
+    grace: float = 2.0
+
+    def __call__(self, line):
+        return bool(unexpected_lines(line, self.expected))
+
+
+def _stopper(stop, watch, holder):
+    """A watch that also ends the run (SIGKILL, after stop.grace seconds)
+    at the first line stop() calls fatal; holder["line"] keeps that line."""
+    def on_line(line):
+        if watch:
+            watch(line)
+        if "line" in holder or not stop(line):
+            return
+        holder["line"] = line.rstrip("\n")
+
+        def kill():
+            try:
+                os.kill(holder["con"].child.pid, signal.SIGKILL)
+            except (ProcessLookupError, KeyError):
+                pass
+        holder["timer"] = threading.Timer(getattr(stop, "grace", 2.0), kill)
+        holder["timer"].daemon = True
+        holder["timer"].start()
+    return on_line
+
+
 def boot_image(image, boot="kernel", cpus=4, cmdline="", accel="tcg", timeout=60,
                log_path=None, echo=False, feed=None, nics=None, extra=(), watch=None,
-               steps=None, shell=None, cpu=None):
+               steps=None, shell=None, cpu=None, stop=None):
     """Boot once, non-interactively; the console under pexpect (qs.console).
     steps=[(regex, text)]: type each text once the guest has printed its
     regex; shell=[command, ...]: then type each command at the shell's
     prompt. watch(line): called with each console line as it arrives (a
-    test talking to the guest)."""
+    test talking to the guest). stop(line): true for a line after which
+    the run is not worth waiting out (StopOn)."""
     cmd = qemu_command(image, boot=boot, cpus=cpus, cmdline=cmdline, accel=accel, serial="stdio",
                        nics=nics, extra=extra, cpu=cpu)
     cpu = cmd[cmd.index("-cpu") + 1]
@@ -135,8 +179,10 @@ def boot_image(image, boot="kernel", cpus=4, cmdline="", accel="tcg", timeout=60
         fd, err_path = tempfile.mkstemp(prefix="qs-qemu-", suffix=".stderr")
         os.close(fd)
         err_path = Path(err_path)
+    held = {}
     con = qconsole.spawn(cmd, timeout, log_path=log_path, stderr_path=err_path, echo=echo,
-                         watch=watch)
+                         watch=_stopper(stop, watch, held) if stop else watch)
+    held["con"] = con
     for regex, text in _steps(feed, steps):
         if not con.type_after(regex, text):
             break
@@ -144,17 +190,21 @@ def boot_image(image, boot="kernel", cpus=4, cmdline="", accel="tcg", timeout=60
         if shell:
             con.shell(shell)
     code = con.wait()
+    if "timer" in held:
+        held["timer"].cancel()
     elapsed = con.ended - con.sink.start
     log = con.sink.text()
     stderr = err_path.read_text(errors="replace") if err_path.exists() else ""
     if not log_path or not stderr:
         err_path.unlink(missing_ok=True)
     status = "timeout" if code is None else STATUS_BY_CODE.get(code, "crash")
+    if "line" in held and status in ("timeout", "crash") and code in (None, 128 + signal.SIGKILL):
+        status = "stopped"      # our kill, not QEMU's own end
     return BootResult(cmd=cmd, boot=boot, cpus=cpus, cmdline=cmdline, accel=accel,
                       exit_code=code, status=status, elapsed=elapsed,
                       log_path=str(log_path) if log_path else "", log=log,
                       console=parse_console(log), online_host_s=con.sink.online_at,
-                      stderr=stderr, cpu=cpu)
+                      stderr=stderr, cpu=cpu, stop_line=held.get("line", ""))
 
 
 def _slug(s):
@@ -167,12 +217,13 @@ _boot_cache = {}
 
 def boot(name="test-defconfig", defconfig="defconfig", options=(), boot="kernel", cpus=4,
          cmdline="", timeout=60, kvm="0", label=None, cache=False, echo=False, feed=None,
-         nics=None, extra=(), watch=None, steps=None, shell=None):
+         nics=None, extra=(), watch=None, steps=None, shell=None, stop=None):
     """Build build/<name> (once per process) and boot it. With cache=True an
     identical earlier boot in this process is reused (pytest shares boots).
-    nics: network cards (Nic); each one's traffic goes to a pcap beside the log."""
+    nics: network cards (Nic); each one's traffic goes to a pcap beside the log.
+    stop: end the run early at a fatal console line (boot_image, StopOn)."""
     key = (name, defconfig, tuple(options), boot, cpus, cmdline, str(kvm), feed,
-           repr(nics), tuple(extra), repr(steps), repr(shell))
+           repr(nics), tuple(extra), repr(steps), repr(shell), stop)
     if cache and key in _boot_cache:
         return _boot_cache[key]
     elf = build(name, defconfig, options)
@@ -187,7 +238,7 @@ def boot(name="test-defconfig", defconfig="defconfig", options=(), boot="kernel"
             n.pcap = str(log_path.with_name(f"{label}-{stamp}.net{i}.pcap"))
     r = boot_image(image, boot=boot, cpus=cpus, cmdline=cmdline, accel=acc.accel,
                    timeout=timeout, log_path=log_path, echo=echo, feed=feed, nics=nics,
-                   extra=extra, watch=watch, steps=steps, shell=shell, cpu=acc.cpu)
+                   extra=extra, watch=watch, steps=steps, shell=shell, cpu=acc.cpu, stop=stop)
     r.accel_why = acc.why
     r.built = facts(elf)
     r.name = name

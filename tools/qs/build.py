@@ -19,7 +19,8 @@ from qs import REPO
 
 
 class BuildError(Exception):
-    pass
+    """A configuration or build failed; log_path: make's whole output, when kept."""
+    log_path = None
 
 
 _built = {}                      # (name, defconfig, options, iso_args) -> path, once per process
@@ -71,7 +72,12 @@ def build(name, defconfig="defconfig", options=(), iso_args=None, jobs=None):
         extra = [f"ARGS={iso_args}"]
     p = run_make([f"-j{jobs}"] + extra + target, build_dir=rel)
     if p.returncode:
-        raise BuildError(f"build of {rel} failed:\n{p.stdout[-6000:]}")
+        # The whole output, for a reader who wants the first error, not the tail.
+        log = bdir / "build.log"
+        log.write_text(p.stdout)
+        e = BuildError(f"build of {rel} failed (log: {rel}/build.log):\n{p.stdout[-6000:]}")
+        e.log_path = log
+        raise e
     out = REPO / target[0]
     _built[key] = out
     return out

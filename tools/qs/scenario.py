@@ -76,7 +76,9 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from qs import REPO
-from qs.boot import boot, boot_pair, summary_line
+from qs.boot import StopOn, boot, boot_pair, summary_line
+from qs.build import build, facts
+from qs.judge import kind_expected
 from qs.log import user_view
 from qs.net import Nic
 
@@ -374,14 +376,25 @@ def _fail_line(line, why):
     return line
 
 
-def run_scenario(sc, kvm="0", cache=True, echo=False):
-    """Boot one case and judge it: (BootResult, reasons, summary line)."""
+def stop_on(sc):
+    """A StopOn for sc: the lines its console may print (expect_console and
+    its kind's) are not fatal; any other WARNING, BUG, Call Trace, panic or
+    stall line would fail the case anyway, so the run may end there."""
+    built = facts(build(sc.build_name, sc.config, sc.options))
+    return StopOn(tuple(sc.regexes("expect_console", built) + kind_expected(sc.expect)))
+
+
+def run_scenario(sc, kvm="0", cache=True, echo=False, stop_early=False):
+    """Boot one case and judge it: (BootResult, reasons, summary line).
+    stop_early: end the boot at its first fatal console line (stop_on())
+    rather than let a stalled kernel run out its timeout."""
     if sc.net == "pair":
         return run_pair_scenario(sc, kvm, echo)
     r = boot(name=sc.build_name, defconfig=sc.config, options=sc.options, boot=sc.boot,
              cpus=sc.cpus, cmdline=sc.cmdline, timeout=sc.timeout, kvm=kvm,
              label=sc.name, cache=cache, echo=echo, steps=sc.input, shell=sc.shell,
-             nics=[Nic("user")] if sc.net == "user" else None)
+             nics=[Nic("user")] if sc.net == "user" else None,
+             stop=stop_on(sc) if stop_early else None)
     why = judge_scenario(sc, r)
     return r, why, _fail_line(summary_line(r, sc.name, sc.expect), why)
 
