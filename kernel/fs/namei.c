@@ -203,6 +203,9 @@ int vfs_mkdir(struct dentry *cwd, const char *path, unsigned int mode)
 	if (err)
 		return err;
 	mutex_lock(&fs_mutex);
+	err = -ENOTDIR;
+	if (!d_is_dir(dir))
+		goto out;
 	err = -ENOENT;
 	if (dir != fs_root && dir->d_unhashed)
 		goto out;
