@@ -36,6 +36,7 @@
 
 #define D_HASH_BITS	10
 #define D_HASH_SIZE	(1u << D_HASH_BITS)
+#define DCACHE_POISON	0x6b6b6b6b6b6b6b6bUL	/* kmalloc's free poison */
 
 enum dcache_mode dcache_mode = DCACHE_RCU;
 spinlock_t dcache_lock;
@@ -108,7 +109,16 @@ retry:
 	while ((seq = smp_load_acquire(&rename_seq)) & 1)
 		cpu_relax();
 	rcu_read_lock();
-	hlist_for_each_entry_rcu(d, d_bucket(h), d_hash) {
+	for (struct hlist_node *n = rcu_dereference(d_bucket(h)->first), *next; n; n = next) {
+		d = hlist_entry(n, struct dentry, d_hash);
+		/* The stress's own check (with it off, the plain chain walk):
+		 * a freed node's ->next reads as poison, which no walk may follow. */
+		next = rcu_dereference(n->next);
+		if (unlikely(READ_ONCE(dcache_stress_window)) &&
+		    (unsigned long)next == DCACHE_POISON) {
+			atomic_long_inc(&dcache_stress_freed_seen);
+			break;
+		}
 		/* Unlocked filters: d_move() may change them under us, and the
 		 * check under d_lock below is the one that counts. */
 		if (READ_ONCE(d->d_namehash) != h || READ_ONCE(d->d_parent) != parent)
@@ -118,6 +128,11 @@ retry:
 			if (READ_ONCE(d->d_magic) != DENTRY_MAGIC) {
 				atomic_long_inc(&dcache_stress_freed_seen);
 				break;		/* its ->next is poison too */
+			}
+			next = rcu_dereference(n->next);
+			if ((unsigned long)next == DCACHE_POISON) {
+				atomic_long_inc(&dcache_stress_freed_seen);
+				break;
 			}
 		}
 		spin_lock(&d->d_lock);

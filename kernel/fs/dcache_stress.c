@@ -102,6 +102,14 @@ static int ds_reader(void *arg)
 		for (int k = 0; k < 2 && !d; k++) {
 			d = d_lookup_mode(k ? dir_b : dir_a, name, strlen(name), DCACHE_RCU);
 			atomic_long_inc(&ds.lookups);
+			if (atomic_long_read(&dcache_stress_freed_seen)) {
+				/* caught: stop everyone before a freed dentry is written */
+				WRITE_ONCE(dcache_stress_window, NULL);
+				WRITE_ONCE(dstress_stopping, true);
+				if (d)
+					dput(d);
+				goto out;
+			}
 			if (d && !smp_load_acquire(&d->d_inode)) {
 				if (!ds_check(d, name, &rnd))
 					goto out;
