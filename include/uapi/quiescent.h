@@ -59,6 +59,7 @@
  *   60-79   sockets and interfaces (kernel/net, include/uapi/net.h)
  *   80-89   routing and the route cache (kernel/net, include/uapi/route.h)
  *   90-99   tracing (include/uapi/trace.h)
+ *   110-119 the filesystem (kernel/fs, include/uapi/fs.h)
  * Calls register themselves (include/syscall.h); a number outside the
  * table or used twice stops the boot.
  */

@@ -27,6 +27,7 @@
 #include <timer.h>
 #include <workqueue.h>
 #include <ipc.h>
+#include <fs.h>
 #include <arch/irq.h>
 #include <arch/gdt.h>
 #include <arch/cpu.h>
@@ -131,6 +132,7 @@ void kmain(u32 magic, u32 info)
 	timers_init();			/* per-CPU wheels: the other CPUs' areas exist now */
 	net_init();			/* softnet per CPU, ARP timers, then the NICs on PCI */
 	ipc_init();			/* SysV semaphore ids, in the mode ipc= chose */
+	fs_init();			/* ramfs on /, the initrd unpacked into it (kernel/fs) */
 	banner();
 	report_ticks();
 

@@ -21,6 +21,7 @@
 #include <string.h>
 #include <printk.h>
 #include <mm.h>
+#include <fs.h>
 
 #define CPIO_HDR	110
 
@@ -253,6 +254,29 @@ static long sys_qs_readdir(struct pt_regs *r)
 	return err;
 }
 SYSCALL_DEFINE(SYS_qs_readdir, sys_qs_readdir);
+
+/* Each file of the archive, for the filesystem to unpack (kernel/fs/ramfs.c). */
+struct each_arg {
+	void (*fn)(const char *, unsigned int, const void *, size_t, void *);
+	void *arg;
+};
+
+static bool each_one(const struct initrd_file *f, void *arg)
+{
+	struct each_arg *a = arg;
+
+	a->fn(f->name, f->mode, f->data, f->size, a->arg);
+	return false;
+}
+
+void initrd_each(void (*fn)(const char *name, unsigned int mode, const void *data,
+			    size_t size, void *arg), void *arg)
+{
+	struct each_arg a = { fn, arg };
+
+	if (initrd)
+		cpio_each(each_one, &a);
+}
 
 void initrd_init(void)
 {

@@ -1,0 +1,115 @@
+/*
+ * The VFS: dentries (names), inodes (the objects they name) and one
+ * mounted root, a RAM filesystem (kernel/fs/ramfs.c) whose directory tree
+ * is the dentry cache itself, as Linux's ramfs is. docs/fs.md explains it.
+ *
+ * Path lookup (kernel/fs/namei.c) resolves one name at a time with
+ * d_lookup() (kernel/fs/dcache.c), which with dcache=rcu walks the hash
+ * chain under rcu_read_lock() and takes no lock (the dcache-rcu patch,
+ * seed 000's 25% dcache result), and with dcache=lock takes the global
+ * dcache_lock (the kernel before that patch).
+ */
+#ifndef _FS_H
+#define _FS_H
+
+#include <types.h>
+#include <atomic.h>
+#include <list.h>
+#include <spinlock.h>
+#include <mutex.h>
+#include <rcupdate.h>
+
+#define FS_NAME_MAX	255
+#define FS_PATH_MAX	4096
+
+/* Mode bits (Linux's): the type in the top bits. */
+#define FS_S_IFMT	0170000
+#define FS_S_IFDIR	0040000
+#define FS_S_IFREG	0100000
+
+struct inode {
+	unsigned int mode;		/* FS_S_IF* | permission bits */
+	unsigned long ino;
+	struct mutex lock;		/* data and size */
+	size_t size;
+	size_t cap;			/* bytes at data we own; 0: data is the initrd's */
+	u8 *data;
+};
+
+#define DENTRY_MAGIC	0x59524e544e4544UL	/* "DENTRY" */
+
+struct dentry {
+	struct hlist_node d_hash;	/* in dentry_hashtable[hash(parent, name)] */
+	struct dentry *d_parent;	/* holds a reference; changed by d_move() */
+	unsigned int d_namehash;	/* hash of (parent, name): a lock-free filter */
+	unsigned int d_len;
+	atomic_t d_count;		/* 0: on its way to call_rcu() */
+	spinlock_t d_lock;		/* name, parent, inode, unhashed */
+	bool d_unhashed;		/* out of the hash: lookups skip it */
+	struct inode *d_inode;		/* NULL: a negative dentry */
+	struct list_head d_child;	/* in the parent's d_subdirs (dcache_lock) */
+	struct list_head d_subdirs;
+	struct rcu_head d_rcu;
+	unsigned long d_magic;		/* DENTRY_MAGIC while alive (the stress checks it) */
+	char d_name[FS_NAME_MAX + 1];
+};
+
+enum dcache_mode { DCACHE_RCU, DCACHE_LOCK };
+extern enum dcache_mode dcache_mode;
+extern spinlock_t dcache_lock;		/* the tree and the hash (writers; readers with dcache=lock) */
+extern struct mutex fs_mutex;		/* namespace changes: one at a time */
+extern struct dentry *fs_root;
+
+/* dcache.c */
+unsigned int d_hash_name(const struct dentry *parent, const char *name, unsigned int len);
+struct dentry *d_lookup(struct dentry *parent, const char *name, unsigned int len);
+struct dentry *d_lookup_mode(struct dentry *parent, const char *name, unsigned int len,
+			     enum dcache_mode mode);
+/* A new hashed child of parent (negative unless inode): the cache's reference
+ * and one for the caller. Called under fs_mutex. NULL: no memory. */
+struct dentry *d_alloc(struct dentry *parent, const char *name, unsigned int len,
+		       struct inode *inode);
+void d_instantiate(struct dentry *d, struct inode *inode);
+/* Unhash d and drop the cache's reference (fs_mutex held). */
+void d_delete(struct dentry *d);
+/* Rename d to (parent, name), over nothing (fs_mutex held, target unhashed). */
+void d_move(struct dentry *d, struct dentry *parent, const char *name, unsigned int len);
+struct dentry *dget(struct dentry *d);
+void dput(struct dentry *d);
+/* Drop unused negative dentries (the cache's only reference); how many went. */
+long d_shrink_negative(long max);
+long nr_dentries_alive(void);
+/* The stress test's window in d_lookup() (dcache_stress.c); NULL otherwise. */
+extern void (*dcache_stress_window)(void);
+extern atomic_long_t dcache_stress_freed_seen;
+void dcache_init(void);
+unsigned long dcache_rename_seq(void);
+struct dentry *d_alloc_root(struct inode *inode);
+
+/* ramfs.c */
+struct inode *ramfs_new_inode(unsigned int mode);
+void ramfs_free_inode(struct inode *inode);
+int ramfs_write(struct inode *inode, const void *buf, size_t n, size_t pos);
+
+/* namei.c: resolve path from cwd (or the root if it starts with '/'); a
+ * reference on the dentry (positive), or an error. */
+int path_lookup(struct dentry *cwd, const char *path, struct dentry **out);
+/* The parent of path's last name, and that name (pointing into path). */
+int path_parent(struct dentry *cwd, const char *path, struct dentry **parent,
+		const char **name, unsigned int *len);
+
+/* ops.c: the namespace operations (the system calls and the tests) */
+int vfs_create(struct dentry *cwd, const char *path, unsigned int mode, bool excl,
+	       struct dentry **out);
+int vfs_mkdir(struct dentry *cwd, const char *path, unsigned int mode);
+int vfs_unlink(struct dentry *cwd, const char *path);
+int vfs_rmdir(struct dentry *cwd, const char *path);
+int vfs_rename(struct dentry *cwd, const char *from, const char *to);
+
+void fs_init(void);
+/* initrd.c: each file of the initrd, for the unpacking at boot */
+void initrd_init(void);
+void initrd_each(void (*fn)(const char *name, unsigned int mode, const void *data,
+			    size_t size, void *arg), void *arg);
+
+#endif

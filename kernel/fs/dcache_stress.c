@@ -1,0 +1,299 @@
+/*
+ * dcache-stress: lock-free lookups racing renames, unlinks and cache
+ * shrinking on every CPU, with kmalloc poisoning on (docs/fs.md):
+ *
+ *   ktest=fs_dcache_rcu_stress                 passes if no lookup saw a freed
+ *                                           dentry or missed a name that
+ *                                           existed throughout
+ *   ktest=fs_dcache_rcu_stress_expect_failure  passes if the lookups caught a
+ *                                           freed dentry (for the busted RCU
+ *                                           variant; manual only)
+ *
+ * The tree: /dstress/a and /dstress/b; STRESS_FILES files "fN" that live
+ * throughout and move between a and b (d_move() across directories, the
+ * case that strands a lock-free walker in the wrong hash chain), and
+ * STRESS_FILES names "tN" that an updater creates and unlinks (each unlink
+ * leaves a negative dentry, which the shrinker drops).
+ *
+ * Readers, one per CPU, with dcache=rcu: d_lookup() for "fN" in a, then in
+ * b. The file exists throughout, so one of the two must find it unless a
+ * rename ran between the two lookups: the rename count says whether one
+ * did (per file: a lost name is a double miss with no rename of that
+ * file between, so a walk stranded by another file's rename counts). Each hit
+ * is checked for DENTRY_MAGIC, and while holding it, after a delay in which
+ * the shrinker and unlinks free what they can, again. Lookups of "tN" walk
+ * chains whose dentries are being unhashed and freed under them: with a
+ * grace period that ends too early, the walk reads poison.
+ *
+ * Without the lookup retry on rename_seq (dcache.c), the double misses
+ * appear; with busted RCU, the poisoned dentries appear.
+ */
+#include <fs.h>
+#include <ktest.h>
+#include <cmdline.h>
+#include <kmalloc.h>
+#include <sched.h>
+#include <smp.h>
+#include <time.h>
+#include <string.h>
+#include <printk.h>
+#include <panic.h>
+#include <arch/cpu.h>
+
+#define STRESS_FILES	16
+#define POISON_MAGIC	0x6b6b6b6b6b6b6b6bUL
+
+static unsigned long dstress_duration_s = 2;
+CMDLINE_ULONG("dcache_stress.duration", dstress_duration_s, 1, 3600,
+	      "dcache_stress.duration=S: the dcache RCU stress runs S seconds (default 2, 1..3600)");
+
+static volatile bool dstress_stopping;
+static struct dentry *dir_a, *dir_b;
+static atomic_t rename_gen[STRESS_FILES];	/* per file: odd while it is renamed */
+static struct {
+	atomic_long_t lookups, hits, lost, freed, renames, unlinks, creates, shrunk;
+	atomic_t reports;
+} ds;
+
+static unsigned long ds_random(unsigned long *s)
+{
+	*s ^= *s << 13;
+	*s ^= *s >> 7;
+	*s ^= *s << 17;
+	return *s;
+}
+
+static void ds_error(atomic_long_t *kind, const char *what, const char *name)
+{
+	atomic_long_inc(kind);
+	if (atomic_inc_return(&ds.reports) <= 10)
+		printk("cpu%u: dcache-stress: ERROR: %s (%s)\n", smp_processor_id(), what, name);
+	WRITE_ONCE(dstress_stopping, true);
+}
+
+/* A hit: alive now, and still alive after a delay holding the reference. */
+static bool ds_check(struct dentry *d, const char *name, unsigned long *rnd)
+{
+	if (READ_ONCE(d->d_magic) != DENTRY_MAGIC) {
+		ds_error(&ds.freed, READ_ONCE(d->d_magic) == POISON_MAGIC ?
+			 "a dentry freed inside the reader" : "a dentry freed and reused", name);
+		return false;
+	}
+	udelay(1 + ds_random(rnd) % 20);
+	if (READ_ONCE(d->d_magic) != DENTRY_MAGIC) {
+		ds_error(&ds.freed, "a referenced dentry freed", name);
+		return false;
+	}
+	return true;
+}
+
+static int ds_reader(void *arg)
+{
+	unsigned long rnd = 0x9e3779b97f4a7c15UL ^ (unsigned long)arg;
+	char name[8];
+
+	while (!READ_ONCE(dstress_stopping)) {
+		unsigned int i = ds_random(&rnd) % STRESS_FILES;
+		int gen = atomic_read(&rename_gen[i]);
+		struct dentry *d = NULL;
+		bool tmp = ds_random(&rnd) & 1;
+
+		snprintf(name, sizeof(name), "%c%u", tmp ? 't' : 'f', i);
+		for (int k = 0; k < 2 && !d; k++) {
+			d = d_lookup_mode(k ? dir_b : dir_a, name, strlen(name), DCACHE_RCU);
+			atomic_long_inc(&ds.lookups);
+			if (atomic_long_read(&dcache_stress_freed_seen)) {
+				/* caught: stop everyone before a freed dentry is written */
+				WRITE_ONCE(dcache_stress_window, NULL);
+				WRITE_ONCE(dstress_stopping, true);
+				if (d)
+					dput(d);
+				goto out;
+			}
+			if (d && !smp_load_acquire(&d->d_inode)) {
+				if (!ds_check(d, name, &rnd))
+					goto out;
+				dput(d);
+				d = NULL;
+			}
+		}
+		if (d) {
+			atomic_long_inc(&ds.hits);
+			if (!ds_check(d, name, &rnd))
+				goto out;	/* do not touch it again */
+			dput(d);
+		} else if (!tmp && !(gen & 1) && atomic_read(&rename_gen[i]) == gen) {
+			ds_error(&ds.lost, "a file that existed throughout was found nowhere", name);
+		}
+		if ((ds_random(&rnd) & 255) == 0)
+			schedule_timeout_uninterruptible(1);	/* a quiescent state */
+	}
+out:
+	return 0;
+}
+
+static int ds_updater(void *arg)
+{
+	unsigned long rnd = 0x12345UL + (unsigned long)arg;
+	char from[40], to[40];
+
+	while (!READ_ONCE(dstress_stopping)) {
+		unsigned int i = ds_random(&rnd) % STRESS_FILES, op = ds_random(&rnd) % 4;
+
+		if ((unsigned long)arg == 0 && op < 3) {
+			/* a file that lives throughout moves between a and b */
+			struct dentry *d;
+			bool in_a;
+
+			snprintf(from, sizeof(from), "/dstress/a/f%u", i);
+			in_a = path_lookup(fs_root, from, &d) == 0;
+			if (in_a)
+				dput(d);
+			snprintf(from, sizeof(from), "/dstress/%c/f%u", in_a ? 'a' : 'b', i);
+			snprintf(to, sizeof(to), "/dstress/%c/f%u", in_a ? 'b' : 'a', i);
+			atomic_inc(&rename_gen[i]);
+			if (vfs_rename(fs_root, from, to) == 0)
+				atomic_long_inc(&ds.renames);
+			atomic_inc(&rename_gen[i]);
+		} else if (op == 3 && (unsigned long)arg == 0) {
+			mutex_lock(&fs_mutex);
+			atomic_long_add(d_shrink_negative(64), &ds.shrunk);
+			mutex_unlock(&fs_mutex);
+		} else {
+			struct dentry *d;
+
+			snprintf(from, sizeof(from), "/dstress/%c/t%u", op & 1 ? 'a' : 'b', i);
+			if (vfs_create(fs_root, from, 0644, true, &d) == 0) {
+				dput(d);
+				atomic_long_inc(&ds.creates);
+			} else if (vfs_unlink(fs_root, from) == 0) {
+				atomic_long_inc(&ds.unlinks);
+			}
+		}
+		if ((ds_random(&rnd) & 15) == 0)
+			schedule_timeout_uninterruptible(1);
+	}
+	return 0;
+}
+
+static void ds_window(void)
+{
+	udelay(1 + (rdtsc() % 30));
+}
+
+static bool dstress_run(struct ktest_ctx *t)
+{
+	struct task *tasks[CONFIG_NR_CPUS + 2];
+	unsigned int n = 0, cpu, ncpus = num_online_cpus();
+	struct kmalloc_stats k0, k1;
+	unsigned long ms = 0, gp0 = rcu_gp_completed();
+	long dent0;
+	char path[40];
+	bool ok;
+
+	memset(&ds, 0, sizeof(ds));
+	dstress_stopping = false;
+	rcu_barrier();
+	kmalloc_get_stats(&k0);
+	dent0 = nr_dentries_alive();
+	KT_EXPECT(t, vfs_mkdir(fs_root, "/dstress", 0755) == 0, "mkdir /dstress");
+	KT_EXPECT(t, vfs_mkdir(fs_root, "/dstress/a", 0755) == 0, "mkdir /dstress/a");
+	KT_EXPECT(t, vfs_mkdir(fs_root, "/dstress/b", 0755) == 0, "mkdir /dstress/b");
+	if (path_lookup(fs_root, "/dstress/a", &dir_a) || path_lookup(fs_root, "/dstress/b", &dir_b))
+		return KT_EXPECT(t, false, "the stress directories");
+	for (int i = 0; i < STRESS_FILES; i++) {
+		struct dentry *d;
+
+		snprintf(path, sizeof(path), "/dstress/a/f%d", i);
+		if (KT_EXPECT(t, vfs_create(fs_root, path, 0644, true, &d) == 0, "%s", path))
+			dput(d);
+	}
+	for_each_online_cpu(cpu) {
+		tasks[n] = kthread_create_on_cpu(ds_reader, (void *)(unsigned long)cpu, cpu,
+						 "dstress_rd%u", cpu);
+		if (tasks[n])
+			wake_up_process(tasks[n++]);
+	}
+	for (unsigned long i = 0; i < 2; i++) {
+		tasks[n] = kthread_create_on_cpu(ds_updater, (void *)i, (i + 1) % ncpus,
+						 "dstress_up%lu", i);
+		if (tasks[n])
+			wake_up_process(tasks[n++]);
+	}
+	atomic_long_set(&dcache_stress_freed_seen, 0);
+	WRITE_ONCE(dcache_stress_window, ds_window);
+	while (ms < dstress_duration_s * 1000 && !READ_ONCE(dstress_stopping)) {
+		msleep(50);
+		ms += 50;
+	}
+	WRITE_ONCE(dstress_stopping, true);
+	WRITE_ONCE(dcache_stress_window, NULL);
+	for (unsigned int i = 0; i < n; i++) {
+		int code;
+
+		if (!kthread_join_timeout(tasks[i], 30 * HZ, &code))
+			KT_EXPECT(t, false, "dcache-stress: thread %u did not stop", i);
+	}
+	/* Tear down: everything out, the negatives shrunk, the grace periods over. */
+	for (int i = 0; i < STRESS_FILES; i++) {
+		snprintf(path, sizeof(path), "/dstress/a/f%d", i);
+		if (vfs_unlink(fs_root, path)) {
+			snprintf(path, sizeof(path), "/dstress/b/f%d", i);
+			KT_EXPECT(t, vfs_unlink(fs_root, path) == 0, "unlink f%d", i);
+		}
+		snprintf(path, sizeof(path), "/dstress/a/t%d", i);
+		vfs_unlink(fs_root, path);
+		snprintf(path, sizeof(path), "/dstress/b/t%d", i);
+		vfs_unlink(fs_root, path);
+	}
+	dput(dir_a);
+	dput(dir_b);
+	KT_EXPECT(t, vfs_rmdir(fs_root, "/dstress/a") == 0, "rmdir a");
+	KT_EXPECT(t, vfs_rmdir(fs_root, "/dstress/b") == 0, "rmdir b");
+	KT_EXPECT(t, vfs_rmdir(fs_root, "/dstress") == 0, "rmdir /dstress");
+	mutex_lock(&fs_mutex);
+	d_shrink_negative(1L << 30);
+	mutex_unlock(&fs_mutex);
+	rcu_barrier();
+	kmalloc_get_stats(&k1);
+
+	printk("dcache-stress: %lu ms on %u CPUs, rcu=%s: lookups %ld (hits %ld); renames %ld, "
+	       "creates %ld, unlinks %ld, negative dentries shrunk %ld; grace periods %lu\n",
+	       ms, ncpus, rcu_variant_name(), atomic_long_read(&ds.lookups),
+	       atomic_long_read(&ds.hits), atomic_long_read(&ds.renames),
+	       atomic_long_read(&ds.creates), atomic_long_read(&ds.unlinks),
+	       atomic_long_read(&ds.shrunk), rcu_gp_completed() - gp0);
+	if (atomic_long_read(&dcache_stress_freed_seen)) {
+		atomic_long_add(atomic_long_read(&dcache_stress_freed_seen), &ds.freed);
+		printk("dcache-stress: ERROR: %ld lookups found a dentry freed inside the walk\n",
+		       atomic_long_read(&dcache_stress_freed_seen));
+	}
+	ok = !atomic_long_read(&ds.lost) && !atomic_long_read(&ds.freed);
+	if (ok)
+		printk("dcache-stress: SUCCESS\n");
+	else
+		printk("dcache-stress: FAILURE: freed=%ld lost=%ld (caught by the readers)\n",
+		       atomic_long_read(&ds.freed), atomic_long_read(&ds.lost));
+	KT_EXPECT(t, nr_dentries_alive() == dent0, "dentries %ld -> %ld", dent0,
+		  nr_dentries_alive());
+	KT_EXPECT(t, k1.objects == k0.objects && k1.bytes == k0.bytes,
+		  "kmalloc objects %ld -> %ld, bytes %ld -> %ld", k0.objects, k1.objects,
+		  k0.bytes, k1.bytes);
+	return ok;
+}
+
+KTEST(fs_dcache_rcu_stress)
+{
+	KT_EXPECT(t, dstress_run(t), "dcache-stress: FAILURE");
+	KT_EXPECT(t, atomic_long_read(&ds.hits) > 0 && atomic_long_read(&ds.renames) > 0 &&
+		  atomic_long_read(&ds.unlinks) > 0 && atomic_long_read(&ds.shrunk) > 0,
+		  "hits %ld renames %ld unlinks %ld shrunk %ld", atomic_long_read(&ds.hits),
+		  atomic_long_read(&ds.renames), atomic_long_read(&ds.unlinks),
+		  atomic_long_read(&ds.shrunk));
+}
+
+/* For the busted variant: passes when the readers catch a freed dentry. */
+KTEST_MANUAL(fs_dcache_rcu_stress_expect_failure)
+{
+	KT_EXPECT(t, !dstress_run(t), "dcache-stress reported SUCCESS; this RCU variant should fail it");
+}
