@@ -77,6 +77,9 @@ DECLARE_PER_CPU(struct rt_cache_stat, rt_cache_stat);
 extern struct rt_hash_bucket rt_hash_table[RT_HASH_SIZE];
 extern const unsigned int rt_hash_mask;		/* buckets - 1 */
 extern atomic_t rt_entries;			/* hashed now */
+extern atomic_t rt_pending_free;		/* removed, waiting for a grace period */
+/* rt_entries + rt_pending_free stay under this many times ip_rt_max_size. */
+#define RT_ALIVE_FACTOR	2
 extern atomic_t rt_genid;			/* bumped by every flush */
 extern unsigned long ip_rt_max_size, ip_rt_gc_thresh, ip_rt_chain_max;
 extern unsigned long rt_mode_switches;
