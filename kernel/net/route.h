@@ -33,8 +33,8 @@ int fib_del(const struct qs_rtentry *r);
 int fib_dump(struct qs_rtentry *out, int max);
 /* The interfaces' own subnets, as their addresses and states are now. */
 void fib_sync_connected(void);
-/* Replace the QS_RTPROT_BOOT default route (gw 0: remove it). */
-void fib_set_default_gateway(u32 gw);
+/* Replace the QS_RTPROT_BOOT default route (gw 0: remove it); -ENOSPC: table full. */
+int fib_set_default_gateway(u32 gw);
 u32 fib_default_gateway(void);
 int fib_count(void);
 void fib_init(void);

@@ -2,7 +2,7 @@
  * The route cache's memory, not only its table, is bounded
  * (docs/net-route-cache.md, "Bounds"; route_cache.c, rt_take_slot()).
  *
- *   ktest=route_cache_grace_bound
+ *   ktest=route_cache_grace_bound, route_table_full_default_gateway
  *
  * An entry evicted to make room is unhashed at once but freed only after
  * a grace period (seed 000 Figure 5). A flood of destinations never seen
@@ -20,6 +20,7 @@
 #include <smp.h>
 #include <string.h>
 #include <time.h>
+#include <errno.h>
 #include "test_route.h"
 
 #define BOUND_MAX_SIZE	256
@@ -143,4 +144,44 @@ KTEST(route_cache_grace_bound)
 	rcu_barrier();
 	KT_EXPECT(t, dst_entries_alive() == alive, "every entry freed (%ld alive, %ld before)",
 		  dst_entries_alive(), alive);
+}
+
+/*
+ * The routing table's limit (QS_ROUTE_MAX) holds for the default gateway
+ * too: fib_set_default_gateway() into a full table is -ENOSPC, while
+ * replacing the default it already has still works; the count never
+ * passes the limit, so a dump of QS_ROUTE_MAX entries shows every route.
+ */
+KTEST(route_table_full_default_gateway)
+{
+	static struct qs_rtentry dump[QS_ROUTE_MAX + 1];
+	struct rt_test_net net;
+	u32 gw = fib_default_gateway();
+	int before = fib_count(), added = 0, err = 0, r;
+
+	KT_ASSERT(t, !rt_test_net_get(&net), "an interface with an address (ip=)");
+	fib_set_default_gateway(0);
+	for (u32 i = 0; fib_count() < QS_ROUTE_MAX && !err; i++) {
+		err = rt_test_route(true, RT_TEST_NET + i, 32, net.gw0, 0);
+		added += !err;
+	}
+	KT_EXPECT(t, fib_count() == QS_ROUTE_MAX, "the table full: %d routes", fib_count());
+	r = fib_set_default_gateway(rt_test_gw(&net, 3));
+	KT_EXPECT(t, r == -ENOSPC && fib_count() == QS_ROUTE_MAX,
+		  "a default gateway into a full table: %d, %d routes (limit %d)", r, fib_count(),
+		  QS_ROUTE_MAX);
+	KT_EXPECT(t, fib_dump(dump, QS_ROUTE_MAX + 1) == fib_count(),
+		  "the dump shows every route: %d of %d", fib_dump(dump, QS_ROUTE_MAX + 1), fib_count());
+
+	rt_test_route(false, RT_TEST_NET, 32, 0, 0);
+	added--;
+	KT_EXPECT(t, fib_set_default_gateway(rt_test_gw(&net, 3)) == 0, "a default into the last slot");
+	r = fib_set_default_gateway(rt_test_gw(&net, 4));
+	KT_EXPECT(t, r == 0 && fib_count() == QS_ROUTE_MAX && fib_default_gateway() == rt_test_gw(&net, 4),
+		  "replacing the default in a full table: %d, %d routes", r, fib_count());
+
+	for (u32 i = 1; i <= (u32)added; i++)
+		rt_test_route(false, RT_TEST_NET + i, 32, 0, 0);
+	fib_set_default_gateway(gw);
+	KT_EXPECT(t, fib_count() == before, "%d routes, %d before", fib_count(), before);
 }
