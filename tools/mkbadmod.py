@@ -110,6 +110,25 @@ def bad_string(e):
     return e.data
 
 
+def symbol0(e, name_off=0, shndx=0):
+    """Symbol 0 (the null symbol) made not null, and a relocation naming it."""
+    s = e.sym(0)
+    s[0] = name_off or s[0]
+    s[3] = shndx or s[3]
+    e.put_sym(0, s)
+    off, r_off, info, add, k = undefined_reloc(e, (R_X86_64_PC32, R_X86_64_PLT32))
+    RELA.pack_into(e.data, off, r_off, R_X86_64_32, -1)     # symbol 0, S + A = -1
+    return e.data
+
+
+def symbol0_bad_string(e):
+    return symbol0(e, name_off=0xfffffff0)          # st_name past the string table
+
+
+def symbol0_bad_section(e):
+    return symbol0(e, shndx=0x7ff0)                 # st_shndx past the last section
+
+
 def bad_reloc_type(e):
     off, r_off, info, add, k = undefined_reloc(e, (R_X86_64_PC32, R_X86_64_PLT32))
     RELA.pack_into(e.data, off, r_off, (k << 32) | 200, add)
@@ -161,6 +180,8 @@ KINDS = {
     "bad-offset": (bad_offset, "ENOEXEC", "lie outside the"),
     "bad-symbol-index": (bad_symbol_index, "ENOEXEC", "out of range"),
     "bad-string": (bad_string, "ENOEXEC", "name offset"),
+    "symbol0-bad-string": (symbol0_bad_string, "ENOEXEC", "symbol 0 is not the null symbol"),
+    "symbol0-bad-section": (symbol0_bad_section, "ENOEXEC", "symbol 0 is not the null symbol"),
     "bad-reloc-type": (bad_reloc_type, "ENOEXEC", "unknown type 200"),
     "unresolved": (unresolved, "ENOENT", "unresolved symbol"),
     "overflow": (overflow, "ENOEXEC", "R_X86_64_32 against"),

@@ -382,18 +382,34 @@ static long semctl_down(int semid, int cmd, const void __user *buf)
 	return ret;
 }
 
+/* For in-kernel tests (semop_test.c): a private set, and its removal. */
+int sem_create_private(int nsems, int mode)
+{
+	int id;
+
+	down(&sem_ids.sem);
+	id = newary(QS_IPC_PRIVATE, nsems, mode);
+	up(&sem_ids.sem);
+	return id;
+}
+
+int sem_remove(int semid)
+{
+	return semctl_down(semid, QS_IPC_RMID, NULL);
+}
+
 static long sys_semctl(struct pt_regs *r)
 {
 	int semid = SYSCALL_ARG0(r), semnum = SYSCALL_ARG1(r), cmd = SYSCALL_ARG2(r);
 	unsigned long arg = SYSCALL_ARG3(r);
 
+	cmd &= ~QS_IPC_64;
+	/* The limits name no set: the id is ignored, as Linux and POSIX systems do. */
+	if (cmd == QS_IPC_INFO || cmd == QS_SEM_INFO)
+		return semctl_info(cmd, (void __user *)arg);
 	if (semid < 0)
 		return -EINVAL;
-	cmd &= ~QS_IPC_64;
 	switch (cmd) {
-	case QS_IPC_INFO:
-	case QS_SEM_INFO:
-		return semctl_info(cmd, (void __user *)arg);
 	case QS_IPC_STAT:
 	case QS_SEM_STAT:
 	case QS_SEM_STAT_ANY:

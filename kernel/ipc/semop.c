@@ -98,14 +98,19 @@ void sem_wake(struct sem_queue *q, int status)
 	put_task(t);
 }
 
+void (*sem_test_after_wake)(void);
+
 /*
  * Complete every waiting caller whose operations can go through now, in
  * queue order (departure 1). A completed operation that changed values
  * may let an earlier waiter through, so the scan starts over after it.
+ * Whether it changed values is read before the wake-up: from then on q
+ * is the woken caller's stack, which it may already have reused.
  */
 void update_queue(struct sem_array *sma)
 {
 	struct sem_queue *q, *tq;
+	bool alter;
 	int error;
 
 again:
@@ -113,9 +118,12 @@ again:
 		error = try_atomic_semop(sma, q->sops, q->nsops, q->undo, q->pid);
 		if (error > 0)
 			continue;		/* still blocked */
+		alter = q->alter;
 		list_del(&q->list);
 		sem_wake(q, error);
-		if (error == 0 && q->alter)
+		if (unlikely(sem_test_after_wake))
+			sem_test_after_wake();
+		if (error == 0 && alter)
 			goto again;
 	}
 }

@@ -190,6 +190,14 @@ static int check_symtab(struct load_info *li)
 	li->nsyms = st->size / sizeof(struct elf64_sym);
 	li->strtab = (const char *)li->image + str->offset;
 	li->strtab_size = str->size;
+	/* ELF: entry 0 is the null symbol, all zero. A relocation may still
+	 * name it (the later steps treat it as undefined and unnamed), so a
+	 * file that gives it a name or a section is refused here, before
+	 * either is used. */
+	if (li->syms[0].name || li->syms[0].shndx || li->syms[0].info || li->syms[0].value ||
+	    li->syms[0].size)
+		return load_fail(li, -ENOEXEC, "symbol 0 is not the null symbol (name offset %#x, "
+				 "section index %u)", li->syms[0].name, li->syms[0].shndx);
 	for (unsigned int k = 1; k < li->nsyms; k++)
 		if ((err = check_symbol(li, k)))
 			return err;

@@ -114,6 +114,8 @@ const struct module_param *module_params(const struct load_info *li, unsigned in
 struct module *find_module(const char *name);	/* module_mutex or rcu_read_lock() */
 unsigned long module_export_lookup(const char *name, struct module **owner);
 void module_note_load(bool ok);
+/* Refcount 0 -> DYING, sleeping while references are held (no module_mutex). */
+void module_wait_unreferenced(struct module *mod);
 /* list_del_rcu(), synchronize_kernel(), free (module_mutex held; dropped meanwhile). */
 void module_free(struct module *mod, u64 *gp_ns);
 

@@ -41,6 +41,7 @@
 #include <errno.h>
 #include <time.h>
 #include <nmi.h>
+#include <sched.h>
 
 DEFINE_MUTEX(module_mutex);
 LIST_HEAD(modules);
@@ -78,9 +79,25 @@ void module_put(struct module *mod)
 }
 
 /*
+ * A failed init: references taken through what the init published before
+ * it failed (and unpublished) may still be held. Wait until the count is
+ * zero and exchange it to DYING, as unload_module() does, so that no get
+ * succeeds from then on and none is outstanding when the memory goes.
+ * Sleeps; module_mutex not held.
+ */
+void module_wait_unreferenced(struct module *mod)
+{
+	while (atomic_cmpxchg(&mod->refcnt, 0, MODULE_REF_DYING) != 0)
+		msleep(1);
+}
+
+/*
  * An export of a loaded module: a reader of the list. The loader calls it
  * with module_mutex held as well, so that the owner it finds cannot begin
- * unloading before the dependency (owner->nusers) is recorded.
+ * unloading before the dependency (owner->nusers) is recorded, nor leave
+ * COMING: a COMING owner is returned (its name is taken), and the caller
+ * that would link against it refuses (reloc.c), since its init may still
+ * fail and free it.
  */
 unsigned long module_export_lookup(const char *name, struct module **owner)
 {

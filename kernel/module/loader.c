@@ -12,9 +12,12 @@
  *      exports, find its init/exit/ctl, build its symbol table;
  *   5. publish it: list_add_rcu() onto the module list, state COMING;
  *   6. run its init without module_mutex; on success it is LIVE, on
- *      failure it is unlinked and freed after a grace period (a reader
- *      may have seen it while it was COMING), and the load fails with
- *      init's error.
+ *      failure it waits until no reference is held and takes the
+ *      refcount to DYING (as an unload does), then it is unlinked and
+ *      freed after a grace period (a reader may have seen it while it
+ *      was COMING), and the load fails with init's error. No module can
+ *      have linked against it meanwhile: the loader refuses to link
+ *      against a COMING module (reloc.c).
  * Every failure before step 5 frees all it took; refusals are counted
  * (module_get_stats()) and said in `err` and on the console.
  */
@@ -25,6 +28,7 @@
 #include <errno.h>
 #include <time.h>
 #include <nmi.h>
+#include <panic.h>
 
 int load_fail(struct load_info *li, int err, const char *fmt, ...)
 {
@@ -185,6 +189,12 @@ static int run_init(struct module *mod, struct load_info *li)
 			ret = -EINVAL;		/* init must return 0 or -errno */
 		load_fail(li, ret, "%s's init failed with %d", mod->name, ret);
 		mod->state = MODULE_STATE_GOING;
+		mutex_unlock(&module_mutex);
+		/* No module links against a COMING one (reloc.c), so only
+		 * references can remain: wait them out, then no new one. */
+		module_wait_unreferenced(mod);
+		mutex_lock(&module_mutex);
+		WARN_ON(mod->nusers);
 		module_free(mod, NULL);		/* it was on the list: a grace period */
 	} else {
 		mod->state = MODULE_STATE_LIVE;

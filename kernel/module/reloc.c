@@ -77,6 +77,11 @@ static int resolve_undefined(struct load_info *li, const struct elf64_sym *sym,
 		return 0;
 	}
 	if ((addr = module_export_lookup(name, &owner))) {
+		/* Linux refuses the same: until its init returns 0 the owner
+		 * may fail and be freed, and a user would then call freed code. */
+		if (owner->state != MODULE_STATE_LIVE)
+			return load_fail(li, -EBUSY, "%s is exported by %s, whose init has not "
+					 "finished", name, owner->name);
 		*value = addr;
 		return add_use(li->mod, owner) ? load_fail(li, -ENOMEM, "out of memory") : 0;
 	}

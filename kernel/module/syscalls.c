@@ -33,8 +33,17 @@ static long sys_init_module(struct pt_regs *r)
 
 	if (!is_root())
 		return -EPERM;
-	if (len == 0 || len > QS_MODULE_IMAGE_MAX)
+	if (len == 0 || len > QS_MODULE_IMAGE_MAX) {
+		/* Every refusal names its reason, these two included. */
+		char why[80];
+
+		snprintf(why, sizeof(why), len ? "an image of %lu bytes, larger than the %lu "
+			 "allowed" : "an empty image (0 bytes) is not a module", len,
+			 (unsigned long)QS_MODULE_IMAGE_MAX);
+		if (uerr)
+			copy_to_user(uerr, why, strlen(why) + 1);
 		return len ? -EFBIG : -EINVAL;
+	}
 	ret = -ENOMEM;
 	image = kmalloc(len);
 	params = kmalloc(QS_MODULE_PARAMS_MAX);

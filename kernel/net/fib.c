@@ -352,20 +352,29 @@ void fib_sync_connected(void)
 	rt_cache_flush();
 }
 
-void fib_set_default_gateway(u32 gw)
+int fib_set_default_gateway(u32 gw)
 {
 	struct hlist_node *n;
 	struct fib_node *f, *nf = gw ? fib_node_new(0, gw, 0, NULL, QS_RTPROT_BOOT) : NULL;
+	int err = 0;
 
+	if (gw && !nf)
+		return -ENOMEM;
 	spin_lock(&fib_lock);
 	hlist_for_each_entry_safe(f, n, &fn_zones[0].fz_hash[0], fn_hash)
 		if (f->fn_protocol == QS_RTPROT_BOOT ||
 		    (nf && f->fn_metric == 0))	/* the new one replaces a metric-0 default */
 			fib_remove(f, 0);
-	if (nf)
+	/* The table's limit holds for this route too (a replaced one made room). */
+	if (nf && fib_nroutes >= QS_ROUTE_MAX)
+		err = -ENOSPC;
+	else if (nf)
 		fib_insert(nf, 0);
 	spin_unlock(&fib_lock);
+	if (err)
+		kfree(nf);
 	rt_cache_flush();
+	return err;
 }
 
 u32 fib_default_gateway(void)

@@ -111,7 +111,7 @@ void ip_route_config_changed(void);
 /* The interface that has addr, or NULL. */
 struct net_device *ip_dev_find(u32 addr);
 u32 ip_default_gateway(void);
-void ip_set_default_gateway(u32 gw);
+int ip_set_default_gateway(u32 gw);
 /* net.ip_forward: route packets between interfaces (a router, not a host). */
 bool ip_forwarding(void);
 void ip_set_forwarding(bool on);

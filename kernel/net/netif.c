@@ -206,8 +206,7 @@ static long netif_set(int op, struct qs_ifreq *r)
 	if (op == QS_NETIF_SET_GW) {
 		if (r->addr && !addr_valid(r->addr))
 			return -EINVAL;
-		ip_set_default_gateway(r->addr);
-		return 0;
+		return ip_set_default_gateway(r->addr);
 	}
 	r->name[sizeof(r->name) - 1] = 0;
 	dev = dev_get_by_name(r->name);

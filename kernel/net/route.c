@@ -59,9 +59,9 @@ u32 ip_default_gateway(void)
 	return fib_default_gateway();
 }
 
-void ip_set_default_gateway(u32 gw)
+int ip_set_default_gateway(u32 gw)
 {
-	fib_set_default_gateway(gw);
+	return fib_set_default_gateway(gw);
 }
 
 void ip_route_config_changed(void)

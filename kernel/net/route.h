@@ -33,8 +33,8 @@ int fib_del(const struct qs_rtentry *r);
 int fib_dump(struct qs_rtentry *out, int max);
 /* The interfaces' own subnets, as their addresses and states are now. */
 void fib_sync_connected(void);
-/* Replace the QS_RTPROT_BOOT default route (gw 0: remove it). */
-void fib_set_default_gateway(u32 gw);
+/* Replace the QS_RTPROT_BOOT default route (gw 0: remove it); -ENOSPC: table full. */
+int fib_set_default_gateway(u32 gw);
 u32 fib_default_gateway(void);
 int fib_count(void);
 void fib_init(void);
@@ -77,6 +77,9 @@ DECLARE_PER_CPU(struct rt_cache_stat, rt_cache_stat);
 extern struct rt_hash_bucket rt_hash_table[RT_HASH_SIZE];
 extern const unsigned int rt_hash_mask;		/* buckets - 1 */
 extern atomic_t rt_entries;			/* hashed now */
+extern atomic_t rt_pending_free;		/* removed, waiting for a grace period */
+/* rt_entries + rt_pending_free stay under this many times ip_rt_max_size. */
+#define RT_ALIVE_FACTOR	2
 extern atomic_t rt_genid;			/* bumped by every flush */
 extern unsigned long ip_rt_max_size, ip_rt_gc_thresh, ip_rt_chain_max;
 extern unsigned long rt_mode_switches;

@@ -69,6 +69,7 @@ static siphash_key_t rt_hash_secret;
 static bool rt_secret_fixed;
 
 atomic_t rt_entries;
+atomic_t rt_pending_free;
 atomic_t rt_genid;
 int rt_mode = RT_CACHE_RCU;		/* enum rt_cache_mode; rt_cache_mode() reads it */
 unsigned long rt_mode_switches;
@@ -271,21 +272,30 @@ struct rtable *rt_cache_lookup(const struct rt_key *key, bool input)
 
 /* ---- Insertion and removal */
 
+static void rt_free_rcu(void *dst)
+{
+	atomic_dec(&rt_pending_free);
+	dst_free(dst);
+}
+
 /* Figure 5: rt_free() frees through call_rcu(), after a grace period. */
 static inline void rt_free(struct rtable *rt)
 {
-	call_rcu(&rt->u.dst.rcu_head, dst_free, &rt->u.dst);
+	atomic_inc(&rt_pending_free);	/* before the entry leaves rt_entries' count */
+	call_rcu(&rt->u.dst.rcu_head, rt_free_rcu, &rt->u.dst);
 }
 
 void rt_remove(struct rtable *rt, enum rt_cache_mode mode)
 {
 	hlist_del_rcu(&rt->rt_next);	/* a reader on rt still walks on: rt->rt_next is intact */
 	WRITE_ONCE(rt->u.dst.obsolete, DST_OBSOLETE_KILL);
-	atomic_dec(&rt_entries);
-	if (mode == RT_CACHE_RWLOCK)
+	if (mode == RT_CACHE_RWLOCK) {
+		atomic_dec(&rt_entries);
 		dst_free(&rt->u.dst);	/* 2.4: we hold the write lock, no reader is on it */
-	else
-		rt_free(rt);
+	} else {
+		rt_free(rt);		/* counted as waiting first: the sum never dips */
+		atomic_dec(&rt_entries);
+	}
 }
 
 /* An answer the cache does not keep: the caller's alone. */
@@ -296,12 +306,27 @@ static struct rtable *rt_uncached(struct rtable *rt)
 	return rt;
 }
 
-/* One more entry, if that stays within ip_rt_max_size: the count never passes it. */
+/*
+ * One more entry, if that stays within ip_rt_max_size: the count never
+ * passes it. Nor may the entries hashed plus those removed and waiting
+ * for their grace period pass RT_ALIVE_FACTOR times it: a removal moves
+ * an entry from one count to the other, so only an insertion can raise
+ * the sum, and with slow grace periods (a long reader, X-rcu) a flood of
+ * misses is answered uncached (freed at its last release, no grace
+ * period) instead of piling evictions up without bound. The two counts
+ * are read apart, so CPUs racing here may pass the sum by one each.
+ */
+static bool rt_alive_full(int entries)
+{
+	return (unsigned long)(entries + atomic_read(&rt_pending_free)) >=
+	       RT_ALIVE_FACTOR * ip_rt_max_size;
+}
+
 static bool rt_take_slot(void)
 {
 	int v = atomic_read(&rt_entries), old;
 
-	while ((unsigned long)v < ip_rt_max_size) {
+	while ((unsigned long)v < ip_rt_max_size && !rt_alive_full(v)) {
 		old = atomic_cmpxchg(&rt_entries, v, v + 1);
 		if (old == v)
 			return true;
@@ -313,7 +338,9 @@ static bool rt_take_slot(void)
 /* A slot, after a GC if the cache is full; false: none. */
 static bool rt_reserve_slot(enum rt_cache_mode mode)
 {
-	return rt_take_slot() || (rt_garbage_collect(mode, true) == 0 && rt_take_slot());
+	/* A GC moves entries to the grace-period wait: no help if that is full. */
+	return rt_take_slot() || (!rt_alive_full(atomic_read(&rt_entries)) &&
+				  rt_garbage_collect(mode, true) == 0 && rt_take_slot());
 }
 
 /* Older is worse: the entry unused longest is the one to give up. */
@@ -361,6 +388,8 @@ struct rtable *rt_intern_hash(struct rtable *rt)
 	if (chain_length >= ip_rt_chain_max || (!slot && !stale)) {
 		if (!cand)
 			goto uncached;		/* every entry of the chain is in use */
+		if (!slot && rt_alive_full(atomic_read(&rt_entries)))
+			goto uncached;		/* evicting would not let us in: keep cand */
 		rt_remove(cand, mode);
 		RT_CACHE_STAT_INC(chain_evictions);
 	}

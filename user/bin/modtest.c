@@ -112,8 +112,12 @@ static void check_arguments(void)
 
 	FAILS(init_module(NULL, 100, "", NULL), EFAULT);
 	FAILS(init_module((void *)0xffffffff80100000UL, 100, "", NULL), EFAULT);
-	FAILS(init_module(buf, 0, "", NULL), EINVAL);
-	FAILS(init_module(buf, QS_MODULE_IMAGE_MAX + 1, "", NULL), EFBIG);
+	err[0] = 0;
+	FAILS(init_module(buf, 0, "", err), EINVAL);
+	CHECK(contains(err, "empty"), "an empty image says why: '%s'", err);
+	err[0] = 0;
+	FAILS(init_module(buf, QS_MODULE_IMAGE_MAX + 1, "", err), EFBIG);
+	CHECK(contains(err, "larger than"), "an image too large says why: '%s'", err);
 	CHECK(read_file("/lib/modules/hello.ko", &img, &size) == 0, "read hello.ko");
 	FAILS(init_module(img, size, (char *)1, NULL), EFAULT);
 	memset(big, 'a', sizeof(big) - 1);

@@ -506,6 +506,9 @@ static void check_semctl(void)
 	n = semctl(0, 0, SEM_INFO, a);
 	sets = si.semusz;
 	CHECK(n >= 0 && sets >= 1 && si.semaem >= 5, "SEM_INFO: %d sets, %d semaphores", sets, si.semaem);
+	/* The id is ignored for IPC_INFO and SEM_INFO (POSIX systems, Linux). */
+	CHECK(semctl(-1, 0, SEM_INFO, a) == n, "SEM_INFO with id -1: %s", strerror(errno));
+	CHECK(semctl(-1, 0, IPC_INFO, a) == n, "IPC_INFO with id -1: %s", strerror(errno));
 	int found = 0;
 	for (int i = 0; i <= n; i++) {
 		a.buf = &ds;
