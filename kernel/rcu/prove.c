@@ -126,7 +126,10 @@ void rcu_prove_task_leaving(const char *where)
 	__atomic_fetch_add(&reports, 1, __ATOMIC_RELAXED);
 	printk("WARNING: %s with an RCU read-side section open\n", where);
 	rcu_prove_context();
-	rcu_read_depth_reset();
+	/* Close them, so that a preemptible kernel's preempt_count is put
+	 * back too (read_side.h): one bug, one report. */
+	while (rcu_read_depth() > 0)
+		rcu_read_unlock();
 }
 
 static const char *sym(void *fn)
