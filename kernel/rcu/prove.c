@@ -34,6 +34,7 @@
 #include <arch/irq.h>
 #include <arch/cpu.h>
 #include <ksyms.h>
+#include <string.h>
 
 /* Before rcu_hook_init() there is one CPU, no other task and no grace
  * period: every access is safe, and current may not exist yet. */
@@ -88,8 +89,10 @@ void rcu_prove_suspicious(const char *file, int line, const char *what)
 {
 	__atomic_fetch_add(&reports, 1, __ATOMIC_RELAXED);
 	printk("WARNING: suspicious rcu_dereference_check() usage\n");
-	printk("  %s:%d: %s() outside an RCU read-side section and without its condition\n",
-	       file, line, what);
+	printk("  %s:%d: %s() %s\n", file, line, what,
+	       strcmp(what, "rcu_dereference_protected") ?
+	       "outside an RCU read-side section and without its condition" :
+	       "and its condition (the update-side lock) is false");
 	rcu_prove_context();
 }
 EXPORT_SYMBOL(rcu_prove_suspicious);
