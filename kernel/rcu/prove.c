@@ -75,6 +75,20 @@ EXPORT_SYMBOL(rcu_prove_reports);
 
 #ifdef CONFIG_PROVE_RCU
 
+/*
+ * Per call site once for the accessors (a flag at each site,
+ * rcupdate.h); the other reports have no site to mark, so only the first
+ * MAX_PRINTED of them print, as might_sleep()'s do. All are counted.
+ */
+#define MAX_PRINTED	5
+static int printed;
+
+static bool rcu_prove_count(void)
+{
+	__atomic_fetch_add(&reports, 1, __ATOMIC_RELAXED);
+	return __atomic_fetch_add(&printed, 1, __ATOMIC_RELAXED) < MAX_PRINTED;
+}
+
 static void rcu_prove_context(void)
 {
 	struct task *p = current;
@@ -109,9 +123,10 @@ static void rcu_read_depth_reset(void)
 /* read_side.h: the nesting went below zero. */
 void rcu_prove_unbalanced_unlock(void)
 {
-	__atomic_fetch_add(&reports, 1, __ATOMIC_RELAXED);
-	printk("WARNING: rcu_read_unlock() without rcu_read_lock()\n");
-	rcu_prove_context();
+	if (rcu_prove_count()) {
+		printk("WARNING: rcu_read_unlock() without rcu_read_lock()\n");
+		rcu_prove_context();
+	}
 	rcu_read_depth_reset();
 }
 EXPORT_SYMBOL(rcu_prove_unbalanced_unlock);
@@ -126,9 +141,10 @@ void rcu_prove_task_leaving(const char *where)
 	depth = rcu_read_depth();
 	if (likely(depth == 0))
 		return;
-	__atomic_fetch_add(&reports, 1, __ATOMIC_RELAXED);
-	printk("WARNING: %s with an RCU read-side section open\n", where);
-	rcu_prove_context();
+	if (rcu_prove_count()) {
+		printk("WARNING: %s with an RCU read-side section open\n", where);
+		rcu_prove_context();
+	}
 	/* Close them, so that a preemptible kernel's preempt_count is put
 	 * back too (read_side.h): one bug, one report. */
 	while (rcu_read_depth() > 0)
@@ -153,11 +169,12 @@ static const char *sym(void *fn)
 bool rcu_prove_queue(struct rcu_head *head, void (*func)(void *arg))
 {
 	if (unlikely(READ_ONCE(head->debug_state) == RCU_HEAD_QUEUED)) {
-		__atomic_fetch_add(&reports, 1, __ATOMIC_RELAXED);
-		printk("WARNING: call_rcu() on an rcu_head already queued\n");
-		printk("  head %p: queued for %s(), now for %s()\n", head,
-		       sym((void *)head->func), sym((void *)func));
-		rcu_prove_context();
+		if (rcu_prove_count()) {
+			printk("WARNING: call_rcu() on an rcu_head already queued\n");
+			printk("  head %p: queued for %s(), now for %s()\n", head,
+			       sym((void *)head->func), sym((void *)func));
+			rcu_prove_context();
+		}
 		return false;
 	}
 	head->debug_state = RCU_HEAD_QUEUED;
