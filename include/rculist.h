@@ -61,10 +61,21 @@ static inline void list_replace_rcu(struct list_head *old, struct list_head *new
 	for (pos = rcu_dereference(list_next_rcu(head)); pos != (head);		\
 	     pos = rcu_dereference(list_next_rcu(pos)))
 
-#define list_for_each_entry_rcu(pos, head, member)				\
-	for (pos = list_entry(rcu_dereference(list_next_rcu(head)), __typeof__(*pos), member); \
+/*
+ * The optional last argument is the update side's reason, as in Linux:
+ * list_for_each_entry_rcu(pos, head, member, mutex_is_locked(&lock)) may
+ * walk the list under that lock, outside rcu_read_lock(), with no
+ * CONFIG_PROVE_RCU report (docs/rcu/checking.md).
+ */
+#define __rcu_list_cond(...)	(0 __VA_OPT__(|| (__VA_ARGS__)))
+#define list_for_each_entry_rcu(pos, head, member, cond...)			\
+	for (pos = list_entry(rcu_dereference_check(list_next_rcu(head),	\
+						    __rcu_list_cond(cond)),	\
+			      __typeof__(*pos), member);			\
 	     &pos->member != (head);						\
-	     pos = list_entry(rcu_dereference(list_next_rcu(&pos->member)), __typeof__(*pos), member))
+	     pos = list_entry(rcu_dereference_check(list_next_rcu(&pos->member), \
+						    __rcu_list_cond(cond)),	\
+			      __typeof__(*pos), member))
 
 /* ---- hlists */
 
@@ -93,9 +104,13 @@ static inline void hlist_del_init_rcu(struct hlist_node *n)
 	}
 }
 
-#define hlist_for_each_entry_rcu(pos, head, member)				\
-	for (pos = hlist_entry_safe(rcu_dereference((head)->first), __typeof__(*(pos)), member); \
+#define hlist_for_each_entry_rcu(pos, head, member, cond...)			\
+	for (pos = hlist_entry_safe(rcu_dereference_check((head)->first,	\
+						__rcu_list_cond(cond)),		\
+				    __typeof__(*(pos)), member);		\
 	     pos;								\
-	     pos = hlist_entry_safe(rcu_dereference((pos)->member.next), __typeof__(*(pos)), member))
+	     pos = hlist_entry_safe(rcu_dereference_check((pos)->member.next,	\
+						__rcu_list_cond(cond)),		\
+				    __typeof__(*(pos)), member))
 
 #endif

@@ -40,6 +40,12 @@ struct rcu_head {
 	struct list_head list;
 	void (*func)(void *arg);
 	void *arg;
+#ifdef CONFIG_PROVE_RCU
+	/* RCU_HEAD_QUEUED from call_rcu() until just before func runs, so a
+	 * second call_rcu() on a queued head is reported, not a corrupt list
+	 * (kernel/rcu/prove.c). */
+	unsigned long debug_state;
+#endif
 };
 
 #define RCU_HEAD_INIT(h)	{ LIST_HEAD_INIT((h).list), NULL, NULL }
@@ -100,8 +106,68 @@ void cond_synchronize_rcu(unsigned long cookie);
  * Appendix B: read_barrier_depends()); everyone needs the single load.
  */
 #define read_barrier_depends()		do { } while (0)
-#define rcu_dereference(p)						\
+#define rcu_dereference_raw(p)						\
 	({ __typeof__(p) ___p = READ_ONCE(p); read_barrier_depends(); ___p; })
+
+/*
+ * The checked accessors (Linux's names; docs/rcu/checking.md). Each states
+ * why the load is safe:
+ *   rcu_dereference_check(p, c)  inside rcu_read_lock(), or c holds
+ *                                (typically "the update-side lock is held")
+ *   rcu_dereference(p)           inside rcu_read_lock()
+ *   rcu_dereference_bh(p)        inside rcu_read_lock_bh() (softirqs off)
+ *   rcu_dereference_sched(p)     preemption or interrupts off
+ *   rcu_dereference_protected(p, c)  update side: c holds, so p cannot
+ *                                change under us; a plain load
+ *   rcu_access_pointer(p)        only the pointer's value is used (compared
+ *                                with NULL, say), never dereferenced
+ * With CONFIG_PROVE_RCU a false reason prints one report per call site
+ * (kernel/rcu/prove.c); without it c is not evaluated and each is the
+ * plain load it always was (the non-preemptible read side stays empty).
+ */
+bool rcu_read_lock_held(void);
+bool rcu_read_lock_bh_held(void);
+bool rcu_read_lock_sched_held(void);
+void rcu_prove_suspicious(const char *file, int line, const char *what);
+/* Reports printed since boot (0 without CONFIG_PROVE_RCU): tests compare. */
+unsigned long rcu_prove_reports(void);
+
+#ifdef CONFIG_PROVE_RCU
+#define __rcu_prove(c, what)						\
+	do {								\
+		static bool __rcu_warned;				\
+		if (unlikely(!__rcu_warned && !(c))) {			\
+			__rcu_warned = true;				\
+			rcu_prove_suspicious(__FILE__, __LINE__, what);	\
+		}							\
+	} while (0)
+#else
+#define __rcu_prove(c, what)	do { (void)sizeof(!(c)); } while (0)
+#endif
+
+#define rcu_dereference_check(p, c)					\
+	({ __rcu_prove((c) || rcu_read_lock_held(), "rcu_dereference_check");	\
+	   rcu_dereference_raw(p); })
+#define rcu_dereference_bh_check(p, c)					\
+	({ __rcu_prove((c) || rcu_read_lock_bh_held(), "rcu_dereference_bh_check"); \
+	   rcu_dereference_raw(p); })
+#define rcu_dereference_sched_check(p, c)				\
+	({ __rcu_prove((c) || rcu_read_lock_sched_held(), "rcu_dereference_sched_check"); \
+	   rcu_dereference_raw(p); })
+#define rcu_dereference(p)		rcu_dereference_check(p, 0)
+#define rcu_dereference_bh(p)		rcu_dereference_bh_check(p, 0)
+#define rcu_dereference_sched(p)	rcu_dereference_sched_check(p, 0)
+#define rcu_dereference_protected(p, c)					\
+	({ __rcu_prove(c, "rcu_dereference_protected"); (p); })
+#define rcu_access_pointer(p)		READ_ONCE(p)
+
+/* A task leaving the kernel (to user mode, or for good) must have closed
+ * every read-side section it opened (kernel/user, kernel/sched). */
+#ifdef CONFIG_PROVE_RCU
+void rcu_prove_task_leaving(const char *where);
+#else
+static __always_inline void rcu_prove_task_leaving(const char *where) { (void)where; }
+#endif
 
 #include <rcu/read_side.h>		/* rcu_read_lock()/rcu_read_unlock() */
 

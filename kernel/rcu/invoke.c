@@ -24,6 +24,7 @@ void rcu_invoke_callbacks(struct list_head *list)
 		struct rcu_head *h = container_of(list->next, struct rcu_head, list);
 
 		list_del(&h->list);
+		rcu_prove_dequeue(h);	/* func may queue h again */
 		trace_event(TRACE_RCU, TR_CB_INVOKE, h, 0);
 		h->func(h->arg);
 		WRITE_ONCE(s->invoked, s->invoked + 1);
@@ -60,6 +61,7 @@ void rcu_invoke_one(struct list_head *list)
 	struct rcu_head *h = container_of(list->next, struct rcu_head, list);
 
 	list_del(&h->list);
+	rcu_prove_dequeue(h);
 	trace_event(TRACE_RCU, TR_CB_INVOKE, h, 0);
 	h->func(h->arg);
 	WRITE_ONCE(s->invoked, s->invoked + 1);

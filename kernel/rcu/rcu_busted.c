@@ -22,14 +22,19 @@ const char rcu_variant_paper[] = "grace periods that end at once, to test the te
 
 void call_rcu(struct rcu_head *head, void (*func)(void *arg), void *arg)
 {
-	unsigned long flags = local_irq_save();
-	unsigned long gp = ++busted_gpnum;
+	unsigned long flags, gp;
+
+	if (!rcu_prove_queue(head, func))
+		return;	/* reported: queued already */
+	flags = local_irq_save();
+	gp = ++busted_gpnum;
 
 	rcu_stats_queued(head);
 	rcu_gp_count_start();
 	rcu_gp_begin(gp);		/* a "grace period" with no waiting at all */
 	rcu_gp_end(gp);
 	local_irq_restore(flags);
+	rcu_prove_dequeue(head);
 	func(arg);
 	this_cpu(rcu_cpu_stats).invoked++;
 }

@@ -81,6 +81,23 @@ extern struct rcu_gp_stats rcu_gp_stats;
  * period that begins after it was queued), the polled API's cookie
  * (update.c), which tools/trace.py's checker holds its invocation to.
  */
+/* CONFIG_PROVE_RCU (prove.c): struct rcu_head's debug_state while queued. */
+#define RCU_HEAD_QUEUED		0x5155455545440a11UL
+void rcu_prove_init(void);
+#ifdef CONFIG_PROVE_RCU
+bool rcu_prove_queue(struct rcu_head *head, void (*func)(void *arg));
+static inline void rcu_prove_dequeue(struct rcu_head *head)
+{
+	head->debug_state = 0;
+}
+#else
+static inline bool rcu_prove_queue(struct rcu_head *head, void (*func)(void *arg))
+{
+	return true;
+}
+static inline void rcu_prove_dequeue(struct rcu_head *head) {}
+#endif
+
 static inline void rcu_stats_queued(struct rcu_head *head)
 {
 	this_cpu(rcu_cpu_stats).queued++;

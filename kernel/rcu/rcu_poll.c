@@ -148,6 +148,8 @@ static void rcu_take_irqlist(void)
 /* Figure 18. BH off, not interrupts: the tasklet is the other user. */
 void call_rcu(struct rcu_head *head, void (*func)(void *arg), void *arg)
 {
+	if (!rcu_prove_queue(head, func))
+		return;	/* reported: queued already */
 	head->func = func;
 	head->arg = arg;
 	rcu_stats_queued(head);

@@ -141,6 +141,10 @@ void rcu_preempt_read_unlock(void)
 {
 	barrier();
 	current->rcu_read_lock_nesting--;
+#ifdef CONFIG_PROVE_RCU
+	if (unlikely(current->rcu_read_lock_nesting < 0))
+		rcu_prove_unbalanced_unlock();	/* reports, puts it back to 0 */
+#endif
 }
 
 int rcu_preempt_read_depth(void)

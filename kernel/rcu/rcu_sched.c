@@ -166,6 +166,9 @@ void call_rcu(struct rcu_head *head, void (*func)(void *arg), void *arg)
 	struct rcu_head **headp;
 	unsigned int state, q;
 
+	if (!rcu_prove_queue(head, func))
+		return;	/* reported: queued already */
+
 	head->func = func;
 	head->arg = arg;
 	preempt_disable();		/* stay on this CPU, no swap meanwhile */

@@ -64,10 +64,13 @@ static unsigned long student_calls;	/* call_rcu() calls, for show_state */
  */
 void call_rcu(struct rcu_head *head, void (*func)(void *arg), void *arg)
 {
+	if (!rcu_prove_queue(head, func))
+		return;	/* reported: queued already */
 	head->func = func;
 	head->arg = arg;
 	student_calls++;
 	rcu_stats_queued(head);
+	rcu_prove_dequeue(head);
 	func(arg);			/* WRONG: readers may still hold arg */
 	this_cpu(rcu_cpu_stats).invoked++;
 }

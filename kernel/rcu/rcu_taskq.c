@@ -132,6 +132,9 @@ void call_rcu(struct rcu_head *head, void (*func)(void *arg), void *arg)
 	unsigned long flags;
 	int start = 0;
 
+	if (!rcu_prove_queue(head, func))
+		return;	/* reported: queued already */
+
 	head->func = func;
 	head->arg = arg;
 	rcu_stats_queued(head);

@@ -577,6 +577,9 @@ void call_rcu(struct rcu_head *head, void (*func)(void *arg), void *arg)
 {
 	unsigned long flags;
 
+	if (!rcu_prove_queue(head, func))
+		return;	/* reported: queued already */
+
 	head->func = func;
 	head->arg = arg;
 	flags = local_irq_save();

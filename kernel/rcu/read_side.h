@@ -102,6 +102,25 @@ static __always_inline int rcu_read_depth(void)
 }
 #endif
 
+/*
+ * CONFIG_PROVE_RCU: an rcu_read_unlock() that takes the nesting below zero
+ * had no rcu_read_lock(). It is reported (kernel/rcu/prove.c), the count
+ * is put back to zero and the unlock does nothing else, so that one bug
+ * gives one report rather than a negative preempt_count and a cascade.
+ */
+#ifdef CONFIG_PROVE_RCU
+void rcu_prove_unbalanced_unlock(void);
+static __always_inline bool rcu_prove_unlock_bad(void)
+{
+	if (likely(rcu_read_depth() >= 0))
+		return false;
+	rcu_prove_unbalanced_unlock();
+	return true;
+}
+#else
+static __always_inline bool rcu_prove_unlock_bad(void) { return false; }
+#endif
+
 #if defined(CONFIG_RCU_PREEMPT)
 /* above */
 #elif defined(CONFIG_PREEMPT)
@@ -114,6 +133,8 @@ static __always_inline void rcu_read_lock(void)
 static __always_inline void rcu_read_unlock(void)
 {
 	rcu_read_depth_dec();
+	if (rcu_prove_unlock_bad())
+		return;
 	preempt_enable();
 }
 #else
@@ -125,6 +146,7 @@ static __always_inline void rcu_read_lock(void)
 static __always_inline void rcu_read_unlock(void)
 {
 	rcu_read_depth_dec();
+	(void)rcu_prove_unlock_bad();
 }
 #endif
 

@@ -232,6 +232,7 @@ void rcu_hook_init(void)
 		panic("rcu: initialised on cpu%u, which is not in cpu_online_mask",
 		      smp_processor_id());
 	might_sleep_extra_check = rcu_read_side_check;
+	rcu_prove_init();		/* cpu_local and current exist from here */
 	rcu_variant_init();
 	rcu_init_cpu(smp_processor_id());
 	rcu_stats_init();

@@ -20,6 +20,7 @@
 #include <string.h>
 #include <printk.h>
 #include <panic.h>
+#include <rcupdate.h>
 
 static LIST_HEAD(all_tasks);
 static DEFINE_SPINLOCK(task_list_lock);
@@ -109,6 +110,7 @@ __noreturn void task_exit(int code)
 
 	if (me->is_idle)
 		panic("the idle task of CPU %u tried to exit", smp_processor_id());
+	rcu_prove_task_leaving("task exit");
 	me->exit_code = code;
 	task_list_del(me);
 	complete_all(&me->exited);	/* joiners may drop their references now */

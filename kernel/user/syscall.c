@@ -23,6 +23,7 @@
 #include <mm.h>
 #include <string.h>
 #include <printk.h>
+#include <rcupdate.h>
 #include <atomic.h>
 #include <cpumask.h>
 #include <arch/qemu.h>
@@ -395,5 +396,6 @@ void syscall_dispatch(struct pt_regs *regs)
 		regs->rax = syscall_table[nr]->fn(regs);
 	else
 		regs->rax = -ENOSYS;
+	rcu_prove_task_leaving("return to user mode");
 	user_return_work(regs);
 }
