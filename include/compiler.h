@@ -27,6 +27,21 @@
 #define container_of(ptr, type, member) \
 	((type *)((char *)(ptr) - offsetof(type, member)))
 
+/*
+ * __rcu marks a pointer that RCU readers load without a lock: read it with
+ * rcu_dereference*() or rcu_access_pointer(), write it with
+ * rcu_assign_pointer() or RCU_INIT_POINTER() (docs/rcu/checking.md). To GCC
+ * it is nothing; the sparse checker (make check) gives it an address space
+ * of its own so a plain load or store of such a pointer is reported.
+ */
+#ifdef __CHECKER__
+#define __rcu		__attribute__((noderef, address_space(__rcu)))
+#define __force		__attribute__((force))
+#else
+#define __rcu
+#define __force
+#endif
+
 #define STATIC_ASSERT(c) _Static_assert(c, #c)
 
 /* A compiler barrier: the compiler may not move memory accesses across it. */
