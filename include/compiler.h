@@ -37,7 +37,9 @@
 #ifdef __CHECKER__
 #define __rcu		__attribute__((noderef, address_space(__rcu)))
 #define __force		__attribute__((force))
+#define __kernel	__attribute__((address_space(0)))
 #else
+#define __kernel
 #define __rcu
 #define __force
 #endif

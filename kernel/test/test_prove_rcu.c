@@ -24,7 +24,7 @@ struct prove_item {
 };
 
 static struct prove_item item_a = { .val = 1 }, item_b = { .val = 2 };
-static struct prove_item *prove_gp = &item_a;
+static struct prove_item __rcu *prove_gp = RCU_INITIALIZER(&item_a);
 static DEFINE_MUTEX(prove_mutex);
 static DEFINE_SPINLOCK(prove_lock);
 
