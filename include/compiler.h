@@ -28,6 +28,8 @@
 	((type *)((char *)(ptr) - offsetof(type, member)))
 
 /*
+ * __user marks a pointer into the calling process's memory: only
+ * copy_from_user()/copy_to_user() (include/uaccess.h) may use it.
  * __rcu marks a pointer that RCU readers load without a lock: read it with
  * rcu_dereference*() or rcu_access_pointer(), write it with
  * rcu_assign_pointer() or RCU_INIT_POINTER() (docs/rcu/checking.md). To GCC
@@ -35,10 +37,12 @@
  * of its own so a plain load or store of such a pointer is reported.
  */
 #ifdef __CHECKER__
+#define __user		__attribute__((noderef, address_space(__user)))
 #define __rcu		__attribute__((noderef, address_space(__rcu)))
 #define __force		__attribute__((force))
 #define __kernel	__attribute__((address_space(0)))
 #else
+#define __user
 #define __kernel
 #define __rcu
 #define __force

@@ -1,9 +1,11 @@
 /*
  * Planted mistakes that `make check` must report (tests/test_check.py):
  * an __rcu pointer loaded and stored plainly, bypassing the accessors, and
- * rcu_dereference() of a pointer nobody declared __rcu.
+ * rcu_dereference() of a pointer nobody declared __rcu; and a system
+ * call's user pointer read as if it were the kernel's.
  */
 #include <rcupdate.h>
+#include <uaccess.h>
 
 struct item {
 	int val;
@@ -32,4 +34,9 @@ int not_annotated(void)
 	v = rcu_dereference(item_plain)->val;	/* BUG: item_plain is not __rcu */
 	rcu_read_unlock();
 	return v;
+}
+
+long user_deref(const int __user *uptr)
+{
+	return *uptr;				/* BUG: not copy_from_user() */
 }
