@@ -28,6 +28,12 @@
 	((type *)((char *)(ptr) - offsetof(type, member)))
 
 /*
+ * __user marks a pointer into the calling process's memory: only
+ * copy_from_user()/copy_to_user() (include/uaccess.h) may use it.
+ * __acquires(l)/__releases(l)/__must_hold(l) say that a function returns
+ * with l held, is entered with it held and drops it, or keeps it held;
+ * sparse (make check) counts each lock's context through every function
+ * and reports one left unbalanced ("context imbalance").
  * __rcu marks a pointer that RCU readers load without a lock: read it with
  * rcu_dereference*() or rcu_access_pointer(), write it with
  * rcu_assign_pointer() or RCU_INIT_POINTER() (docs/rcu/checking.md). To GCC
@@ -35,9 +41,25 @@
  * of its own so a plain load or store of such a pointer is reported.
  */
 #ifdef __CHECKER__
+#define __user		__attribute__((noderef, address_space(__user)))
 #define __rcu		__attribute__((noderef, address_space(__rcu)))
 #define __force		__attribute__((force))
+#define __kernel	__attribute__((address_space(0)))
+#define __acquires(x)	__attribute__((context(x, 0, 1)))
+#define __releases(x)	__attribute__((context(x, 1, 0)))
+#define __must_hold(x)	__attribute__((context(x, 1, 1)))
+#define __acquire(x)	__context__(x, 1)
+#define __release(x)	__context__(x, -1)
+#define __cond_lock(x, c)	((c) ? ({ __acquire(x); 1; }) : 0)
 #else
+#define __acquires(x)
+#define __releases(x)
+#define __must_hold(x)
+#define __acquire(x)	((void)0)
+#define __release(x)	((void)0)
+#define __cond_lock(x, c)	(c)
+#define __user
+#define __kernel
 #define __rcu
 #define __force
 #endif

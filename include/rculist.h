@@ -17,12 +17,21 @@
 #include <list.h>
 #include <rcupdate.h>
 
+/*
+ * The one pointer of each node a reader follows, seen as __rcu: list_head
+ * itself stays a plain type (the non-RCU list code uses it too), and these
+ * say where RCU's rules apply (Linux's names).
+ */
+#define list_next_rcu(p)	(*((struct list_head __rcu **)&(p)->next))
+#define hlist_first_rcu(h)	(*((struct hlist_node __rcu **)&(h)->first))
+#define hlist_next_rcu(n)	(*((struct hlist_node __rcu **)&(n)->next))
+
 static inline void __list_add_rcu(struct list_head *n, struct list_head *prev,
 				  struct list_head *next)
 {
 	n->next = next;
 	n->prev = prev;
-	rcu_assign_pointer(prev->next, n);	/* publish: the element is ready */
+	rcu_assign_pointer(list_next_rcu(prev), n);	/* publish: the element is ready */
 	next->prev = n;
 }
 
@@ -50,12 +59,11 @@ static inline void list_replace_rcu(struct list_head *old, struct list_head *new
 {
 	new->next = old->next;
 	new->prev = old->prev;
-	rcu_assign_pointer(new->prev->next, new);
+	rcu_assign_pointer(list_next_rcu(new->prev), new);
 	new->next->prev = new;
 	old->prev = (struct list_head *)0x200;
 }
 
-#define list_next_rcu(p)	(*(struct list_head **)&(p)->next)
 
 #define list_for_each_rcu(pos, head)						\
 	for (pos = rcu_dereference(list_next_rcu(head)); pos != (head);		\
@@ -67,7 +75,12 @@ static inline void list_replace_rcu(struct list_head *old, struct list_head *new
  * walk the list under that lock, outside rcu_read_lock(), with no
  * CONFIG_PROVE_RCU report (docs/rcu/checking.md).
  */
+#ifdef __CHECKER__
+/* sparse 0.6 has no __VA_OPT__; the comma operator is fine for a checker. */
+#define __rcu_list_cond(...)	(0 , ##__VA_ARGS__)
+#else
 #define __rcu_list_cond(...)	(0 __VA_OPT__(|| (__VA_ARGS__)))
+#endif
 #define list_for_each_entry_rcu(pos, head, member, cond...)			\
 	for (pos = list_entry(rcu_dereference_check(list_next_rcu(head),	\
 						    __rcu_list_cond(cond)),	\
@@ -85,7 +98,7 @@ static inline void hlist_add_head_rcu(struct hlist_node *n, struct hlist_head *h
 
 	n->next = first;
 	n->pprev = &h->first;
-	rcu_assign_pointer(h->first, n);	/* publish */
+	rcu_assign_pointer(hlist_first_rcu(h), n);	/* publish */
 	if (first)
 		first->pprev = &n->next;
 }
@@ -105,11 +118,11 @@ static inline void hlist_del_init_rcu(struct hlist_node *n)
 }
 
 #define hlist_for_each_entry_rcu(pos, head, member, cond...)			\
-	for (pos = hlist_entry_safe(rcu_dereference_check((head)->first,	\
+	for (pos = hlist_entry_safe(rcu_dereference_check(hlist_first_rcu(head),	\
 						__rcu_list_cond(cond)),		\
 				    __typeof__(*(pos)), member);		\
 	     pos;								\
-	     pos = hlist_entry_safe(rcu_dereference_check((pos)->member.next,	\
+	     pos = hlist_entry_safe(rcu_dereference_check(hlist_next_rcu(&(pos)->member),	\
 						__rcu_list_cond(cond)),		\
 				    __typeof__(*(pos)), member))
 

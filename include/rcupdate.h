@@ -97,8 +97,24 @@ void cond_synchronize_rcu(unsigned long cookie);
  * after the pointer to it (seed 000 Figure 48 line 9). On x86 (TSO) it
  * costs nothing but a compiler barrier.
  */
-#define rcu_assign_pointer(p, v)	smp_store_release(&(p), (v))
-#define RCU_INIT_POINTER(p, v)		WRITE_ONCE(p, v)
+/*
+ * Under sparse (make check) p must be declared __rcu: each accessor checks
+ * that (rcu_check_sparse) and casts the address space away on the way out,
+ * or in on the way in, so only these macros may touch such a pointer.
+ */
+#ifdef __CHECKER__
+#define rcu_check_sparse(p, space)	((void)(((__typeof__(*(p)) space *)(p)) == (p)))
+#else
+#define rcu_check_sparse(p, space)	((void)0)
+#endif
+#define RCU_INITIALIZER(v)		((__typeof__(*(v)) __force __rcu *)(v))
+
+#define rcu_assign_pointer(p, v)					\
+	do { rcu_check_sparse(p, __rcu);				\
+	     smp_store_release(&(p), RCU_INITIALIZER(v)); } while (0)
+#define RCU_INIT_POINTER(p, v)						\
+	do { rcu_check_sparse(p, __rcu);				\
+	     WRITE_ONCE(p, RCU_INITIALIZER(v)); } while (0)
 
 /*
  * rcu_dereference(p): load p once; later loads through it see the
@@ -107,7 +123,10 @@ void cond_synchronize_rcu(unsigned long cookie);
  */
 #define read_barrier_depends()		do { } while (0)
 #define rcu_dereference_raw(p)						\
-	({ __typeof__(p) ___p = READ_ONCE(p); read_barrier_depends(); ___p; })
+	({ rcu_check_sparse(p, __rcu);					\
+	   __typeof__(*(p)) __force __kernel *___p =			\
+		(__typeof__(*(p)) __force __kernel *)READ_ONCE(p);	\
+	   read_barrier_depends(); ___p; })
 
 /*
  * The checked accessors (Linux's names; docs/rcu/checking.md). Each states
@@ -158,8 +177,12 @@ unsigned long rcu_prove_reports(void);
 #define rcu_dereference_bh(p)		rcu_dereference_bh_check(p, 0)
 #define rcu_dereference_sched(p)	rcu_dereference_sched_check(p, 0)
 #define rcu_dereference_protected(p, c)					\
-	({ __rcu_prove(c, "rcu_dereference_protected"); (p); })
-#define rcu_access_pointer(p)		READ_ONCE(p)
+	({ __rcu_prove(c, "rcu_dereference_protected");		\
+	   rcu_check_sparse(p, __rcu);					\
+	   (__typeof__(*(p)) __force __kernel *)(p); })
+#define rcu_access_pointer(p)						\
+	({ rcu_check_sparse(p, __rcu);					\
+	   (__typeof__(*(p)) __force __kernel *)READ_ONCE(p); })
 
 /* A task leaving the kernel (to user mode, or for good) must have closed
  * every read-side section it opened (kernel/user, kernel/sched). */

@@ -124,17 +124,20 @@ static __always_inline bool spin_is_locked(spinlock_t *l)
  * announced to the validator before spinning, so an order that would
  * deadlock is reported before it does.
  */
-#define spin_lock(l)			__spin_lock((l), 0, LOCK_SITE)
-#define spin_lock_nested(l, sub)	__spin_lock((l), (sub), LOCK_SITE)
-#define spin_trylock(l)			__spin_trylock((l), LOCK_SITE)
-#define spin_unlock(l)			__spin_unlock((l), LOCK_SITE)
-#define spin_lock_irqsave(l)		__spin_lock_irqsave((l), 0, LOCK_SITE)
-#define spin_lock_irqsave_nested(l, sub) __spin_lock_irqsave((l), (sub), LOCK_SITE)
-#define spin_unlock_irqrestore(l, f)	__spin_unlock_irqrestore((l), (f), LOCK_SITE)
-#define spin_lock_irq(l)		__spin_lock_irq((l), LOCK_SITE)
-#define spin_unlock_irq(l)		__spin_unlock_irq((l), LOCK_SITE)
-#define spin_lock_bh(l)			__spin_lock_bh((l), LOCK_SITE)
-#define spin_unlock_bh(l)		__spin_unlock_bh((l), LOCK_SITE)
+#define spin_lock(l)			do { __spin_lock((l), 0, LOCK_SITE); __acquire(l); } while (0)
+#define spin_lock_nested(l, sub)	do { __spin_lock((l), (sub), LOCK_SITE); __acquire(l); } while (0)
+#define spin_trylock(l)			__cond_lock(l, __spin_trylock((l), LOCK_SITE))
+#define spin_unlock(l)			do { __release(l); __spin_unlock((l), LOCK_SITE); } while (0)
+#define spin_lock_irqsave(l)		({ unsigned long __f = __spin_lock_irqsave((l), 0, LOCK_SITE); \
+					   __acquire(l); __f; })
+#define spin_lock_irqsave_nested(l, sub) ({ unsigned long __f =				\
+					   __spin_lock_irqsave((l), (sub), LOCK_SITE);	\
+					   __acquire(l); __f; })
+#define spin_unlock_irqrestore(l, f)	do { __release(l); __spin_unlock_irqrestore((l), (f), LOCK_SITE); } while (0)
+#define spin_lock_irq(l)		do { __spin_lock_irq((l), LOCK_SITE); __acquire(l); } while (0)
+#define spin_unlock_irq(l)		do { __release(l); __spin_unlock_irq((l), LOCK_SITE); } while (0)
+#define spin_lock_bh(l)			do { __spin_lock_bh((l), LOCK_SITE); __acquire(l); } while (0)
+#define spin_unlock_bh(l)		do { __release(l); __spin_unlock_bh((l), LOCK_SITE); } while (0)
 
 static __always_inline void __spin_lock(spinlock_t *l, unsigned int sub,
 					const struct lock_site *site)

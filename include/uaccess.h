@@ -9,8 +9,7 @@
 #define _UACCESS_H
 
 #include <types.h>
-
-#define __user
+#include <compiler.h>
 
 /* 0 or -EFAULT (nothing partial is reported). */
 int copy_from_user(void *dst, const void __user *src, size_t n);

@@ -463,3 +463,28 @@ def test_a_real_stall_is_quoted_first():
     res = grade.run_check(c, 4, {}, "0", {}, "answers.toml", {})
     assert not res["ok"] and res["seconds"] < 60, res
     assert re.search(r"INFO: \S+ detected stalls on CPUs:", res["evidence"][0]), res["evidence"]
+
+
+def test_lab3_prove_rcu_report_is_shown_with_its_place(monkeypatch):
+    """A conversion that walks the table without rcu_read_lock(): the
+    PROVE_RCU report ends the boot, and the check shows its file:line and
+    the locks held, with Lab 3's hint about what to fix."""
+    fake_qemu(monkeypatch,
+              "echo '[    0.5] cpu1: WARNING: suspicious rcu_dereference_check() usage'; "
+              "echo '[    0.5] cpu1:   kernel/test/lab3_table.c:58: rcu_dereference_check() "
+              "outside an RCU read-side section and without its condition'; "
+              "echo '[    0.5] cpu1:   task lab3-r1/9 on cpu1: rcu_read_lock nesting 0, "
+              "preempt_count 00000000, irqs on'; "
+              "echo '[    0.5] cpu1: lockdep: no locks held by lab3-r1/9'; "
+              "echo '[    0.5] cpu1: Call Trace:'; sleep 0.5; exit 0")
+    spec = grade.load(3)
+    hints = [(h["rx"], h["say"]) for h in spec["hint"]]
+    c = next(c for c in spec["check"] if c["name"] == "stress-ltimer-smp4")
+    c = dict(c, config="grade_fake_prove_defconfig", requires=[])
+    res = grade.run_check(c, 3, {}, "0", {}, "answers.toml", {}, hints=hints)
+    assert not res["ok"]
+    assert "WARNING: suspicious rcu_dereference_check()" in res["evidence"][0], res["evidence"]
+    assert any("lab3_table.c:58:" in e and "outside an RCU read-side section" in e
+               for e in res["evidence"]), res["evidence"]
+    assert any("no locks held" in e for e in res["evidence"]), res["evidence"]
+    assert any("rcu_read_lock() around the walk" in w for w in res["reasons"]), res["reasons"]

@@ -93,8 +93,12 @@ BOOT_KEYS = {"config": str, "option": list, "cpus": int, "cmdline": str, "timeou
 CHECK_KEYS = {"name", "points", "description", "requires", "answers", "host", "show",
               "measure"} | set(BOOT_KEYS)
 # Log lines worth showing as evidence when a boot check fails.
+# A PROVE_RCU report's place and reason (docs/rcu/checking.md) and the
+# locks held are the lines after its WARNING that say what to fix.
 EVIDENCE = re.compile(r"rcu-torture: (FAILURE|ERROR)|^\s*not ok |^\s*# .*: expected |"
-                      r"Kernel panic|kmalloc: poison|BUG:|rcu: stall|lab3: .*(FAIL|ERROR)")
+                      r"Kernel panic|kmalloc: poison|BUG:|rcu: stall|lab3: .*(FAIL|ERROR)|"
+                      r"\S+\.c:\d+: rcu_dereference\w*\(\) (outside|and its condition)|"
+                      r"lockdep:  #\d+: |lockdep: no locks held")
 # The first error of a failed build: the compiler's, the assembler's, the linker's.
 BUILD_ERROR = re.compile(r"^\S+:\d+(?::\d+)?: (?:fatal )?error: |undefined reference to|"
                          r"^\S+: No such file|\*\*\* No rule")

@@ -39,6 +39,7 @@ have gdb                || need_apt gdb
 have make               || need_apt make
 have gcc                || need_apt gcc
 have ld                 || need_apt binutils
+have sparse             || need_apt sparse        # make check
 
 # The modules $PYTHON cannot find. find_spec, not import: importing
 # matplotlib alone takes a second, and this runs before every make test.

@@ -29,7 +29,7 @@ static inline u64 rdmsr(u32 msr)
 
 static inline void wrmsr(u32 msr, u64 v)
 {
-	__asm__ __volatile__("wrmsr" :: "c"(msr), "a"((u32)v), "d"((u32)(v >> 32)) : "memory");
+	__asm__ __volatile__("wrmsr" :: "c"(msr), "a"((u32)(v & 0xffffffffu)), "d"((u32)(v >> 32)) : "memory");
 }
 
 static inline void cpuid(u32 leaf, u32 sub, u32 *a, u32 *b, u32 *c, u32 *d)

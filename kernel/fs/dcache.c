@@ -109,11 +109,11 @@ retry:
 	while ((seq = smp_load_acquire(&rename_seq)) & 1)
 		cpu_relax();
 	rcu_read_lock();
-	for (struct hlist_node *n = rcu_dereference(d_bucket(h)->first), *next; n; n = next) {
+	for (struct hlist_node *n = rcu_dereference(hlist_first_rcu(d_bucket(h))), *next; n; n = next) {
 		d = hlist_entry(n, struct dentry, d_hash);
 		/* The stress's own check (with it off, the plain chain walk):
 		 * a freed node's ->next reads as poison, which no walk may follow. */
-		next = rcu_dereference(n->next);
+		next = rcu_dereference(hlist_next_rcu(n));
 		if (unlikely(READ_ONCE(dcache_stress_window)) &&
 		    (unsigned long)next == DCACHE_POISON) {
 			atomic_long_inc(&dcache_stress_freed_seen);
@@ -129,7 +129,7 @@ retry:
 				atomic_long_inc(&dcache_stress_freed_seen);
 				break;		/* its ->next is poison too */
 			}
-			next = rcu_dereference(n->next);
+			next = rcu_dereference(hlist_next_rcu(n));
 			if ((unsigned long)next == DCACHE_POISON) {
 				atomic_long_inc(&dcache_stress_freed_seen);
 				break;

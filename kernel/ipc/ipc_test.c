@@ -89,7 +89,9 @@ KTEST(ipc_ids_grow_keeps_entries)
 	}
 	KT_EXPECT(t, ids.size == 32 && sizes == 6, "size %d after %d sizes (1, 2, 4, 8, 16, 32)",
 		  ids.size, sizes);
+	down(&ids.sem);			/* ipc_findkey() is an updater */
 	KT_EXPECT(t, ipc_findkey(&ids, 107) == o[7]->id % SEQ_MULTIPLIER, "findkey");
+	up(&ids.sem);
 	KT_EXPECT(t, ids.in_use == 20 && ids.max_id == 19, "in_use %d max_id %d", ids.in_use,
 		  ids.max_id);
 	for (int i = 0; i < 20; i++)
@@ -167,7 +169,7 @@ KTEST(ipc_lock_sees_deleted)
 	o->mark = 0x600d;
 	down(&ids.sem);
 	rcu_read_lock();
-	p = ipc_entries(&ids, o->id % SEQ_MULTIPLIER)[o->id % SEQ_MULTIPLIER].p;
+	p = rcu_dereference(ipc_entries(&ids, o->id % SEQ_MULTIPLIER)[o->id % SEQ_MULTIPLIER].p);
 
 	q = ipc_lock(&ids, o->id);		/* the remover */
 	ipc_rmid(&ids, o->id);

@@ -320,7 +320,7 @@ static void stress_one_read(unsigned long *rnd)
 		goto out;
 	}
 	stress_delay(rnd, 10);
-	o = (struct stress_obj *)READ_ONCE(entries[lid].p);
+	o = (struct stress_obj *)rcu_dereference(entries[lid].p);
 	if ((unsigned long)o == STRESS_POISON) {
 		stress_error(&st.freed_array, "cpu%u: slot %d of array %p reads as kmalloc poison: "
 			     "the array was freed inside the reader's rcu_read_lock()",

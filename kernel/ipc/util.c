@@ -104,7 +104,7 @@ void ipc_destroy_ids(struct ipc_ids *ids)
 int ipc_findkey(struct ipc_ids *ids, int key)
 {
 	for (int id = 0; id <= ids->max_id; id++) {
-		struct kern_ipc_perm *p = ids->entries[id].p;
+		struct kern_ipc_perm *p = ipc_slot(ids, id);
 
 		if (p && p->key == key)
 			return id;
@@ -132,7 +132,7 @@ static int grow_ary(struct ipc_ids *ids, int newsize)
 		return ids->size;
 	memcpy(new, ids->entries, sizeof(struct ipc_id) * ids->size);
 	for (i = ids->size; i < newsize; i++)
-		new[i].p = NULL;
+		RCU_INIT_POINTER(new[i].p, NULL);
 	old = ids->entries;
 	i = ids->size;
 
@@ -181,7 +181,7 @@ int ipc_addid(struct ipc_ids *ids, struct kern_ipc_perm *new, int size)
 		grow_ary(ids, want < size ? want : size);
 	}
 	for (id = 0; id < ids->size && id < size; id++)
-		if (ids->entries[id].p == NULL)
+		if (rcu_access_pointer(ids->entries[id].p) == NULL)
 			goto found;
 	return -1;
 found:
@@ -212,8 +212,8 @@ struct kern_ipc_perm *ipc_rmid(struct ipc_ids *ids, int id)
 	if (lid >= ids->size)
 		panic("ipc_rmid: index %d outside the table (%d slots)", lid, ids->size);
 
-	p = ids->entries[lid].p;
-	WRITE_ONCE(ids->entries[lid].p, NULL);
+	p = ipc_slot(ids, lid);
+	RCU_INIT_POINTER(ids->entries[lid].p, NULL);
 	if (p == NULL)
 		panic("ipc_rmid: slot %d is empty", lid);
 	ids->in_use--;
@@ -223,7 +223,7 @@ struct kern_ipc_perm *ipc_rmid(struct ipc_ids *ids, int id)
 			lid--;
 			if (lid == -1)
 				break;
-		} while (ids->entries[lid].p == NULL);
+		} while (rcu_access_pointer(ids->entries[lid].p) == NULL);
 		ids->max_id = lid;
 	}
 	p->deleted = 1;	/* under p->lock: the next ipc_lock() of p fails */
@@ -237,7 +237,7 @@ static struct kern_ipc_perm *ipc_lock_global(struct ipc_ids *ids, int lid)
 	struct kern_ipc_perm *out;
 
 	spin_lock(&ids->ary);
-	if (lid >= ids->size || (out = ids->entries[lid].p) == NULL) {
+	if (lid >= ids->size || (out = ipc_slot(ids, lid)) == NULL) {
 		spin_unlock(&ids->ary);
 		return NULL;
 	}

@@ -55,7 +55,7 @@ struct kern_ipc_perm {
 
 /* One slot of the array `entries` points at (Figure 8's ipc_id). */
 struct ipc_id {
-	struct kern_ipc_perm *p;
+	struct kern_ipc_perm __rcu *p;	/* readers: rcu_dereference() */
 };
 
 /*
@@ -108,6 +108,21 @@ static __always_inline struct ipc_id *ipc_entries(struct ipc_ids *ids, int lid)
 	entries = READ_ONCE(ids->entries);
 	read_barrier_depends();
 	return entries;
+}
+
+/*
+ * The object in slot lid, for the update side: ids->sem held (an updater)
+ * or, in ipc=global mode, ids->ary. A semaphore has no owner, so "held"
+ * is "taken by someone", which is as much as the check can know.
+ */
+static inline bool ipc_ids_update_held(struct ipc_ids *ids)
+{
+	return READ_ONCE(ids->sem.count) == 0 || spin_is_locked(&ids->ary);
+}
+
+static inline struct kern_ipc_perm *ipc_slot(struct ipc_ids *ids, int lid)
+{
+	return rcu_dereference_protected(ids->entries[lid].p, ipc_ids_update_held(ids));
 }
 
 static inline int ipc_buildid(struct ipc_ids *ids, int id, int seq)

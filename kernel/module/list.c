@@ -52,7 +52,7 @@ struct module *find_module(const char *name)
 {
 	struct module *mod;
 
-	list_for_each_entry_rcu(mod, &modules, list, mutex_is_locked(&module_mutex))
+	list_for_each_entry_rcu(mod, &modules, list, lockdep_is_held(&module_mutex))
 		if (!strcmp(mod->name, name))
 			return mod;
 	return NULL;

@@ -35,6 +35,7 @@
 #include <arch/cpu.h>
 #include <ksyms.h>
 #include <string.h>
+#include <lockdep.h>
 
 /* Before rcu_hook_init() there is one CPU, no other task and no grace
  * period: every access is safe, and current may not exist yet. */
@@ -96,6 +97,12 @@ static void rcu_prove_context(void)
 	printk("  task %s/%d on cpu%u: rcu_read_lock nesting %d, preempt_count %08x, irqs %s\n",
 	       p ? p->name : "(none)", p ? p->pid : -1, smp_processor_id(), rcu_read_depth(),
 	       preempt_count(), irqs_disabled() ? "off" : "on");
+	/* Which locks were held says whether the condition named the wrong
+	 * one or none was taken (empty without CONFIG_PROVE_LOCKING). */
+#ifdef CONFIG_PROVE_LOCKING
+	if (p)
+		lockdep_print_held_locks(p);
+#endif
 	dump_stack();
 }
 

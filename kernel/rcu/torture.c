@@ -256,7 +256,7 @@ static void torture_stats_print(const struct torture_snapshot *start, const char
 		wc[i] = atomic_long_read(&torture_wstats.wcount[i]);
 	printk("rcu-torture: %s t=%lums ver=%lu rtc=%p gps=%lu cbs=%lu/%lu "
 	       "rta=%ld rtf=%ld reads=%lu/%lu\n",
-	       tag, (now.ns - start->ns) / 1000000, now.version, rcu_torture_current,
+	       tag, (now.ns - start->ns) / 1000000, now.version, rcu_access_pointer(rcu_torture_current),
 	       now.gps - start->gps, now.cbq - start->cbq, now.cbi - start->cbi,
 	       atomic_long_read(&torture_wstats.alloc), atomic_long_read(&torture_wstats.free),
 	       reads, treads);
@@ -291,7 +291,7 @@ static void torture_reset(void)
 	for_each_possible_cpu(cpu)
 		memset(&per_cpu(torture_rstats, cpu), 0, sizeof(struct torture_reader_stats));
 	atomic_set(&torture_reports, 0);
-	rcu_torture_current = NULL;
+	RCU_INIT_POINTER(rcu_torture_current, NULL);
 	rcu_torture_current_version = 0;
 	torture_stopping = false;
 	torture_stutter_paused = false;

@@ -77,7 +77,7 @@ __printf(1, 2) void torture_report(const char *fmt, ...);
 
 /* ---- Shared run state. */
 extern volatile bool torture_stopping;	/* set once: every thread winds down */
-extern struct rcu_torture *rcu_torture_current;
+extern struct rcu_torture __rcu *rcu_torture_current;
 extern volatile unsigned long rcu_torture_current_version;
 
 /* Per-thread pseudo-random numbers (xorshift64*, seeded from the TSC). */

@@ -33,7 +33,7 @@
 #include <completion.h>
 
 struct torture_writer_stats torture_wstats;
-struct rcu_torture *rcu_torture_current;
+struct rcu_torture __rcu *rcu_torture_current;
 volatile unsigned long rcu_torture_current_version;
 
 /* Elements retired by the synchronous and polled paths (writer only). */
@@ -210,7 +210,7 @@ static int rcu_torture_writer(void *arg)
 			torture_sleep(1);
 			continue;
 		}
-		old = rcu_torture_current;
+		old = rcu_dereference_protected(rcu_torture_current, 1);	/* the one writer */
 		p->rtort_version = rcu_torture_current_version + 1;
 		/* Publish: p's fields are seen before the pointer to it. */
 		rcu_assign_pointer(rcu_torture_current, p);
@@ -234,7 +234,7 @@ static int rcu_torture_writer(void *arg)
  */
 void torture_writer_drain(void)
 {
-	struct rcu_torture *old = rcu_torture_current;
+	struct rcu_torture *old = rcu_dereference_protected(rcu_torture_current, 1);
 	long left;
 
 	rcu_assign_pointer(rcu_torture_current, NULL);

@@ -109,6 +109,7 @@ struct task *cpu_curr(unsigned int cpu)
 /* ---------------------------------------------------------------- locking */
 
 struct rq *task_rq_lock(struct task *p)
+	__acquires(&rq->lock)
 {
 	for (;;) {
 		unsigned int cpu = READ_ONCE(p->cpu);
@@ -122,9 +123,11 @@ struct rq *task_rq_lock(struct task *p)
 }
 
 void double_rq_lock(struct rq *a, struct rq *b)
+	__acquires(&a->lock) __acquires(&b->lock)
 {
 	if (a == b) {
 		spin_lock(&a->lock);
+		__acquire(&b->lock);	/* sparse: one lock, counted as both */
 	} else if (a->cpu < b->cpu) {
 		spin_lock(&a->lock);
 		spin_lock_nested(&b->lock, SINGLE_DEPTH_NESTING);	/* CPU order */
@@ -135,10 +138,13 @@ void double_rq_lock(struct rq *a, struct rq *b)
 }
 
 void double_rq_unlock(struct rq *a, struct rq *b)
+	__releases(&a->lock) __releases(&b->lock)
 {
 	spin_unlock(&a->lock);
 	if (a != b)
 		spin_unlock(&b->lock);
+	else
+		__release(&b->lock);
 }
 
 /* ---------------------------------------------------------------- preemption requests */

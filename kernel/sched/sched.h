@@ -49,9 +49,9 @@ enum sched_mode {
 void __schedule(enum sched_mode mode);
 void finish_task_switch(struct task *prev);
 /* Lock the run queue p is on (interrupts must be off); it may move meanwhile. */
-struct rq *task_rq_lock(struct task *p);
-void double_rq_lock(struct rq *a, struct rq *b);
-void double_rq_unlock(struct rq *a, struct rq *b);
+struct rq *task_rq_lock(struct task *p) __acquires(&rq->lock);
+void double_rq_lock(struct rq *a, struct rq *b) __acquires(&a->lock) __acquires(&b->lock);
+void double_rq_unlock(struct rq *a, struct rq *b) __releases(&a->lock) __releases(&b->lock);
 void enqueue_task(struct rq *rq, struct task *p, bool head);
 void dequeue_task(struct rq *rq, struct task *p);
 void check_preempt(struct rq *rq, struct task *p);

@@ -18,14 +18,14 @@ struct bench_item {
 };
 
 static struct bench_item bench_item = { .val = 1 };
-static struct bench_item *bench_gp = &bench_item;
+static struct bench_item __rcu *bench_gp = RCU_INITIALIZER(&bench_item);
 
 static u64 __noinline time_plain(int *sum)
 {
 	u64 t0 = rdtsc_ordered();
 
 	for (int i = 0; i < READS; i++) {
-		*sum += READ_ONCE(bench_gp)->val;
+		*sum += rcu_dereference_raw(bench_gp)->val;	/* the plain load, unchecked */
 		barrier();
 	}
 	return rdtsc_ordered() - t0;

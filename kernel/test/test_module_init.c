@@ -24,7 +24,7 @@
 #include "modslow.h"
 #include "test_module.h"
 
-static struct modslow_ops *modslow_hook;	/* RCU-protected */
+static struct modslow_ops __rcu *modslow_hook;	/* RCU-protected */
 static DEFINE_SPINLOCK(modslow_lock);
 
 void modslow_publish(struct modslow_ops *ops)
@@ -38,7 +38,7 @@ EXPORT_SYMBOL(modslow_publish);
 void modslow_unpublish(struct modslow_ops *ops)
 {
 	spin_lock(&modslow_lock);
-	if (modslow_hook == ops)
+	if (rcu_dereference_protected(modslow_hook, lockdep_is_held(&modslow_lock)) == ops)
 		RCU_INIT_POINTER(modslow_hook, NULL);
 	spin_unlock(&modslow_lock);
 }

@@ -37,7 +37,7 @@
 #include <spinlock.h>
 #include <rculist.h>
 
-static struct modstress_ops *modstress_hook;	/* RCU-protected */
+static struct modstress_ops __rcu *modstress_hook;	/* RCU-protected */
 static DEFINE_SPINLOCK(modstress_lock);
 
 int modstress_register(struct modstress_ops *ops)
@@ -57,7 +57,7 @@ EXPORT_SYMBOL(modstress_register);
 void modstress_unregister(struct modstress_ops *ops)
 {
 	spin_lock(&modstress_lock);
-	if (modstress_hook == ops)
+	if (rcu_dereference_protected(modstress_hook, lockdep_is_held(&modstress_lock)) == ops)
 		RCU_INIT_POINTER(modstress_hook, NULL);
 	spin_unlock(&modstress_lock);
 }

@@ -24,8 +24,9 @@ struct prove_item {
 };
 
 static struct prove_item item_a = { .val = 1 }, item_b = { .val = 2 };
-static struct prove_item *prove_gp = &item_a;
+static struct prove_item __rcu *prove_gp = RCU_INITIALIZER(&item_a);
 static DEFINE_MUTEX(prove_mutex);
+static DEFINE_SPINLOCK(prove_other_lock);
 static DEFINE_SPINLOCK(prove_lock);
 
 static bool prove_on(struct ktest_ctx *t)
@@ -125,6 +126,12 @@ KTEST_MANUAL(prove_rcu_deref_outside)
 	/* The update side without the lock it names. */
 	p = rcu_dereference_protected(prove_gp, mutex_is_locked(&prove_mutex));
 	KT_EXPECT(t, rcu_prove_reports() == r0 + 2, "protected without its lock: %lu reports",
+		  rcu_prove_reports() - r0);
+	/* The wrong lock held: the report's held-lock list names it. */
+	spin_lock(&prove_other_lock);
+	p = rcu_dereference_protected(prove_gp, lockdep_is_held(&prove_mutex));
+	spin_unlock(&prove_other_lock);
+	KT_EXPECT(t, rcu_prove_reports() == r0 + 3, "protected under the wrong lock: %lu reports",
 		  rcu_prove_reports() - r0);
 }
 

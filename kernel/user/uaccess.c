@@ -15,14 +15,16 @@ int copy_from_user(void *dst, const void __user *src, size_t n)
 {
 	if (!access_ok(src, n))
 		return -EFAULT;
-	return __copy_user(dst, src, n) ? -EFAULT : 0;
+	/* The one place a user pointer is used as a plain one: the copy
+	 * routine's exception table makes a fault there an -EFAULT. */
+	return __copy_user(dst, (const void __force *)src, n) ? -EFAULT : 0;
 }
 
 int copy_to_user(void __user *dst, const void *src, size_t n)
 {
 	if (!access_ok(dst, n))
 		return -EFAULT;
-	return __copy_user(dst, src, n) ? -EFAULT : 0;
+	return __copy_user((void __force *)dst, src, n) ? -EFAULT : 0;
 }
 
 long strncpy_from_user(char *dst, const char __user *src, long n)
@@ -36,7 +38,7 @@ long strncpy_from_user(char *dst, const char __user *src, long n)
 		return -EFAULT;
 	if ((unsigned long)n > USER_TOP - (unsigned long)src)
 		n = USER_TOP - (unsigned long)src;
-	len = __strncpy_from_user(dst, src, n);
+	len = __strncpy_from_user(dst, (const char __force *)src, n);
 	if (len < 0)
 		return -EFAULT;
 	if (len >= n)

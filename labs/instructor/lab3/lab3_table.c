@@ -24,7 +24,7 @@ static struct lab3_entry *lab3_find(unsigned long key)
 {
 	struct lab3_entry *e;
 
-	list_for_each_entry_rcu(e, &lab3_table, list)
+	list_for_each_entry_rcu(e, &lab3_table, list, lockdep_is_held(&lab3_lock))
 		if (e->key == key)
 			return e;
 	return NULL;
