@@ -34,6 +34,8 @@
  * with l held, is entered with it held and drops it, or keeps it held;
  * sparse (make check) counts each lock's context through every function
  * and reports one left unbalanced ("context imbalance").
+ * __iomem marks a device's registers (ioremap()): only mmio_read32()/
+ * mmio_write32() (include/arch/io.h) may touch them.
  * __rcu marks a pointer that RCU readers load without a lock: read it with
  * rcu_dereference*() or rcu_access_pointer(), write it with
  * rcu_assign_pointer() or RCU_INIT_POINTER() (docs/rcu/checking.md). To GCC
@@ -42,6 +44,7 @@
  */
 #ifdef __CHECKER__
 #define __user		__attribute__((noderef, address_space(__user)))
+#define __iomem		__attribute__((noderef, address_space(__iomem)))
 #define __rcu		__attribute__((noderef, address_space(__rcu)))
 #define __force		__attribute__((force))
 #define __kernel	__attribute__((address_space(0)))
@@ -59,6 +62,7 @@
 #define __release(x)	((void)0)
 #define __cond_lock(x, c)	(c)
 #define __user
+#define __iomem
 #define __kernel
 #define __rcu
 #define __force

@@ -6,6 +6,7 @@
 #define _MM_H
 
 #include <types.h>
+#include <compiler.h>
 #include <arch/layout.h>
 
 /*
@@ -63,7 +64,7 @@ void paging_init(void);
 void paging_load_kernel_cr3(void);
 phys_addr_t kernel_cr3(void);
 /* Map MMIO (uncached, NX); returns a kernel virtual address. */
-void *ioremap(phys_addr_t pa, size_t size);
+void __iomem *ioremap(phys_addr_t pa, size_t size);
 
 /* Page-table entry bits (x86-64, 4-level paging). */
 #define PTE_P		(1UL << 0)

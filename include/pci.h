@@ -86,7 +86,7 @@ unsigned int pci_nr_devices(void);
 void pci_enable_device(struct pci_dev *d);
 void pci_set_master(struct pci_dev *d);
 /* BAR n mapped uncached; NULL if it is absent or an I/O BAR. */
-void *pci_ioremap_bar(struct pci_dev *d, int n);
+void __iomem *pci_ioremap_bar(struct pci_dev *d, int n);
 
 /*
  * The device's INTx line, routed through the IOAPIC to this CPU. The line

@@ -3,6 +3,7 @@
 #define _ARCH_IO_H
 
 #include <types.h>
+#include <compiler.h>
 
 static inline void outb(u16 port, u8 v) { __asm__ __volatile__("outb %0, %1" :: "a"(v), "Nd"(port)); }
 static inline void outw(u16 port, u16 v) { __asm__ __volatile__("outw %0, %1" :: "a"(v), "Nd"(port)); }
@@ -13,7 +14,13 @@ static inline u32 inl(u16 port) { u32 v; __asm__ __volatile__("inl %1, %0" : "=a
 static inline void io_wait(void) { outb(0x80, 0); }
 
 /* Memory-mapped I/O: one access, never cached in a register. */
-static inline u32 mmio_read32(const volatile void *a) { return *(const volatile u32 *)a; }
-static inline void mmio_write32(volatile void *a, u32 v) { *(volatile u32 *)a = v; }
+static inline u32 mmio_read32(const volatile void __iomem *a)
+{
+	return *(const volatile u32 __force *)a;
+}
+static inline void mmio_write32(volatile void __iomem *a, u32 v)
+{
+	*(volatile u32 __force *)a = v;
+}
 
 #endif

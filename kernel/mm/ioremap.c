@@ -73,7 +73,7 @@ static unsigned long map_new(phys_addr_t start, unsigned long len)
 	return va;
 }
 
-void *ioremap(phys_addr_t pa, size_t size)
+void __iomem *ioremap(phys_addr_t pa, size_t size)
 {
 	phys_addr_t start = ALIGN_DOWN(pa, PAGE_SIZE);
 	phys_addr_t end = ALIGN_UP(pa + (size ? size : 1), PAGE_SIZE);
@@ -86,5 +86,5 @@ void *ioremap(phys_addr_t pa, size_t size)
 	if (!va)
 		va = map_new(start, end - start);
 	spin_unlock_irqrestore(&ioremap_lock, flags);
-	return (void *)(va + (pa - start));
+	return (void __iomem *)(va + (pa - start));
 }

@@ -60,7 +60,7 @@
 struct e1000 {
 	struct net_device netdev;
 	struct pci_dev *pdev;
-	volatile u8 *regs;
+	volatile u8 __iomem *regs;
 	struct napi_struct napi;
 	unsigned long flags;		/* E1000_LINK_CHECK */
 

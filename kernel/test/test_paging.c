@@ -67,10 +67,10 @@ KTEST(paging_nx_and_ro)
 KTEST(paging_ioremap_uncached)
 {
 	phys_addr_t hpet = 0xfed00000;
-	u8 *a = ioremap(hpet, 1024);
-	u8 *b = ioremap(hpet + 0x10, 8);
+	u8 __iomem *a = ioremap(hpet, 1024);
+	u8 __iomem *b = ioremap(hpet + 0x10, 8);
 	unsigned long size = 0;
-	u64 e = paging_lookup(a, &size);
+	u64 e = paging_lookup((void __force *)a, &size);	/* the mapping, not the device */
 
 	KT_EXPECT(t, (unsigned long)a >= IOREMAP_BASE &&
 		  (unsigned long)a < IOREMAP_BASE + IOREMAP_SIZE, "%p is in the ioremap window", a);
@@ -81,7 +81,8 @@ KTEST(paging_ioremap_uncached)
 		  "present, writable, uncached (entry %#lx)", (unsigned long)e);
 	KT_EXPECT(t, e & PTE_NX, "not executable (entry %#lx)", (unsigned long)e);
 	KT_EXPECT(t, size == PAGE_SIZE, "4 KiB page (%lu)", size);
-	KT_EXPECT(t, paging_lookup(a + PAGE_SIZE, NULL) == 0, "guard page after the mapping");
+	KT_EXPECT(t, paging_lookup((void __force *)a + PAGE_SIZE, NULL) == 0,
+		  "guard page after the mapping");
 }
 
 /* Writing kernel text must fault: panic "page fault ... protection violation on write". */

@@ -42,11 +42,11 @@
 #define DM_INIT		(5U << 8)
 #define DM_STARTUP	(6U << 8)
 
-static volatile u8 *lapic;
+static volatile u8 __iomem *lapic;
 static u32 timer_ticks_per_sec;		/* LAPIC timer counts per second (divide by 16) */
 
-static inline u32 lapic_read(u32 reg) { return *(volatile u32 *)(lapic + reg); }
-static inline void lapic_write(u32 reg, u32 v) { *(volatile u32 *)(lapic + reg) = v; }
+static inline u32 lapic_read(u32 reg) { return mmio_read32(lapic + reg); }
+static inline void lapic_write(u32 reg, u32 v) { mmio_write32(lapic + reg, v); }
 
 void lapic_eoi(void)
 {

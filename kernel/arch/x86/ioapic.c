@@ -6,6 +6,7 @@
  * ticks come from the LAPIC timers.
  */
 #include <arch/apic.h>
+#include <arch/io.h>
 #include <arch/irq.h>
 #include <mm.h>
 #include <printk.h>
@@ -24,7 +25,7 @@
 #define MAX_IOAPICS	8
 
 struct ioapic {
-	volatile u32 *base;
+	volatile u32 __iomem *base;
 	u32 id, gsi_base, pins;
 };
 
@@ -41,14 +42,14 @@ static DEFINE_SPINLOCK(ioapic_lock);
 
 static u32 io_read(struct ioapic *io, u32 reg)
 {
-	io->base[IOREGSEL / 4] = reg;
-	return io->base[IOWIN / 4];
+	mmio_write32(&io->base[IOREGSEL / 4], reg);
+	return mmio_read32(&io->base[IOWIN / 4]);
 }
 
 static void io_write(struct ioapic *io, u32 reg, u32 v)
 {
-	io->base[IOREGSEL / 4] = reg;
-	io->base[IOWIN / 4] = v;
+	mmio_write32(&io->base[IOREGSEL / 4], reg);
+	mmio_write32(&io->base[IOWIN / 4], v);
 }
 
 void ioapic_add(u32 id, u64 phys, u32 gsi_base)

@@ -315,7 +315,7 @@ void pci_set_master(struct pci_dev *d)
 	pci_write16(d, PCI_COMMAND, pci_read16(d, PCI_COMMAND) | PCI_COMMAND_MASTER);
 }
 
-void *pci_ioremap_bar(struct pci_dev *d, int n)
+void __iomem *pci_ioremap_bar(struct pci_dev *d, int n)
 {
 	struct pci_bar *b;
 
