@@ -337,13 +337,22 @@ console:
 # The test suites build their own configurations under build/test-*; KVM=0
 # forces TCG, KVM=auto (default) uses KVM only where the cached probe
 # (build/.kvm-probe) found it works and is faster. PYTEST= passes options,
-# e.g. make test PYTEST="-k smp -x".
+# e.g. make test PYTEST="-k smp -x"; TEST_JOBS=N (below).
 PYTEST		?=
 REPEAT		?= 10
 SCN		?=
 
+# TEST_JOBS: cases booted side by side (pytest-xdist, which setup-deps
+# installs), one per host core: a TCG guest that boots and idles uses about
+# 0.3 (-smp 1) to 0.7 (-smp 4) of a core, so two on two cores leave room
+# for the builds. TEST_JOBS=1 runs one case at a time, as before.
+TEST_JOBS	?= $(shell nproc 2>/dev/null || echo 1)
+# Expanded when the recipe runs, after deps installed xdist.
+TEST_XDIST	= $(if $(filter-out 0 1,$(TEST_JOBS)),$(if $(shell $(PYTHON) -c 'import xdist' 2>/dev/null \
+		  && echo y),-n $(TEST_JOBS) --dist loadgroup))
+
 test: deps
-	$(Q)KVM=$(KVM) $(PYTHON) -m pytest -q tests/ $(PYTEST)
+	$(Q)KVM=$(KVM) $(PYTHON) -m pytest -q $(TEST_XDIST) tests/ $(PYTEST)
 
 # Parsers, configuration checks and one -smp 4 boot: a minute at most.
 test-quick: deps
