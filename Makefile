@@ -206,7 +206,7 @@ $(INITRD): $(USER_PROGS) tools/mkinitrd.py $(foreach f,$(INITRD_FILES),$(lastwor
 initrd: $(INITRD)
 
 # ---------------------------------------------------------------- top targets
-.PHONY: all kernel initrd modules iso run gdb console test test-quick soak repeat trace mutants compare amlat \
+.PHONY: all kernel initrd modules iso run gdb console test test-full test-quick soak repeat trace mutants compare amlat \
 	modbench semopbench rtbench figures grade clean \
 	distclean deps \
 	menuconfig defconfig olddefconfig savedefconfig FORCE
@@ -353,6 +353,11 @@ TEST_XDIST	= $(if $(filter-out 0 1,$(TEST_JOBS)),$(if $(shell $(PYTHON) -c 'impo
 
 test: deps
 	$(Q)KVM=$(KVM) $(PYTHON) -m pytest -q $(TEST_XDIST) tests/ $(PYTEST)
+
+# make test and the long checks it leaves out (pytest marker `full`:
+# tests/test_fresh_clone.py, a whole build in a fresh copy).
+test-full: deps
+	$(Q)KVM=$(KVM) $(PYTHON) -m pytest -q $(TEST_XDIST) --full tests/ $(PYTEST)
 
 # Parsers, configuration checks and one -smp 4 boot: a minute at most.
 test-quick: deps

@@ -62,8 +62,16 @@ def record_summary(line):
     _pending.append(line)
 
 
+def pytest_addoption(parser):
+    parser.addoption("--full", action="store_true",
+                     help="also run the cases marked full (make test-full)")
+
+
 def pytest_collection_modifyitems(config, items):
+    skip_full = pytest.mark.skip(reason="a long check: make test-full (pytest --full) runs it")
     for item in items:
+        if "full" in item.keywords and not config.getoption("full"):
+            item.add_marker(skip_full)
         sc = getattr(item, "callspec", None) and item.callspec.params.get("sc")
         if sc is None or not hasattr(sc, "build_name"):
             item.add_marker(pytest.mark.xdist_group(item.path.name))
