@@ -43,7 +43,12 @@ CROSS_COMPILE	?=
 PYTHON		?= python3
 V		?= 0
 
-CC		:= $(CROSS_COMPILE)gcc
+# ccache, where installed (CCACHE= turns it off): make test builds some
+# thirty configurations, and the user programs (their flags do not name
+# the configuration) compile the same in each, so all but the first are
+# cache hits; a second make test finds every unchanged object cached.
+CCACHE		?= $(shell command -v ccache 2>/dev/null)
+CC		:= $(if $(CCACHE),$(CCACHE) )$(CROSS_COMPILE)gcc
 LD		:= $(CROSS_COMPILE)ld
 NM		:= $(CROSS_COMPILE)nm
 OBJCOPY		:= $(CROSS_COMPILE)objcopy

@@ -42,6 +42,10 @@ have gdb                || need_apt gdb
 have make               || need_apt make
 have gcc                || need_apt gcc
 have ld                 || need_apt binutils
+# ccache is optional (the Makefile uses it where installed: the user
+# programs compile the same in every configuration make test builds), so
+# it alone never fails the check; it rides along when apt runs anyway.
+[ -n "$apt_missing" ] && ! have ccache && need_apt ccache
 
 # The modules $PYTHON cannot find. find_spec, not import: importing
 # matplotlib alone takes a second, and this runs before every make test.
