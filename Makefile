@@ -43,7 +43,12 @@ CROSS_COMPILE	?=
 PYTHON		?= python3
 V		?= 0
 
-CC		:= $(CROSS_COMPILE)gcc
+# ccache, where installed (CCACHE= turns it off): make test builds some
+# thirty configurations, and the user programs (their flags do not name
+# the configuration) compile the same in each, so all but the first are
+# cache hits; a second make test finds every unchanged object cached.
+CCACHE		?= $(shell command -v ccache 2>/dev/null)
+CC		:= $(if $(CCACHE),$(CCACHE) )$(CROSS_COMPILE)gcc
 LD		:= $(CROSS_COMPILE)ld
 NM		:= $(CROSS_COMPILE)nm
 OBJCOPY		:= $(CROSS_COMPILE)objcopy
@@ -206,7 +211,7 @@ $(INITRD): $(USER_PROGS) tools/mkinitrd.py $(foreach f,$(INITRD_FILES),$(lastwor
 initrd: $(INITRD)
 
 # ---------------------------------------------------------------- top targets
-.PHONY: check all kernel initrd modules iso run gdb console test test-quick soak repeat trace mutants compare amlat \
+.PHONY: check all kernel initrd modules iso run gdb console test test-full test-quick soak repeat trace mutants compare amlat \
 	modbench semopbench rtbench figures grade clean \
 	distclean deps \
 	menuconfig defconfig olddefconfig savedefconfig FORCE
@@ -337,13 +342,27 @@ console:
 # The test suites build their own configurations under build/test-*; KVM=0
 # forces TCG, KVM=auto (default) uses KVM only where the cached probe
 # (build/.kvm-probe) found it works and is faster. PYTEST= passes options,
-# e.g. make test PYTEST="-k smp -x".
+# e.g. make test PYTEST="-k smp -x"; TEST_JOBS=N (below).
 PYTEST		?=
 REPEAT		?= 10
 SCN		?=
 
+# TEST_JOBS: cases booted side by side (pytest-xdist, which setup-deps
+# installs), one per host core: a TCG guest that boots and idles uses about
+# 0.3 (-smp 1) to 0.7 (-smp 4) of a core, so two on two cores leave room
+# for the builds. TEST_JOBS=1 runs one case at a time, as before.
+TEST_JOBS	?= $(shell nproc 2>/dev/null || echo 1)
+# Expanded when the recipe runs, after deps installed xdist.
+TEST_XDIST	= $(if $(filter-out 0 1,$(TEST_JOBS)),$(if $(shell $(PYTHON) -c 'import xdist' 2>/dev/null \
+		  && echo y),-n $(TEST_JOBS) --dist loadgroup))
+
 test: deps
-	$(Q)KVM=$(KVM) $(PYTHON) -m pytest -q tests/ $(PYTEST)
+	$(Q)KVM=$(KVM) $(PYTHON) -m pytest -q $(TEST_XDIST) tests/ $(PYTEST)
+
+# make test and the long checks it leaves out (pytest marker `full`:
+# tests/test_fresh_clone.py, a whole build in a fresh copy).
+test-full: deps
+	$(Q)KVM=$(KVM) $(PYTHON) -m pytest -q $(TEST_XDIST) --full tests/ $(PYTEST)
 
 # Parsers, configuration checks and one -smp 4 boot: a minute at most.
 test-quick: deps

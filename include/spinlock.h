@@ -7,9 +7,8 @@
  *
  * Fairness has a price on a virtual machine with more vCPUs than host
  * CPUs: the lock can only pass to the next ticket's vCPU, and if the host
- * has descheduled that vCPU every waiter waits for it (we measured 0.5 ms
- * per contended acquisition at -smp 4 on 2 host CPUs under TCG, 12 ms under
- * nested KVM). So, like Linux's virt_spin_lock(), under a hypervisor the
+ * has descheduled that vCPU every waiter waits for it (docs/locking.md has
+ * the figures). So, like Linux's virt_spin_lock(), under a hypervisor the
  * kernel by default takes locks test-and-set style instead: a waiter spins
  * until the lock looks free and then tries to grab it, whoever it is.
  * Unfair, but no convoy. "spinlock=ticket" or "spinlock=tas" on the command

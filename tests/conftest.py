@@ -3,6 +3,12 @@
 Every configuration is built once per session (qs.build caches builds in
 the process), boots with identical parameters are shared (qs.boot.boot(cache=True)),
 and each scenario's one-line summary is printed at the end of the session.
+Under pytest-xdist (make test's -n, --dist loadgroup) scenario cases go to
+whichever worker is free (qs.build lets one make at a time into a build
+directory); the ISO cases of one build stay in one worker, since each
+rewrites that build's quiescent.iso (its grub.cfg carries the command
+line); every other test file is one group, so its fixtures' boots are
+shared as in a serial run.
 The accelerator comes from the environment: KVM=0 (TCG), 1 or auto (the
 default: KVM if the cached probe passed, TCG otherwise).
 """
@@ -17,6 +23,9 @@ sys.path.insert(0, str(TOOLS))
 from qs import boot as qboot, build as qbuild, kvm as qkvm  # noqa: E402
 
 SUMMARY = []
+ACCEL_NOTES = []
+_pending = []                    # this case's summary lines, not yet reported
+_notes_sent = set()              # qkvm.accel_notes already reported from this process
 
 
 @pytest.fixture(scope="session")
@@ -47,13 +56,50 @@ def boot(kvm, defconfig_elf):
 
 
 def record_summary(line):
-    SUMMARY.append(line)
+    """A line for the end-of-run summary. It travels in the case's report
+    (user_properties), so that under xdist the controller, not the worker
+    that ran the case, prints it."""
+    _pending.append(line)
+
+
+def pytest_addoption(parser):
+    parser.addoption("--full", action="store_true",
+                     help="also run the cases marked full (make test-full)")
+
+
+def pytest_collection_modifyitems(config, items):
+    skip_full = pytest.mark.skip(reason="a long check: make test-full (pytest --full) runs it")
+    for item in items:
+        if "full" in item.keywords and not config.getoption("full"):
+            item.add_marker(skip_full)
+        sc = getattr(item, "callspec", None) and item.callspec.params.get("sc")
+        if sc is None or not hasattr(sc, "build_name"):
+            item.add_marker(pytest.mark.xdist_group(item.path.name))
+        elif sc.boot == "iso":
+            item.add_marker(pytest.mark.xdist_group("iso:" + sc.build_name))
+
+
+@pytest.hookimpl(hookwrapper=True)
+def pytest_runtest_makereport(item, call):
+    outcome = yield
+    for note in qkvm.accel_notes:
+        if note not in _notes_sent:
+            _notes_sent.add(note)
+            outcome.get_result().user_properties.append(("qs_accel", note))
+    if _pending:
+        outcome.get_result().user_properties.extend(("qs_summary", l) for l in _pending)
+        _pending.clear()
+
+
+def pytest_runtest_logreport(report):
+    SUMMARY.extend(v for k, v in report.user_properties if k == "qs_summary")
+    ACCEL_NOTES.extend(v for k, v in report.user_properties if k == "qs_accel" and v not in ACCEL_NOTES)
 
 
 def pytest_terminal_summary(terminalreporter):
     if SUMMARY:
         terminalreporter.section("Quiescent runs (one line per boot)")
-        for note in qkvm.accel_notes:
+        for note in ACCEL_NOTES:
             terminalreporter.write_line(note)
         for line in SUMMARY:
             terminalreporter.write_line(line)

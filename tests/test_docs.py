@@ -30,7 +30,7 @@ TOP_DIRS = ("boot", "kernel", "include", "user", "tools", "tests", "configs", "d
 TOP_FILES = ("Makefile", "Kconfig", "README.md")
 # Paths the docs may name before the branch that adds them is merged (the
 # layout in DESIGN.md): drop an entry once its path is in the tree.
-PLANNED = {"kernel/ipc": "SysV semaphores (issue-ipc)"}
+PLANNED = {}
 
 RE_FENCE = re.compile(r"^```[^\n]*\n(.*?)^```", re.M | re.S)
 RE_SPAN = re.compile(r"`([^`\n]+)`")

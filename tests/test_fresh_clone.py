@@ -24,7 +24,10 @@ import pytest
 
 from qs import REPO
 
-pytestmark = [pytest.mark.qemu, pytest.mark.build]
+# full: make test-full, not make test. A whole build in a fresh copy and a
+# venv (about four minutes on a busy two-core host, 2 of make test's 15);
+# .ci/run's clean clone walks the same first-run path for real.
+pytestmark = [pytest.mark.qemu, pytest.mark.build, pytest.mark.full]
 
 
 def copy_tree(dest):

@@ -21,15 +21,6 @@ def test_every_file_loads_with_unique_names():
     assert len(scenarios()) == len(names)
 
 
-def test_an_old_scn_file_is_refused_not_skipped(tmp_path, monkeypatch):
-    import qs.scenario
-    (tmp_path / "a.toml").write_text("cpus = 1\n")
-    (tmp_path / "b.scn").write_text("cpus = 1\n")
-    monkeypatch.setattr(qs.scenario, "SCENARIO_DIR", tmp_path)
-    with pytest.raises(ValueError, match="b.scn.*scn2toml"):
-        scenarios()
-
-
 def write(tmp_path, text, name="x.toml"):
     p = tmp_path / name
     p.write_text(text)

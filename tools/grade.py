@@ -86,6 +86,7 @@ from qs import grade_gradescope  # noqa: E402
 from qs.build import BuildError, build  # noqa: E402
 from qs.log import user_view  # noqa: E402
 from qs.scenario import Scenario, default_label, run_scenario  # noqa: E402
+from qs.sync_tree import sync_tree  # noqa: E402
 
 LABS = REPO / "labs"
 BOOT_KEYS = {"config": str, "option": list, "cpus": int, "cmdline": str, "timeout": int,
@@ -336,22 +337,6 @@ def run_check(c, lab, config_map, kvm, answers, answers_path, results, say=lambd
 
 
 # ------------------------------------------------------------------ the reference
-def sync_tree(dst):
-    """Copy the tracked and untracked-but-not-ignored files into dst, only
-    those that changed (dst's builds stay incremental)."""
-    files = subprocess.run(["git", "ls-files", "-co", "--exclude-standard"], cwd=REPO,
-                           capture_output=True, text=True, check=True).stdout.split("\n")
-    for f in filter(None, files):
-        src, out = REPO / f, dst / f
-        if not src.is_file():
-            continue
-        if out.exists() and out.stat().st_size == src.stat().st_size and \
-           out.read_bytes() == src.read_bytes():
-            continue
-        out.parent.mkdir(parents=True, exist_ok=True)
-        shutil.copy2(src, out)
-
-
 def grade_copy(spec, files, child_args, label):
     """Grade a copy of the tree (build/grade/labN-<label>/src) with files
     ({path in the tree: file to put there}) in place."""

@@ -36,12 +36,14 @@ import argparse
 import fnmatch
 import os
 import re
-import shutil
 import subprocess
 import sys
 import time
 import tomllib
 from pathlib import Path
+
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+from qs.sync_tree import sync_tree  # noqa: E402
 
 REPO = Path(__file__).resolve().parent.parent
 MUTANTS = REPO / "tests" / "mutants"
@@ -68,35 +70,6 @@ def load(path):
     m.setdefault("timeout", 240)
     m["name"] = path.stem
     return m
-
-
-def sync_scratch():
-    """Copy the tracked and untracked-but-not-ignored files into SCRATCH,
-    only those that changed (so the scratch builds stay incremental), and
-    remove the ones the tree no longer has: a renamed source file left
-    behind would still be built by the Makefile's wildcards. The list of
-    what was copied last time is kept in SCRATCH/.synced; a scratch tree
-    without one is rebuilt from nothing."""
-    files = subprocess.run(["git", "ls-files", "-co", "--exclude-standard"], cwd=REPO,
-                           capture_output=True, text=True, check=True).stdout.split("\n")
-    files = [f for f in files if f and (REPO / f).is_file()]
-    manifest = SCRATCH / ".synced"
-    if SCRATCH.exists() and not manifest.exists():
-        shutil.rmtree(SCRATCH)
-    if manifest.exists():
-        for f in set(manifest.read_text().split("\n")) - set(files):
-            if f and (SCRATCH / f).is_file():
-                (SCRATCH / f).unlink()
-    for f in files:
-        src, dst = REPO / f, SCRATCH / f
-        if not src.is_file():
-            continue
-        if dst.exists() and dst.stat().st_size == src.stat().st_size and \
-           dst.read_bytes() == src.read_bytes():
-            continue
-        dst.parent.mkdir(parents=True, exist_ok=True)
-        shutil.copy2(src, dst)
-    manifest.write_text("\n".join(files))
 
 
 ERROR = re.compile(r"\[\s*(\d+\.\d+)\] cpu\d+: (rcu-torture: ERROR: .*|rcu-torture: FAILURE.*|"
@@ -172,7 +145,7 @@ def main():
         return 0
     print(f"mutants: {len(muts)} mutants x {a.repeat}, scratch tree {SCRATCH.relative_to(REPO)}")
     SCRATCH.mkdir(parents=True, exist_ok=True)
-    sync_scratch()
+    sync_tree(SCRATCH)
     rows, bad = [], 0
     for m in muts:
         verdicts = []

@@ -9,7 +9,7 @@
 # Two kinds of dependency, installed two ways:
 #   system packages (QEMU, NASM, GRUB, xorriso, mtools, gdb, gcc, make):
 #       apt-get, as root (Debian/Ubuntu);
-#   Python modules (kconfiglib, pytest, matplotlib, pexpect): pip, into the
+#   Python modules (kconfiglib, pytest, matplotlib, pexpect, xdist): pip, into the
 #       interpreter that runs the tools ($PYTHON, default python3), which
 #       need not be Debian's: a pyenv, a venv or conda python cannot import
 #       Debian's python3-* packages, so apt is never used for them.
@@ -21,7 +21,10 @@ CHECK_ONLY=0
 [ "${1:-}" = "--check" ] && CHECK_ONLY=1
 PYTHON=${PYTHON:-python3}
 QEMU_MIN=7.2
-PY_MODULES="kconfiglib pytest matplotlib pexpect"
+# Names to import; pip_names() gives the distribution pip installs for
+# each (pytest-xdist: make test boots independent cases side by side).
+PY_MODULES="kconfiglib pytest matplotlib pexpect xdist"
+pip_names() { for m in "$@"; do case $m in xdist) echo pytest-xdist ;; *) echo "$m" ;; esac; done | tr '\n' ' '; }
 
 apt_missing=""
 pip_missing=""
@@ -40,6 +43,10 @@ have make               || need_apt make
 have gcc                || need_apt gcc
 have ld                 || need_apt binutils
 have sparse             || need_apt sparse        # make check
+# ccache is optional (the Makefile uses it where installed: the user
+# programs compile the same in every configuration make test builds), so
+# it alone never fails the check; it rides along when apt runs anyway.
+[ -n "$apt_missing" ] && ! have ccache && need_apt ccache
 
 # The modules $PYTHON cannot find. find_spec, not import: importing
 # matplotlib alone takes a second, and this runs before every make test.
@@ -116,7 +123,7 @@ sys.exit(0 if os.access(sysconfig.get_paths()["purelib"], os.W_OK) else 1)' 2>/d
 }
 tell() {
 	[ -n "$apt_missing" ] && say "  (as root) $APT_CMD"
-	[ -n "$pip_missing" ] && say "  $(pip_cmd)$pip_missing"
+	[ -n "$pip_missing" ] && say "  $(pip_cmd) $(pip_names $pip_missing)"
 }
 
 say "missing:${apt_missing:+ packages$apt_missing}${pip_missing:+ python modules$pip_missing (for $PYTHON)}"
@@ -143,12 +150,12 @@ if [ -n "$pip_missing" ]; then
 		exit 1
 	fi
 	# shellcheck disable=SC2046
-	$(pip_cmd) $pip_missing || say "pip failed (see above)"
+	$(pip_cmd) $(pip_names $pip_missing) || say "pip failed (see above)"
 	still=$(py_missing_import)
 	if [ -n "$still" ]; then
 		pip_missing=" $still"
 		say "$PYTHON still cannot import:$pip_missing; run:"
-		say "  $(pip_cmd)$pip_missing"
+		say "  $(pip_cmd) $(pip_names $pip_missing)"
 		exit 1
 	fi
 fi

@@ -35,7 +35,7 @@
 #include <uaccess.h>
 #include <time.h>
 #include <errno.h>
-#include "user/user.h"
+#include <uapi/quiescent.h>	/* struct qs_timespec */
 
 /*
  * Apply sops to sma, all or none. 0: applied (sempid and sem_otime

@@ -43,7 +43,7 @@
  *    the old one at once, as 2.5.42 did; in rcu mode it is Figure 13.
  */
 #include "util.h"
-#include "user/user.h"
+#include <cred.h>
 #include <kmalloc.h>
 #include <cmdline.h>
 #include <string.h>
@@ -295,25 +295,18 @@ void ipc_unlock(struct ipc_ids *ids, struct kern_ipc_perm *perm)
 
 void ipc_cred(u32 *uid, u32 *gid)
 {
-	struct process *p = current_proc();
-
-	*uid = p ? p->uid : 0;
-	*gid = p ? p->gid : 0;
+	*uid = current_uid();
+	*gid = current_gid();
 }
 
 int ipc_caller_pid(void)
 {
-	struct process *p = current_proc();
-
-	return p ? p->pid : current->pid;
+	return current_tgid();
 }
 
 bool ipc_is_root(void)
 {
-	u32 uid, gid;
-
-	ipc_cred(&uid, &gid);
-	return uid == 0;
+	return capable(CAP_IPC_OWNER);
 }
 
 /*
@@ -331,7 +324,7 @@ int ipcperms(struct kern_ipc_perm *ipcp, short flag)
 		granted >>= 6;
 	else if (gid == ipcp->cgid || gid == ipcp->gid)
 		granted >>= 3;
-	if ((requested & ~granted & 0007) && uid != 0)
+	if ((requested & ~granted & 0007) && !capable(CAP_IPC_OWNER))
 		return -1;
 	return 0;
 }
@@ -341,7 +334,7 @@ bool ipc_may_change(struct kern_ipc_perm *ipcp)
 	u32 uid, gid;
 
 	ipc_cred(&uid, &gid);
-	return uid == 0 || uid == ipcp->uid || uid == ipcp->cuid;
+	return capable(CAP_SYS_ADMIN) || uid == ipcp->uid || uid == ipcp->cuid;
 }
 
 /*

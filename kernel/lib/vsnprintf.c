@@ -7,17 +7,8 @@
 #include <string.h>
 #include <ksyms.h>
 
-struct out {
-	char *buf;
-	size_t size, len;
-};
-
-static void put(struct out *o, char c)
-{
-	if (o->len + 1 < o->size)
-		o->buf[o->len] = c;
-	o->len++;
-}
+#define PRINTF_HEX_ZERO_PREFIX 1	/* "%#lx" of 0 is "0x0", as in Linux */
+#include <printf_num.h>
 
 static void put_str(struct out *o, const char *s, int width, int prec, bool left)
 {
@@ -33,36 +24,6 @@ static void put_str(struct out *o, const char *s, int width, int prec, bool left
 	for (int i = 0; i < n; i++)
 		put(o, s[i]);
 	for (; width > n; width--)
-		put(o, ' ');
-}
-
-static void put_num(struct out *o, unsigned long long v, bool neg, unsigned base,
-		    bool upper, int width, int prec, bool left, char pad, char sign)
-{
-	char tmp[24];
-	const char *digits = upper ? "0123456789ABCDEF" : "0123456789abcdef";
-	int n = 0;
-
-	do {
-		tmp[n++] = digits[v % base];
-		v /= base;
-	} while (v);
-	while (n < prec && n < (int)sizeof(tmp))
-		tmp[n++] = '0';
-	char s = neg ? '-' : sign;
-	int total = n + (s ? 1 : 0);
-
-	if (!left && pad == ' ')
-		for (; width > total; width--)
-			put(o, ' ');
-	if (s)
-		put(o, s);
-	if (!left && pad == '0')
-		for (; width > total; width--)
-			put(o, '0');
-	while (n)
-		put(o, tmp[--n]);
-	for (; width > total; width--)
 		put(o, ' ');
 }
 
@@ -84,10 +45,8 @@ int vsnprintf(char *buf, size_t size, const char *fmt, va_list ap)
 				left = true;
 			else if (*fmt == '0')
 				pad = '0';
-			else if (*fmt == '+')
-				sign = '+';
-			else if (*fmt == ' ')
-				sign = sign ? sign : ' ';
+			else if (*fmt == '+' || *fmt == ' ')
+				sign = sign_flag(sign, *fmt);
 			else if (*fmt == '#')
 				alt = true;
 			else
@@ -128,21 +87,20 @@ int vsnprintf(char *buf, size_t size, const char *fmt, va_list ap)
 		case 'd':
 		case 'i':
 			s = lng ? va_arg(ap, long long) : va_arg(ap, int);
-			put_num(&o, s < 0 ? -(unsigned long long)s : (unsigned long long)s, s < 0,
-				10, false, width, prec, left, pad, sign);
+			char sg[2] = { s < 0 ? '-' : sign, 0 };
+
+			put_num(&o, s < 0 ? -(unsigned long long)s : (unsigned long long)s, 10, false,
+				sg, width, prec, left, pad);
 			break;
 		case 'u':
 		case 'x':
 		case 'X':
 		case 'o':
 			u = lng ? va_arg(ap, unsigned long long) : va_arg(ap, unsigned int);
-			if (alt && (*fmt == 'x' || *fmt == 'X')) {
-				put(&o, '0');
-				put(&o, 'x');
-				width = width > 2 ? width - 2 : 0;
-			}
-			put_num(&o, u, false, *fmt == 'u' ? 10 : *fmt == 'o' ? 8 : 16,
-				*fmt == 'X', width, prec, left, pad, 0);
+			const char *pre = alt ? alt_prefix(*fmt, u, &prec) : "";	/* may raise prec */
+
+			put_num(&o, u, *fmt == 'u' ? 10 : *fmt == 'o' ? 8 : 16, *fmt == 'X',
+				pre, width, prec, left, pad);
 			break;
 		case 'c':
 			put(&o, (char)va_arg(ap, int));
@@ -158,9 +116,7 @@ int vsnprintf(char *buf, size_t size, const char *fmt, va_list ap)
 				ksym_format((unsigned long)u, sym, sizeof(sym));
 				put_str(&o, sym, width, -1, left);
 			} else {
-				put(&o, '0');
-				put(&o, 'x');
-				put_num(&o, u, false, 16, false, 16, -1, false, '0', 0);
+				put_num(&o, u, 16, false, "0x", 18, -1, false, '0');	/* 0x + 16 digits */
 			}
 			break;
 		case '%':

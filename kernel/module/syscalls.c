@@ -14,12 +14,7 @@
 #include <rculist.h>
 #include <string.h>
 #include <errno.h>
-#include <user/user.h>
-
-static bool is_root(void)
-{
-	return current_proc()->uid == 0;
-}
+#include <cred.h>
 
 /* init_module(image, len, params, errbuf) */
 static long sys_init_module(struct pt_regs *r)
@@ -31,7 +26,7 @@ static long sys_init_module(struct pt_regs *r)
 	char *image = NULL, *params = NULL, *err = NULL;
 	long ret;
 
-	if (!is_root())
+	if (!capable(CAP_SYS_MODULE))
 		return -EPERM;
 	if (len == 0 || len > QS_MODULE_IMAGE_MAX) {
 		/* Every refusal names its reason, these two included. */
@@ -76,7 +71,7 @@ static long sys_delete_module(struct pt_regs *r)
 	char name[QS_MODULE_NAME_LEN];
 	long n;
 
-	if (!is_root())
+	if (!capable(CAP_SYS_MODULE))
 		return -EPERM;
 	n = strncpy_from_user(name, (const char __user *)SYSCALL_ARG0(r), sizeof(name));
 	if (n < 0)
@@ -148,7 +143,7 @@ static long sys_module_ctl(struct pt_regs *r)
 	char name[QS_MODULE_NAME_LEN];
 	long n;
 
-	if (!is_root())
+	if (!capable(CAP_SYS_MODULE))
 		return -EPERM;
 	n = strncpy_from_user(name, (const char __user *)SYSCALL_ARG0(r), sizeof(name));
 	if (n < 0)

@@ -18,11 +18,12 @@
 #include <net/ip.h>
 #include <net/arp.h>
 #include <syscall.h>
+#include <uaccess.h>
 #include <cmdline.h>
 #include <string.h>
 #include <printk.h>
 #include <errno.h>
-#include <user/user.h>		/* the caller's uid: these calls are layer 6 */
+#include <cred.h>
 
 static char cmdline_ip[128], cmdline_netmask[20], cmdline_gw[20];
 
@@ -251,7 +252,7 @@ static long sys_qs_netif(struct pt_regs *r)
 		req.addr = ip_default_gateway();
 		break;
 	default:
-		if (current_proc()->uid != 0)
+		if (!capable(CAP_NET_ADMIN))
 			return -EPERM;
 		return netif_set(op, &req);
 	}
@@ -271,7 +272,7 @@ static long sys_qs_neigh(struct pt_regs *r)
 			return err;
 		return copy_to_user((void __user *)SYSCALL_ARG2(r), &info, sizeof(info)) ? -EFAULT : 0;
 	case QS_NEIGH_FLUSH:
-		if (current_proc()->uid != 0)
+		if (!capable(CAP_NET_ADMIN))
 			return -EPERM;
 		neigh_flush();
 		return 0;

@@ -11,12 +11,7 @@
 #include <kmalloc.h>
 #include <string.h>
 #include <errno.h>
-#include <user/user.h>		/* the caller's uid: these calls are layer 6 */
-
-static bool is_root(void)
-{
-	return current_proc()->uid == 0;
-}
+#include <cred.h>
 
 static long route_dump(void __user *ubuf, long max)
 {
@@ -47,7 +42,7 @@ static long sys_qs_route(struct pt_regs *r)
 	switch (SYSCALL_ARG0(r)) {
 	case QS_ROUTE_ADD:
 	case QS_ROUTE_DEL:
-		if (!is_root())
+		if (!capable(CAP_NET_ADMIN))
 			return -EPERM;
 		if (copy_from_user(&e, ubuf, sizeof(e)))
 			return -EFAULT;
@@ -141,7 +136,7 @@ static long sys_qs_rtcache(struct pt_regs *r)
 	default:
 		return -EINVAL;
 	}
-	if (!is_root())
+	if (!capable(CAP_NET_ADMIN))
 		return -EPERM;
 	switch (SYSCALL_ARG0(r)) {
 	case QS_RTCACHE_SET_MODE:

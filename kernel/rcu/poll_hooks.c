@@ -39,7 +39,7 @@ long *rcu_variant_remote_qs_counter(unsigned int cpu)
 
 /* Seed 000 Table 1: rcu-poll is "BH only", IRQ-unsafe by choice: its
  * call_rcu() from hard IRQ or with interrupts off warns and defers
- * (rcu_poll.c note 4, rcu_poll_percpu.c note E). */
+ * (rcu_poll.c note 7, rcu_poll_percpu.c note E). */
 bool rcu_call_rcu_irq_safe(void)
 {
 	return false;

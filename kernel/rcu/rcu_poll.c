@@ -35,7 +35,7 @@
  * (context switch); safe from BH only ("IRQ unsafe by choice, in order to
  * eliminate the overhead of interrupt disabling and enabling").
  *
- * Where we differ from the figures, and why (docs/rcu/poll.md):
+ * Where we differ from the figures, and why, numbered as in docs/rcu/poll.md:
  *
  * 1. Figure 40 marks every CPU *other than the current one*. Here the CPU
  *    running the tasklet owes a quiescent state too: our tasklet can run
@@ -59,7 +59,14 @@
  *    reports within one IPI. We also count each pass of the idle loop
  *    (rcu_hook_idle()): the idle task holds no read-side reference there,
  *    so that is a quiescent state in any preemption model.
- * 4. call_rcu() from hard-IRQ context (or with interrupts disabled) is not
+ * 4. and 5. are the doc's alone: a change not made (the tasklet scheduled
+ *    before local_bh_enable()) and the stall-age recheck, which is
+ *    rcu_variant_stall_info() below.
+ * 6. Figure 19's increment is followed by smp_mb() (poll_common.h): without
+ *    it, the bump and a reader that begins after it form the
+ *    store-buffering pattern with the poller's snapshot, and a grace
+ *    period can end under that reader.
+ * 7. call_rcu() from hard-IRQ context (or with interrupts disabled) is not
  *    what rcu-poll supports: rcu_lock is taken with interrupts on, so an
  *    interrupt that took it on a CPU whose tasklet holds it would
  *    deadlock. Such a call_rcu() prints a warning naming the problem, once,
@@ -71,10 +78,6 @@
  *    ahead of the irqlist, its callbacks would run before those it must
  *    wait for (docs/rcu/poll.md). The normal path never disables
  *    interrupts; it takes rcu_irq_lock only when irqlist is not empty.
- * 5. Figure 19's increment is followed by smp_mb() (poll_common.h): without
- *    it, the bump and a reader that begins after it form the
- *    store-buffering pattern with the poller's snapshot, and a grace
- *    period can end under that reader.
  */
 #include "rcu_internal.h"
 #include "poll_common.h"
@@ -106,7 +109,7 @@ unsigned long rcu_gpnum;			/* grace periods started */
 static void rcu_process_callbacks(unsigned long data);
 DECLARE_TASKLET(rcu_tasklet, rcu_process_callbacks, 0);
 
-/* call_rcu() from hard IRQ or with interrupts off: see note 4 above. */
+/* call_rcu() from hard IRQ or with interrupts off: see note 7 above. */
 static spinlock_t rcu_irq_lock = SPINLOCK_INIT("rcu_irq_lock");
 LIST_HEAD(rcu_irqlist);
 unsigned long rcu_irqlen;
@@ -159,7 +162,7 @@ void call_rcu(struct rcu_head *head, void (*func)(void *arg), void *arg)
 		local_bh_disable();
 		spin_lock(&rcu_lock);
 		if (unlikely(READ_ONCE(rcu_irqlen)))
-			rcu_take_irqlist();	/* older callbacks first: note 4 */
+			rcu_take_irqlist();	/* older callbacks first: note 7 */
 		list_add_tail(&head->list, &rcu_nxtlist);	/* the paper: list_add(); FIFO here */
 		rcu_nxtlen++;
 		spin_unlock(&rcu_lock);

@@ -78,7 +78,7 @@
  *    another CPU holds the lock it is polling (or registering) and this
  *    pass only checks rcu_completed. In rcu_poll.c only the one tasklet
  *    polled.
- * E. call_rcu() from hard IRQ (rcu_poll.c note 4) still warns once, but the
+ * E. call_rcu() from hard IRQ (rcu_poll.c note 7) still warns once, but the
  *    callback goes on a per-CPU irqlist under local_irq_save(), no lock;
  *    this CPU's tasklet (or this CPU's next call_rcu(), before it
  *    appends, so that one CPU's callbacks keep their order for

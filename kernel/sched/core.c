@@ -498,8 +498,7 @@ int cond_resched(void)
 		 * the caller holds no RCU reference here, so RCU may count a
 		 * quiescent state. Without this a CPU-bound kernel thread that
 		 * is alone on its CPU (cond_resched() never switches) would
-		 * hold grace periods up for as long as it runs: we measured a
-		 * synchronize_kernel() median of 30 ticks at -smp 1 with one.
+		 * hold grace periods up for as long as it runs (docs/scheduler.md).
 		 * Interrupts off as in __schedule(): the hook finds its CPU's
 		 * counters first, and a preemption that moved this task to
 		 * another CPU before it wrote them would count a quiescent

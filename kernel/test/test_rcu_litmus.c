@@ -39,21 +39,20 @@
 #include <rcu_test.h>
 
 /*
- * Iterations per test. Before the rcu-poll family's fence, about one in a
- * hundred iterations of litmus_rcu_qs saw the forbidden outcome, so even
- * make test's 100,000 (litmus.iters=100000) expect a thousand; the
- * default is what make mutants and a hand run use.
+ * Iterations per test: enough that even make test's 100,000
+ * (litmus.iters=100000) see the forbidden outcome many times over on a
+ * kernel without the rcu-poll family's fence (docs/rcu/poll.md, note 6);
+ * the default is what make mutants and a hand run use.
  */
 static unsigned long litmus_iters = 500000;
 CMDLINE_ULONG("litmus.iters", litmus_iters, 1000, 100000000,
 	      "litmus.iters=N: iterations of each store-buffering litmus test (default 500000)");
 
 /*
- * And a time budget per test. Each iteration lines two vCPUs up: 0.5 us
- * on an idle host, but on a host with fewer free cores than vCPUs each
- * one waits for the other to be scheduled, and 100,000 iterations once
- * took 122 s. The test stops at the budget, says how far it got, and
- * judges what it ran.
+ * And a time budget per test. Each iteration lines two vCPUs up, which on
+ * a host with fewer free cores than vCPUs means each waits for the other
+ * to be scheduled (docs/rcu/poll.md has the cost). The test stops at the
+ * budget, says how far it got, and judges what it ran.
  */
 static unsigned long litmus_seconds = 20;
 CMDLINE_ULONG("litmus.seconds", litmus_seconds, 1, 3600,

@@ -5,7 +5,7 @@
 #include <trace.h>
 #include <syscall.h>
 #include <errno.h>
-#include <user/user.h>
+#include <cred.h>
 
 static long sys_qs_trace(struct pt_regs *r)
 {
@@ -15,7 +15,7 @@ static long sys_qs_trace(struct pt_regs *r)
 		return READ_ONCE(trace_mask);
 	if (cmd < QS_TRACE_START || cmd > QS_TRACE_DUMP)
 		return -EINVAL;
-	if (current_proc()->uid != 0)
+	if (!capable(CAP_SYS_ADMIN))
 		return -EPERM;
 	switch (cmd) {
 	case QS_TRACE_START:

@@ -9,6 +9,7 @@ any name: the RCU variant is the string rcu_variant_id in the ELF (the
 banner prints the same string), the preemption model and HZ come from
 its .config. The runner compares them with the banner (qs.scenario).
 """
+import fcntl
 import os
 import struct
 import subprocess
@@ -62,6 +63,20 @@ def build(name, defconfig="defconfig", options=(), iso_args=None, jobs=None):
     key = (name, defconfig, tuple(options), iso_args)
     if key in _built:
         return _built[key]
+    # make test runs cases in several processes (pytest-xdist); two that
+    # need build/<name> at once would run two makes in one tree and link
+    # half-written objects. One at a time per build directory: the second
+    # waits, then its make finds everything up to date.
+    lock_dir = REPO / "build" / ".locks"
+    lock_dir.mkdir(parents=True, exist_ok=True)
+    with open(lock_dir / f"{name}.lock", "w") as lock:
+        fcntl.flock(lock, fcntl.LOCK_EX)
+        out = _build_locked(name, defconfig, options, iso_args, jobs)
+    _built[key] = out
+    return out
+
+
+def _build_locked(name, defconfig, options, iso_args, jobs):
     bdir = configure(name, defconfig, options)
     rel = bdir.relative_to(REPO)
     jobs = jobs or os.cpu_count() or 2
@@ -78,9 +93,7 @@ def build(name, defconfig="defconfig", options=(), iso_args=None, jobs=None):
         e = BuildError(f"build of {rel} failed (log: {rel}/build.log):\n{p.stdout[-6000:]}")
         e.log_path = log
         raise e
-    out = REPO / target[0]
-    _built[key] = out
-    return out
+    return REPO / target[0]
 
 
 # ------------------------------------------------------------------ what was built

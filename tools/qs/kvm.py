@@ -31,6 +31,7 @@ decide(kvm, elf) -> Accel(accel, cpu, why) is what a boot asks:
              no model boots.
 """
 import datetime
+import fcntl
 import json
 import os
 import subprocess
@@ -116,6 +117,15 @@ def kvm_probe(elf, force=False, timeout=60):
     key = _probe_key()
     if not kvm_usable():
         return dict(ok=False, reason="no usable /dev/kvm", cpu=None)
+    # make test's workers (pytest-xdist) may all ask at once: one probes,
+    # the others wait on the lock and then read what it cached.
+    KVM_PROBE_FILE.parent.mkdir(parents=True, exist_ok=True)
+    with open(KVM_PROBE_FILE.with_name(".kvm-probe.lock"), "w") as lock:
+        fcntl.flock(lock, fcntl.LOCK_EX)
+        return _kvm_probe_locked(elf, key, force, timeout)
+
+
+def _kvm_probe_locked(elf, key, force, timeout):
     if not force and KVM_PROBE_FILE.exists():
         try:
             d = json.loads(KVM_PROBE_FILE.read_text())
@@ -149,8 +159,9 @@ def kvm_probe(elf, force=False, timeout=60):
             native = not (t.status == booted.status and t.elapsed * 1.5 < booted.elapsed)
             why = (f"{why}; KVM took {booted.elapsed:.1f} s to the end, TCG {t.elapsed:.1f} s")
         d.update(ok=bool(native), reason=f"-cpu {cpu}: {why}")
-    KVM_PROBE_FILE.parent.mkdir(parents=True, exist_ok=True)
-    KVM_PROBE_FILE.write_text(json.dumps(d, indent=1) + "\n")
+    tmp = KVM_PROBE_FILE.with_name(".kvm-probe.tmp")
+    tmp.write_text(json.dumps(d, indent=1) + "\n")
+    os.replace(tmp, KVM_PROBE_FILE)          # a reader never sees half a file
     return d
 
 

@@ -264,12 +264,7 @@ def _validate(sc, where):
 
 
 def scenario_files(pattern="*"):
-    """The scenario files. A file in the old form (.scn) would be skipped
-    without a word, so it stops everything instead."""
-    old = sorted(p.name for p in SCENARIO_DIR.glob("*.scn"))
-    if old:
-        raise ValueError(f"tests/scenarios/ has files in the old form ({', '.join(old)}): "
-                         f"convert them with tools/scn2toml.py (docs/testing.md)")
+    """The scenario files."""
     return sorted(p for p in SCENARIO_DIR.glob("*.toml") if fnmatch.fnmatch(p.stem, pattern))
 
 

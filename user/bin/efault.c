@@ -3,10 +3,9 @@
  * kernel addresses, non-canonical, unmapped, read-only, straddling the end
  * of the heap), must fail with EFAULT, and the process must live on.
  */
-#include <stdio.h>
-#include <string.h>
+#define CHECK_PROG "efault"
+#include <check.h>
 #include <unistd.h>
-#include <errno.h>
 #include <time.h>
 #include <sched.h>
 #include <sys/wait.h>
@@ -14,16 +13,9 @@
 #include <sys/syscall.h>
 #include <quiescent.h>
 
-static int checks, failed;
-
 static void expect(const char *what, long r, int err)
 {
-	checks++;
-	if (r == -1 && errno == err)
-		return;
-	failed++;
-	printf("efault: FAIL: %s returned %ld, errno %d (%s); expected errno %d\n",
-	       what, r, errno, strerror(errno), err);
+	CHECK(r == -1 && errno == err, "%s returned %ld; expected errno %d", what, r, err);
 }
 
 #define KERNEL_DIRECT	((void *)0xffff800000100000UL)
@@ -62,15 +54,10 @@ int main(void)
 	if (pid == 0)
 		_exit(7);
 	expect("waitpid(bad status)", waitpid(pid, (int *)KERNEL_TEXT, 0), EFAULT);
-	checks++;
-	if (waitpid(pid, &st, 0) != pid || !WIFEXITED(st) || WEXITSTATUS(st) != 7) {
-		failed++;
-		printf("efault: FAIL: the child was lost after the EFAULT (status %#x)\n", st);
-	}
-	if (failed) {
-		printf("efault: FAIL: %d of %d checks failed\n", failed, checks);
-		return 1;
-	}
+	CHECK(waitpid(pid, &st, 0) == pid && WIFEXITED(st) && WEXITSTATUS(st) == 7,
+	      "the child was lost after the EFAULT (status %#x)", st);
+	if (failed)
+		return check_summary();
 	printf("efault: PASS: %d bad-pointer checks gave EFAULT (or ENOSYS), and I am still here\n",
 	       checks);
 	return 0;

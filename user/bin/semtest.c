@@ -62,23 +62,8 @@ union semun {
 	struct seminfo *__buf;
 };
 
-static int checks, failed;
-
-#define CHECK(cond, ...) do {						\
-	checks++;							\
-	if (!(cond)) {							\
-		failed++;						\
-		printf("semtest: FAIL: line %d: %s: ", __LINE__, #cond); \
-		printf(__VA_ARGS__);					\
-		printf(" (errno %d %s)\n", errno, strerror(errno));	\
-	}								\
-} while (0)
-
-#define FAILS(call, err) do {						\
-	errno = 0;							\
-	long __r = (call);						\
-	CHECK(__r == -1 && errno == (err), "%s returned %ld, wanted %s", #call, __r, #err); \
-} while (0)
+#define CHECK_PROG "semtest"
+#include "../include/check.h"	/* a path, so that Linux's compiler finds it too */
 
 static void *const BAD_PTR = (void *)0xffffffff80100000UL;	/* the kernel's text */
 
@@ -713,10 +698,5 @@ int main(int argc, char **argv)
 	checks += getval(tally, 0);
 	failed += getval(tally, 1);
 	rmid(tally);
-	if (failed) {
-		printf("semtest: FAIL: %d of %d checks failed\n", failed, checks);
-		return 1;
-	}
-	printf("semtest: PASS: %d checks\n", checks);
-	return 0;
+	return check_summary();
 }

@@ -11,66 +11,8 @@
 static FILE files[3] = { { 0 }, { 1 }, { 2 } };
 FILE *stdin = &files[0], *stdout = &files[1], *stderr = &files[2];
 
-struct out {
-	char *buf;
-	size_t size, len;
-};
-
-static void put(struct out *o, char c)
-{
-	if (o->len + 1 < o->size)
-		o->buf[o->len] = c;
-	o->len++;
-}
-
-/*
- * One number: prefix is the sign ("-", "+", " ") or the '#' form's "0x";
- * it goes before zero padding and counts in the width, as in C.
- */
-static void put_num(struct out *o, unsigned long long v, int base, bool upper,
-		    const char *prefix, int width, int prec, bool left, char pad)
-{
-	char tmp[32];
-	const char *digits = upper ? "0123456789ABCDEF" : "0123456789abcdef";
-	int n = 0, len;
-
-	do {
-		tmp[n++] = digits[v % base];
-		v /= base;
-	} while (v);
-	while (n < prec)
-		tmp[n++] = '0';
-	len = n + strlen(prefix);
-	if (!left && pad == ' ')
-		for (; width > len; width--)
-			put(o, ' ');
-	while (*prefix)
-		put(o, *prefix++);
-	if (!left && pad == '0')
-		for (; width > len; width--)
-			put(o, '0');
-	while (n)
-		put(o, tmp[--n]);
-	for (; left && width > len; width--)
-		put(o, ' ');
-}
-
-/* The '#' form: 0x/0X before a non-zero hex number, a leading 0 in octal. */
-static const char *alt_prefix(char conv, unsigned long long v, int *prec)
-{
-	if (conv == 'o') {
-		int digits = 0;
-
-		for (unsigned long long t = v; t; t /= 8)
-			digits++;
-		if (*prec <= digits)
-			*prec = digits + 1;
-		return "";
-	}
-	if (!v || conv == 'u')
-		return "";
-	return conv == 'X' ? "0X" : "0x";
-}
+#define PRINTF_HEX_ZERO_PREFIX 0	/* "%#x" of 0 is "0", as C says */
+#include "../../include/printf_num.h"	/* the integers, as the kernel prints them */
 
 int vsnprintf(char *buf, size_t size, const char *fmt, va_list ap)
 {
@@ -91,7 +33,7 @@ int vsnprintf(char *buf, size_t size, const char *fmt, va_list ap)
 			else if (*fmt == '0')
 				pad = '0';
 			else if (*fmt == '+' || *fmt == ' ')
-				sign = *fmt;
+				sign = sign_flag(sign, *fmt);
 			else if (*fmt == '#')
 				alt = true;
 			else

@@ -1,0 +1,53 @@
+"""qs.sync_tree: the scratch copies make grade and make mutants build from
+hold the tree's files and nothing else (issue 31: grade.py's own copy
+kept files the tree had dropped, and the Makefile's wildcards built them)."""
+import subprocess
+from pathlib import Path
+
+from qs.sync_tree import MANIFEST, sync_tree
+
+TOOLS = Path(__file__).resolve().parent.parent / "tools"
+
+
+def git_tree(root):
+    root.mkdir()
+    subprocess.run(["git", "init", "-q"], cwd=root, check=True)
+    (root / ".gitignore").write_text("build/\n")
+    (root / "kernel").mkdir()
+    (root / "kernel" / "a.c").write_text("int a;\n")
+    (root / "kernel" / "old.c").write_text("int old;\n")
+    (root / "build").mkdir()
+    (root / "build" / "x.o").write_text("object\n")
+    subprocess.run(["git", "add", "."], cwd=root, check=True)
+    return root
+
+
+def test_copies_changes_and_drops_what_the_tree_dropped(tmp_path):
+    repo, dst = git_tree(tmp_path / "repo"), tmp_path / "copy"
+    sync_tree(dst, repo)
+    assert (dst / "kernel" / "old.c").read_text() == "int old;\n"
+    assert not (dst / "build").exists(), "an ignored file was copied"
+    (repo / "kernel" / "old.c").unlink()                # git rm, or a rename
+    (repo / "kernel" / "a.c").write_text("int a2;\n")
+    (repo / "kernel" / "new.c").write_text("int new;\n")  # untracked, not ignored
+    sync_tree(dst, repo)
+    assert not (dst / "kernel" / "old.c").exists(), "a file the tree dropped stayed in the copy"
+    assert (dst / "kernel" / "a.c").read_text() == "int a2;\n"
+    assert (dst / "kernel" / "new.c").read_text() == "int new;\n"
+
+
+def test_a_copy_without_its_list_is_made_again(tmp_path):
+    repo, dst = git_tree(tmp_path / "repo"), tmp_path / "copy"
+    (dst / "kernel").mkdir(parents=True)
+    (dst / "kernel" / "stale.c").write_text("int stale;\n")   # an older copy, no .synced
+    sync_tree(dst, repo)
+    assert not (dst / "kernel" / "stale.c").exists()
+    assert (dst / MANIFEST).exists()
+
+
+def test_grade_and_mutants_share_the_one_copy():
+    for tool in ("grade.py", "mutants.py"):
+        text = (TOOLS / tool).read_text()
+        assert "from qs.sync_tree import sync_tree" in text, tool
+        assert "def sync_tree" not in text and "def sync_scratch" not in text, \
+            f"tools/{tool} has its own copy of sync_tree again"

@@ -1,0 +1,45 @@
+"""A copy of the tree, kept in step: tools/grade.py's and tools/mutants.py's
+scratch trees (build/grade/labN-*/src, build/mutants/src) are built from
+it, so it must hold what the tree holds and nothing else.
+
+sync_tree(dst) copies the tracked and untracked-but-not-ignored files
+that changed (only those, so dst's builds stay incremental) and removes
+the ones the tree no longer has: the Makefile builds every kernel/**.c it
+finds, so a source file renamed or deleted here but left in dst would
+still be compiled there. What was copied last time is listed in
+dst/.synced; a dst without that list (an older copy, or a half-made one)
+is rebuilt from nothing.
+"""
+import shutil
+import subprocess
+
+from qs import REPO
+
+MANIFEST = ".synced"
+
+
+def tree_files(repo=REPO):
+    """The tree's files: tracked and untracked-but-not-ignored, relative."""
+    out = subprocess.run(["git", "ls-files", "-co", "--exclude-standard"], cwd=repo,
+                         capture_output=True, text=True, check=True).stdout.split("\n")
+    return [f for f in out if f and (repo / f).is_file()]
+
+
+def sync_tree(dst, repo=REPO):
+    """Make dst a copy of the tree (see the module's text)."""
+    files = tree_files(repo)
+    manifest = dst / MANIFEST
+    if dst.exists() and not manifest.exists():
+        shutil.rmtree(dst)
+    if manifest.exists():
+        for f in set(manifest.read_text().split("\n")) - set(files):
+            if f and (dst / f).is_file():
+                (dst / f).unlink()
+    for f in files:
+        src, out = repo / f, dst / f
+        if out.exists() and out.stat().st_size == src.stat().st_size and \
+           out.read_bytes() == src.read_bytes():
+            continue
+        out.parent.mkdir(parents=True, exist_ok=True)
+        shutil.copy2(src, out)
+    manifest.write_text("\n".join(files))
