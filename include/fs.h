@@ -106,6 +106,19 @@ int vfs_unlink(struct dentry *cwd, const char *path);
 int vfs_rmdir(struct dentry *cwd, const char *path);
 int vfs_rename(struct dentry *cwd, const char *from, const char *to);
 
+/* open.c: open path (O_CREAT, O_EXCL, O_TRUNC, O_DIRECTORY; the access mode
+ * checked against the type) to a referenced dentry, or an error. */
+int vfs_open(struct dentry *cwd, const char *path, unsigned int flags, unsigned int mode,
+	     struct dentry **out);
+/* The same as an open file (ramfs's file_ops); NULL and *err on failure. */
+struct file *vfs_file_open(struct dentry *cwd, const char *path, unsigned int flags,
+			   unsigned int mode, int *err);
+struct qs_stat;
+void vfs_fill_stat(struct inode *inode, struct qs_stat *st);
+/* exec: a regular file's bytes, held unchanged until vfs_exec_put(d). */
+int vfs_exec_get(const char *path, struct dentry **d, const void **data, size_t *size);
+void vfs_exec_put(struct dentry *d);
+
 void fs_init(void);
 /* initrd.c: each file of the initrd, for the unpacking at boot */
 void initrd_init(void);
