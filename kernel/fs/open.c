@@ -111,6 +111,8 @@ void vfs_fill_stat(struct inode *inode, struct qs_stat *st)
 {
 	st->mode = inode->mode;
 	st->size = READ_ONCE(inode->size);
+	st->uid = inode->uid;
+	st->gid = inode->gid;
 }
 
 static void ramfs_file_stat(struct file *f, struct qs_stat *st)
@@ -131,6 +133,11 @@ static const struct file_ops ramfs_file_ops = {
 	.stat		= ramfs_file_stat,
 	.release	= ramfs_file_release,
 };
+
+struct dentry *vfs_file_dentry(struct file *f)
+{
+	return f->ops == &ramfs_file_ops ? f->private : NULL;
+}
 
 static bool is_dir(const struct dentry *d)
 {
@@ -158,6 +165,10 @@ int vfs_open(struct dentry *cwd, const char *path, unsigned int flags, unsigned 
 		return err;
 	err = -ENOTDIR;
 	if ((flags & QS_O_DIRECTORY) && !is_dir(d))
+		goto put;
+	if ((err = fs_permission(d->d_inode, (acc != QS_O_WRONLY ? FS_MAY_READ : 0) |
+					     (acc != QS_O_RDONLY || (flags & QS_O_TRUNC) ?
+					      FS_MAY_WRITE : 0))))
 		goto put;
 	err = -EISDIR;
 	if (is_dir(d) && (acc != QS_O_RDONLY || (flags & QS_O_TRUNC)))
@@ -203,7 +214,8 @@ int vfs_exec_get(const char *path, struct dentry **dp, const void **data, size_t
 
 	if (err)
 		return err;
-	if ((d->d_inode->mode & FS_S_IFMT) != FS_S_IFREG) {
+	if ((d->d_inode->mode & FS_S_IFMT) != FS_S_IFREG || !(d->d_inode->mode & 0111) ||
+	    fs_permission(d->d_inode, FS_MAY_EXEC)) {
 		dput(d);
 		return -EACCES;
 	}

@@ -23,9 +23,25 @@ struct inode *ramfs_new_inode(unsigned int mode)
 	if (!inode)
 		return NULL;
 	inode->mode = mode;
+	inode->uid = fs_uid();
+	inode->gid = fs_gid();
 	inode->ino = atomic_long_inc_return(&next_ino);
 	mutex_init(&inode->lock, "inode");
 	return inode;
+}
+
+int fs_permission(const struct inode *inode, int mask)
+{
+	int uid = fs_uid();
+	unsigned int bits = inode->mode;
+
+	if (uid == 0)
+		return 0;		/* root passes the mode bits */
+	if (uid == inode->uid)
+		bits >>= 6;
+	else if (fs_gid() == inode->gid)
+		bits >>= 3;
+	return (bits & mask) == (unsigned int)mask ? 0 : -EACCES;
 }
 
 void ramfs_free_inode(struct inode *inode)
@@ -114,6 +130,7 @@ void fs_init(void)
 		panic("fs: no memory for the root");
 	initrd_init();
 	initrd_each(unpack_one, counts);
+	vfs_mkdir(fs_root, "/tmp", 0777);	/* where any uid may create files */
 	printk("fs: ramfs on /, dcache=%s lookup; %ld files, %ld directories from the initrd\n",
 	       dcache_mode == DCACHE_RCU ? "rcu" : "lock", counts[0], counts[1]);
 }

@@ -125,6 +125,7 @@ static bool count(const struct initrd_file *f, void *arg)
 static long sys_open(struct pt_regs *r)
 {
 	unsigned int flags = SYSCALL_ARG1(r);
+	struct dentry *cwd;
 	struct file *file;
 	char *path;
 	int err;
@@ -140,7 +141,9 @@ static long sys_open(struct pt_regs *r)
 		err = -ENAMETOOLONG;
 	if (err < 0)
 		goto out;
-	file = vfs_file_open(fs_root, path, flags, SYSCALL_ARG2(r), &err);
+	cwd = fs_cwd_get();
+	file = vfs_file_open(cwd, path, flags, SYSCALL_ARG2(r), &err);
+	dput(cwd);
 	if (!file)
 		goto out;
 	err = fd_install(file);

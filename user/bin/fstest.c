@@ -11,8 +11,134 @@
 #include <fcntl.h>
 #include <unistd.h>
 #include <sys/stat.h>
+#include <sys/wait.h>
+#include <quiescent.h>
 #include <qs_fs.h>
 #include <check.h>
+
+/* Is name among the entries getdents gives for path? */
+static int listed(const char *path, const char *name)
+{
+	struct qs_dirent d[3];
+	int fd = open(path, O_RDONLY | O_DIRECTORY), n, found = 0;
+
+	if (fd < 0)
+		return -1;
+	while ((n = qs_getdents(fd, d, 3)) > 0)
+		for (int i = 0; i < n; i++)
+			found += !strcmp(d[i].name, name);
+	close(fd);
+	return n < 0 ? -1 : found;
+}
+
+/* chdir/getcwd, relative paths, getdents, and the mode bits for a uid. */
+static void check_dirs(void)
+{
+	char buf[256];
+	struct stat st;
+	int fd, n;
+
+	CHECK(getcwd(buf, sizeof(buf)) && !strcmp(buf, "/"), "the cwd starts at /");
+	CHECK(chdir("/t") == 0 && getcwd(buf, sizeof(buf)) && !strcmp(buf, "/t"), "chdir /t");
+	CHECK(mkdir("sub", 0755) == 0 && stat("/t/sub", &st) == 0, "mkdir of a relative path");
+	CHECK(chdir("sub/../sub/.") == 0 && getcwd(buf, sizeof(buf)) && !strcmp(buf, "/t/sub"),
+	      "chdir through . and ..");
+	fd = open("../rel", O_WRONLY | O_CREAT, 0644);
+	CHECK(fd >= 0 && stat("/t/rel", &st) == 0, "open .. relative");
+	close(fd);
+	CHECK(chdir("..") == 0 && unlink("rel") == 0 && rename("sub", "sub2") == 0,
+	      "unlink and rename relative");
+	errno = 0;
+	CHECK(!getcwd(buf, 2) && errno == ERANGE, "getcwd into 2 bytes: ERANGE");
+	FAILS(chdir("/t/none"), ENOENT);
+	FAILS(chdir("/bin/sh"), ENOTDIR);
+	CHECK(chdir("sub2") == 0 && rename("/t/sub2", "/t/sub3") == 0 &&
+	      getcwd(buf, sizeof(buf)) && !strcmp(buf, "/t/sub3"), "the cwd follows a rename");
+	CHECK(chdir("/") == 0 && rmdir("/t/sub3") == 0, "rmdir of a former cwd");
+
+	/* the child inherits the cwd; its chdir is its own */
+	CHECK(chdir("/t") == 0, "chdir /t again");
+	pid_t pid = fork();
+	if (pid == 0)
+		_exit(getcwd(buf, sizeof(buf)) && !strcmp(buf, "/t") && chdir("/") == 0 ? 0 : 1);
+	CHECK(pid > 0 && waitpid(pid, &n, 0) == pid && WIFEXITED(n) && WEXITSTATUS(n) == 0,
+	      "fork shares the cwd");
+	CHECK(getcwd(buf, sizeof(buf)) && !strcmp(buf, "/t"), "the child's chdir stays its own");
+	chdir("/");
+
+	/* getdents */
+	CHECK(listed("/bin", "sh") == 1 && listed("/etc", "motd") == 1, "getdents lists /bin, /etc");
+	CHECK(listed("/t", "d") == 1 && listed("/t", "nothing") == 0, "getdents over /t");
+	fd = open("/bin/sh", O_RDONLY);
+	FAILS(qs_getdents(fd, (struct qs_dirent *)buf, 0), ENOTDIR);
+	close(fd);
+	FAILS(qs_getdents(99, (struct qs_dirent *)buf, 1), EBADF);
+	/* entries added while reading: every name that stayed is seen */
+	for (int i = 0; i < 10; i++) {
+		snprintf(buf, sizeof(buf), "/t/g%d", i);
+		mkdir(buf, 0755);
+	}
+	{
+		struct qs_dirent d[2];
+		int seen = 0, made = 0;
+
+		fd = open("/t", O_RDONLY);
+		while ((n = qs_getdents(fd, d, 2)) > 0) {
+			for (int i = 0; i < n; i++)
+				seen += d[i].name[0] == 'g';
+			if (made++ < 3) {
+				snprintf(buf, sizeof(buf), "/t/new%d", made);
+				mkdir(buf, 0755);
+			}
+		}
+		close(fd);
+		CHECK(seen >= 10, "getdents saw %d of the 10 names that stayed", seen);
+		for (int i = 0; i < 10; i++) {
+			snprintf(buf, sizeof(buf), "/t/g%d", i);
+			rmdir(buf);
+		}
+		for (int i = 1; i <= 3; i++) {
+			snprintf(buf, sizeof(buf), "/t/new%d", i);
+			rmdir(buf);
+		}
+	}
+
+	/* EACCES by mode bits and uid: a child as uid 1000 (root bypasses) */
+	CHECK(mkdir("/t/priv", 0700) == 0 && mkdir("/t/pub", 0777) == 0, "dirs with modes");
+	fd = open("/t/ro", O_WRONLY | O_CREAT, 0444);
+	CHECK(fd >= 0 && write(fd, "r", 1) == 1, "the creator writes its 0444 file once open");
+	close(fd);
+	fd = open("/t/ro", O_RDWR);
+	CHECK(fd >= 0, "root opens a 0444 file for writing");
+	close(fd);
+	pid = fork();
+	if (pid == 0) {
+		int bad = 0;
+
+		if (setuid(1000) < 0)
+			_exit(99);
+#define CHILD_FAILS(call, e) do { errno = 0; if ((call) != -1 || errno != (e)) bad++; } while (0)
+		CHILD_FAILS(open("/t/ro", O_WRONLY), EACCES);
+		CHILD_FAILS(open("/t/ro", O_RDONLY | O_TRUNC), EACCES);
+		CHILD_FAILS(stat("/t/priv/x", &st), EACCES);
+		CHILD_FAILS(chdir("/t/priv"), EACCES);
+		CHILD_FAILS(mkdir("/t/x", 0755), EACCES);
+		CHILD_FAILS(unlink("/t/ro"), EACCES);
+		CHILD_FAILS(open("/t/priv", O_RDONLY), EACCES);
+		fd = open("/t/ro", O_RDONLY);
+		bad += fd < 0;
+		close(fd);
+		fd = open("/t/pub/mine", O_WRONLY | O_CREAT | O_EXCL, 0600);
+		bad += fd < 0 || fstat(fd, &st) < 0 || st.st_uid != 1000;
+		close(fd);
+		bad += unlink("/t/pub/mine") != 0;
+		_exit(bad);
+	}
+	CHECK(pid > 0 && waitpid(pid, &n, 0) == pid && WIFEXITED(n) && WEXITSTATUS(n) == 0,
+	      "uid 1000: EACCES by mode bits, allowed where they allow (%d wrong)", WEXITSTATUS(n));
+	CHECK(unlink("/t/ro") == 0 && rmdir("/t/priv") == 0 && rmdir("/t/pub") == 0,
+	      "root removes them");
+}
 
 /* Regular files with data: open's flags, read, write, lseek, fstat, and
  * an unlinked file that stays readable until its last close. */
@@ -147,6 +273,7 @@ int main(void)
 	CHECK(rmdir("/t/e2") == 0, "rmdir an empty directory");
 
 	check_files();
+	check_dirs();
 
 	/* bad input */
 	memset(longname, 'n', 299);
