@@ -107,6 +107,8 @@ int vfs_unlink(struct dentry *cwd, const char *path);
 int vfs_rmdir(struct dentry *cwd, const char *path);
 int vfs_rename(struct dentry *cwd, const char *from, const char *to);
 
+struct file;
+
 /* open.c: open path (O_CREAT, O_EXCL, O_TRUNC, O_DIRECTORY; the access mode
  * checked against the type) to a referenced dentry, or an error. */
 int vfs_open(struct dentry *cwd, const char *path, unsigned int flags, unsigned int mode,
@@ -119,7 +121,6 @@ struct dentry *vfs_file_dentry(struct file *f);
 /* readdir.c: d's path from the root into buf; its length or an error. */
 long d_path(struct dentry *d, char *buf, size_t size);
 struct qs_stat;
-struct file;
 void vfs_fill_stat(struct inode *inode, struct qs_stat *st);
 /* exec: a regular file's bytes, held unchanged until vfs_exec_put(d). */
 int vfs_exec_get(const char *path, struct dentry **d, const void **data, size_t *size);
