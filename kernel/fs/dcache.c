@@ -33,6 +33,7 @@
 #include <panic.h>
 #include <barrier.h>
 #include <errno.h>
+#include "dcache_hook.h"
 
 #define D_HASH_BITS	10
 #define D_HASH_SIZE	(1u << D_HASH_BITS)
@@ -49,6 +50,7 @@ static atomic_long_t dentries_alive;
  * delay between finding a dentry in the chain and locking it, where a
  * grace period that ends too early frees it under the reader. The magic
  * is checked after the delay, so the test sees poison instead of locking it.
+ * Built only with CONFIG_DCACHE_STRESS_HOOK (dcache_hook.h).
  */
 void (*dcache_stress_window)(void);
 atomic_long_t dcache_stress_freed_seen;
@@ -114,8 +116,7 @@ retry:
 		/* The stress's own check (with it off, the plain chain walk):
 		 * a freed node's ->next reads as poison, which no walk may follow. */
 		next = rcu_dereference(n->next);
-		if (unlikely(READ_ONCE(dcache_stress_window)) &&
-		    (unsigned long)next == DCACHE_POISON) {
+		if (dstress_on() && (unsigned long)next == DCACHE_POISON) {
 			atomic_long_inc(&dcache_stress_freed_seen);
 			break;
 		}
@@ -123,7 +124,7 @@ retry:
 		 * check under d_lock below is the one that counts. */
 		if (READ_ONCE(d->d_namehash) != h || READ_ONCE(d->d_parent) != parent)
 			continue;
-		if (unlikely(READ_ONCE(dcache_stress_window))) {
+		if (dstress_on()) {
 			dcache_stress_window();
 			if (READ_ONCE(d->d_magic) != DENTRY_MAGIC) {
 				atomic_long_inc(&dcache_stress_freed_seen);
