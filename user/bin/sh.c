@@ -62,6 +62,7 @@ static int b_help(int argc, char **argv)
 
 	printf("Quiescent shell. Commands separated by ';', a leading '!' expects failure.\n"
 	       "builtins: help ps cpus rcu [sync | call N | barrier] uptime poweroff [code] exit [code]\n"
+	       "         cd [dir] pwd; cmd > file, cmd >> file\n"
 	       "programs:");
 	for (int i = 0; qs_readdir(i, &d) == 0; i++)
 		if (!strncmp(d.name, "bin/", 4))
