@@ -53,6 +53,7 @@ static atomic_long_t dentries_alive;
  * Built only with CONFIG_DCACHE_STRESS_HOOK (dcache_hook.h).
  */
 void (*dcache_stress_window)(void);
+void (*dcache_walk_node)(struct dentry *d);
 atomic_long_t dcache_stress_freed_seen;
 
 static int set_dcache_mode(const char *val)
@@ -87,6 +88,11 @@ unsigned int d_hash_name(const struct dentry *parent, const char *name, unsigned
 	return (unsigned int)(h ^ (h >> 29));
 }
 
+unsigned int d_hash_bucket(unsigned int h)
+{
+	return h & (D_HASH_SIZE - 1);
+}
+
 static struct hlist_head *d_bucket(unsigned int h)
 {
 	return &dentry_hashtable[h & (D_HASH_SIZE - 1)];
@@ -113,6 +119,8 @@ retry:
 	rcu_read_lock();
 	for (struct hlist_node *n = rcu_dereference(d_bucket(h)->first), *next; n; n = next) {
 		d = hlist_entry(n, struct dentry, d_hash);
+		if (dwalk_on())
+			dcache_walk_node(d);	/* the rename test parks the walk here */
 		/* The stress's own check (with it off, the plain chain walk):
 		 * a freed node's ->next reads as poison, which no walk may follow. */
 		next = rcu_dereference(n->next);

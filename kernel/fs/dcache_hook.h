@@ -20,4 +20,16 @@ static inline bool dstress_on(void)
 	return DCACHE_STRESS_HOOK && unlikely(READ_ONCE(dcache_stress_window) != NULL);
 }
 
+/* The rename-walk test's hook (dcache_rename_test.c): called on each node
+ * of a lock-free chain walk before its ->next is read; NULL otherwise. */
+extern void (*dcache_walk_node)(struct dentry *d);
+
+static inline bool dwalk_on(void)
+{
+	return DCACHE_STRESS_HOOK && unlikely(READ_ONCE(dcache_walk_node) != NULL);
+}
+
+/* The hash-table bucket of a name hash (the test picks colliding names). */
+unsigned int d_hash_bucket(unsigned int h);
+
 #endif
