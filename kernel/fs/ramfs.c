@@ -59,10 +59,13 @@ int ramfs_write(struct inode *inode, const void *buf, size_t n, size_t pos)
 	if (end < pos)
 		return -EINVAL;
 	if (end > inode->cap) {
+		/* An initrd file (cap 0) is copied whole: the new buffer holds
+		 * its size even when the write ends inside it. */
+		size_t need = end > inode->size ? end : inode->size;
 		size_t cap = inode->cap ? inode->cap : 64;
 		u8 *p;
 
-		while (cap < end)
+		while (cap < need)
 			cap *= 2;
 		p = kmalloc(cap);
 		if (!p)
