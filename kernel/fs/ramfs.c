@@ -51,13 +51,18 @@ void ramfs_free_inode(struct inode *inode)
 	kfree(inode);
 }
 
-/* Write n bytes of buf at pos (inode->lock held): 0 or -ENOMEM. */
+/* One buffer per file, from kmalloc's whole pages: far more than memory. */
+#define RAMFS_MAX_FILE	(1UL << 32)
+
+/* Write n bytes of buf at pos (inode->lock held): 0, -ENOMEM or -EFBIG. */
 int ramfs_write(struct inode *inode, const void *buf, size_t n, size_t pos)
 {
 	size_t end = pos + n;
 
 	if (end < pos)
 		return -EINVAL;
+	if (end > RAMFS_MAX_FILE)
+		return -EFBIG;		/* and the doubling below cannot overflow */
 	if (end > inode->cap) {
 		/* An initrd file (cap 0) is copied whole: the new buffer holds
 		 * its size even when the write ends inside it. */

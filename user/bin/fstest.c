@@ -184,6 +184,12 @@ static void check_files(void)
 	CHECK(lseek(fd, 0, SEEK_SET) == 0 && read(fd, back, sizeof(back)) == sizeof(back) &&
 	      !memcmp(big, back, sizeof(big)), "10000 bytes read back");
 	FAILS(write(fd, (void *)8, 4), EFAULT);
+	/* past what one buffer can hold; a hole kmalloc cannot give */
+	CHECK(lseek(fd, 0x7fffffffffffffffL - 10, SEEK_SET) > 0, "seek far");
+	FAILS(write(fd, big, 100), EFBIG);	/* its end past 2^63 */
+	CHECK(lseek(fd, 1L << 31, SEEK_SET) > 0, "seek 2 GiB");
+	FAILS(write(fd, "x", 1), ENOSPC);
+	CHECK(fstat(fd, &st) == 0 && st.st_size == sizeof(big), "the size is unchanged");
 	close(fd);
 
 	FAILS(open("/t/none", O_RDONLY), ENOENT);
