@@ -33,6 +33,7 @@ struct inode {
 	struct mutex lock;		/* data and size */
 	size_t size;
 	size_t cap;			/* bytes at data we own; 0: data is the initrd's */
+	int uid, gid;			/* the creator's; mode's permission bits apply */
 	u8 *data;
 };
 
@@ -105,6 +106,39 @@ int vfs_mkdir(struct dentry *cwd, const char *path, unsigned int mode);
 int vfs_unlink(struct dentry *cwd, const char *path);
 int vfs_rmdir(struct dentry *cwd, const char *path);
 int vfs_rename(struct dentry *cwd, const char *from, const char *to);
+
+struct file;
+
+/* open.c: open path (O_CREAT, O_EXCL, O_TRUNC, O_DIRECTORY; the access mode
+ * checked against the type) to a referenced dentry, or an error. */
+int vfs_open(struct dentry *cwd, const char *path, unsigned int flags, unsigned int mode,
+	     struct dentry **out);
+/* The same as an open file (ramfs's file_ops); NULL and *err on failure. */
+struct file *vfs_file_open(struct dentry *cwd, const char *path, unsigned int flags,
+			   unsigned int mode, int *err);
+/* The dentry behind a ramfs open file; NULL for any other file. */
+struct dentry *vfs_file_dentry(struct file *f);
+/* readdir.c: d's path from the root into buf; its length or an error. */
+long d_path(struct dentry *d, char *buf, size_t size);
+struct qs_stat;
+void vfs_fill_stat(struct inode *inode, struct qs_stat *st);
+/* exec: a regular file's bytes, held unchanged until vfs_exec_put(d). */
+int vfs_exec_get(const char *path, struct dentry **d, const void **data, size_t *size);
+void vfs_exec_put(struct dentry *d);
+
+/* Permission: mask of FS_MAY_* against inode's mode for the calling
+ * process (root passes); 0 or -EACCES. */
+#define FS_MAY_EXEC	1
+#define FS_MAY_WRITE	2
+#define FS_MAY_READ	4
+int fs_permission(const struct inode *inode, int mask);
+
+/* kernel/user/fs_cwd.c: the calling process's working directory (a
+ * reference; the root for kernel threads) and ids. */
+struct dentry *fs_cwd_get(void);
+void fs_cwd_set(struct dentry *d);	/* takes the caller's reference */
+int fs_uid(void);
+int fs_gid(void);
 
 void fs_init(void);
 /* initrd.c: each file of the initrd, for the unpacking at boot */

@@ -1,7 +1,7 @@
 /*
  * The filesystem's namespace calls (kernel/fs/syscalls.c). Paths are
- * resolved from the root ("a/b" and "/a/b" name the same file: there is
- * no working directory yet). Errors are Linux's.
+ * resolved from the caller's working directory unless they start with '/'.
+ * Errors are Linux's.
  */
 #ifndef _UAPI_FS_H
 #define _UAPI_FS_H
@@ -18,5 +18,8 @@
 #define SYS_rename		113	/* (from, to) */
 #define SYS_stat		114	/* (path, struct qs_stat *) */
 #define SYS_qs_creat		115	/* (path, mode, excl): an empty file, no descriptor */
+#define SYS_chdir		116	/* (path) */
+#define SYS_getcwd		117	/* (buf, size) -> the length with its NUL; ERANGE, ENOENT */
+#define SYS_qs_getdents		118	/* (fd, struct qs_dirent *, n) -> entries read, 0 at the end */
 
 #endif

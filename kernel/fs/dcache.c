@@ -33,6 +33,7 @@
 #include <panic.h>
 #include <barrier.h>
 #include <errno.h>
+#include "dcache_hook.h"
 
 #define D_HASH_BITS	10
 #define D_HASH_SIZE	(1u << D_HASH_BITS)
@@ -49,8 +50,10 @@ static atomic_long_t dentries_alive;
  * delay between finding a dentry in the chain and locking it, where a
  * grace period that ends too early frees it under the reader. The magic
  * is checked after the delay, so the test sees poison instead of locking it.
+ * Built only with CONFIG_DCACHE_STRESS_HOOK (dcache_hook.h).
  */
 void (*dcache_stress_window)(void);
+void (*dcache_walk_node)(struct dentry *d);
 atomic_long_t dcache_stress_freed_seen;
 
 static int set_dcache_mode(const char *val)
@@ -85,6 +88,11 @@ unsigned int d_hash_name(const struct dentry *parent, const char *name, unsigned
 	return (unsigned int)(h ^ (h >> 29));
 }
 
+unsigned int d_hash_bucket(unsigned int h)
+{
+	return h & (D_HASH_SIZE - 1);
+}
+
 static struct hlist_head *d_bucket(unsigned int h)
 {
 	return &dentry_hashtable[h & (D_HASH_SIZE - 1)];
@@ -111,11 +119,12 @@ retry:
 	rcu_read_lock();
 	for (struct hlist_node *n = rcu_dereference(hlist_first_rcu(d_bucket(h))), *next; n; n = next) {
 		d = hlist_entry(n, struct dentry, d_hash);
+		if (dwalk_on())
+			dcache_walk_node(d);	/* the rename test parks the walk here */
 		/* The stress's own check (with it off, the plain chain walk):
 		 * a freed node's ->next reads as poison, which no walk may follow. */
 		next = rcu_dereference(hlist_next_rcu(n));
-		if (unlikely(READ_ONCE(dcache_stress_window)) &&
-		    (unsigned long)next == DCACHE_POISON) {
+		if (dstress_on() && (unsigned long)next == DCACHE_POISON) {
 			atomic_long_inc(&dcache_stress_freed_seen);
 			break;
 		}
@@ -123,7 +132,7 @@ retry:
 		 * check under d_lock below is the one that counts. */
 		if (READ_ONCE(d->d_namehash) != h || READ_ONCE(d->d_parent) != parent)
 			continue;
-		if (unlikely(READ_ONCE(dcache_stress_window))) {
+		if (dstress_on()) {
 			dcache_stress_window();
 			if (READ_ONCE(d->d_magic) != DENTRY_MAGIC) {
 				atomic_long_inc(&dcache_stress_freed_seen);

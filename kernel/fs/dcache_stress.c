@@ -39,6 +39,7 @@
 #include <printk.h>
 #include <panic.h>
 #include <arch/cpu.h>
+#include "dcache_hook.h"
 
 #define STRESS_FILES	16
 #define POISON_MAGIC	0x6b6b6b6b6b6b6b6bUL
@@ -221,6 +222,8 @@ static bool dstress_run(struct ktest_ctx *t)
 			wake_up_process(tasks[n++]);
 	}
 	atomic_long_set(&dcache_stress_freed_seen, 0);
+	if (!DCACHE_STRESS_HOOK)
+		printk("dcache-stress: built without CONFIG_DCACHE_STRESS_HOOK: no window in d_lookup()\n");
 	WRITE_ONCE(dcache_stress_window, ds_window);
 	while (ms < dstress_duration_s * 1000 && !READ_ONCE(dstress_stopping)) {
 		msleep(50);

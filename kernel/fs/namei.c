@@ -41,6 +41,8 @@ static int walk_one(struct dentry *dir, const char *name, unsigned int len,
 		return -ENOTDIR;
 	if (len > FS_NAME_MAX)
 		return -ENAMETOOLONG;
+	if (fs_permission(READ_ONCE(dir->d_inode), FS_MAY_EXEC))
+		return -EACCES;		/* search permission on each directory */
 	if (len == 1 && name[0] == '.') {
 		*out = dget(dir);
 		return 0;
@@ -139,6 +141,12 @@ static struct dentry *child(struct dentry *dir, const char *name, unsigned int l
 	return d_lookup_mode(dir, name, len, DCACHE_LOCK);
 }
 
+/* Adding or removing a name in dir needs write and search permission. */
+static int may_change(struct dentry *dir)
+{
+	return fs_permission(dir->d_inode, FS_MAY_WRITE | FS_MAY_EXEC);
+}
+
 static bool positive(const struct dentry *d)
 {
 	return d && d->d_inode;
@@ -169,6 +177,11 @@ int vfs_create(struct dentry *cwd, const char *path, unsigned int mode, bool exc
 			dput(d);
 		else
 			*out = d;
+		goto out;
+	}
+	if ((err = may_change(dir))) {
+		if (d)
+			dput(d);
 		goto out;
 	}
 	err = -ENOMEM;
@@ -215,6 +228,11 @@ int vfs_mkdir(struct dentry *cwd, const char *path, unsigned int mode)
 	d = child(dir, name, len);
 	if (positive(d)) {
 		dput(d);
+		goto out;
+	}
+	if ((err = may_change(dir))) {
+		if (d)
+			dput(d);
 		goto out;
 	}
 	err = -ENOMEM;
@@ -304,6 +322,8 @@ static int do_remove(struct dentry *cwd, const char *path, bool rmdir)
 	err = -ENOENT;
 	if (!positive(d))
 		goto put;
+	if ((err = may_change(dir)))
+		goto put;
 	if (rmdir) {
 		err = -ENOTDIR;
 		if (!d_is_dir(d))
@@ -371,6 +391,8 @@ int vfs_rename(struct dentry *cwd, const char *from, const char *to)
 	err = -ENOENT;
 	od = child(odir, oname, olen);
 	if (!positive(od) || !d_is_dir(ndir) || (ndir != fs_root && ndir->d_unhashed))
+		goto out;
+	if ((err = may_change(odir)) || (err = may_change(ndir)))
 		goto out;
 	nd = child(ndir, nname, nlen);
 	if (nd == od) {

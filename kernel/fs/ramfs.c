@@ -23,9 +23,25 @@ struct inode *ramfs_new_inode(unsigned int mode)
 	if (!inode)
 		return NULL;
 	inode->mode = mode;
+	inode->uid = fs_uid();
+	inode->gid = fs_gid();
 	inode->ino = atomic_long_inc_return(&next_ino);
 	mutex_init(&inode->lock, "inode");
 	return inode;
+}
+
+int fs_permission(const struct inode *inode, int mask)
+{
+	int uid = fs_uid();
+	unsigned int bits = inode->mode;
+
+	if (uid == 0)
+		return 0;		/* root passes the mode bits */
+	if (uid == inode->uid)
+		bits >>= 6;
+	else if (fs_gid() == inode->gid)
+		bits >>= 3;
+	return (bits & mask) == (unsigned int)mask ? 0 : -EACCES;
 }
 
 void ramfs_free_inode(struct inode *inode)
@@ -35,18 +51,26 @@ void ramfs_free_inode(struct inode *inode)
 	kfree(inode);
 }
 
-/* Write n bytes of buf at pos (inode->lock held): 0 or -ENOMEM. */
+/* One buffer per file, from kmalloc's whole pages: far more than memory. */
+#define RAMFS_MAX_FILE	(1UL << 32)
+
+/* Write n bytes of buf at pos (inode->lock held): 0, -ENOMEM or -EFBIG. */
 int ramfs_write(struct inode *inode, const void *buf, size_t n, size_t pos)
 {
 	size_t end = pos + n;
 
 	if (end < pos)
 		return -EINVAL;
+	if (end > RAMFS_MAX_FILE)
+		return -EFBIG;		/* and the doubling below cannot overflow */
 	if (end > inode->cap) {
+		/* An initrd file (cap 0) is copied whole: the new buffer holds
+		 * its size even when the write ends inside it. */
+		size_t need = end > inode->size ? end : inode->size;
 		size_t cap = inode->cap ? inode->cap : 64;
 		u8 *p;
 
-		while (cap < end)
+		while (cap < need)
 			cap *= 2;
 		p = kmalloc(cap);
 		if (!p)
@@ -114,6 +138,7 @@ void fs_init(void)
 		panic("fs: no memory for the root");
 	initrd_init();
 	initrd_each(unpack_one, counts);
+	vfs_mkdir(fs_root, "/tmp", 0777);	/* where any uid may create files */
 	printk("fs: ramfs on /, dcache=%s lookup; %ld files, %ld directories from the initrd\n",
 	       dcache_mode == DCACHE_RCU ? "rcu" : "lock", counts[0], counts[1]);
 }

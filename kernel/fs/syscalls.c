@@ -30,6 +30,61 @@ static long path_in(unsigned long uptr, char **out)
 	return 0;
 }
 
+/* The calls resolve relative paths from the caller's working directory. */
+static int vfs_mkdir_cwd(const char *p, unsigned int mode)
+{
+	struct dentry *cwd = fs_cwd_get();
+	int err = vfs_mkdir(cwd, p, mode);
+
+	dput(cwd);
+	return err;
+}
+
+static int vfs_rmdir_cwd(const char *p)
+{
+	struct dentry *cwd = fs_cwd_get();
+	int err = vfs_rmdir(cwd, p);
+
+	dput(cwd);
+	return err;
+}
+
+static int vfs_unlink_cwd(const char *p)
+{
+	struct dentry *cwd = fs_cwd_get();
+	int err = vfs_unlink(cwd, p);
+
+	dput(cwd);
+	return err;
+}
+
+static int vfs_rename_cwd(const char *from, const char *to)
+{
+	struct dentry *cwd = fs_cwd_get();
+	int err = vfs_rename(cwd, from, to);
+
+	dput(cwd);
+	return err;
+}
+
+static int path_lookup_cwd(const char *p, struct dentry **d)
+{
+	struct dentry *cwd = fs_cwd_get();
+	int err = path_lookup(cwd, p, d);
+
+	dput(cwd);
+	return err;
+}
+
+static int vfs_create_cwd(const char *p, unsigned int mode, bool excl, struct dentry **d)
+{
+	struct dentry *cwd = fs_cwd_get();
+	int err = vfs_create(cwd, p, mode, excl, d);
+
+	dput(cwd);
+	return err;
+}
+
 static long sys_mkdir(struct pt_regs *r)
 {
 	char *p;
@@ -37,7 +92,7 @@ static long sys_mkdir(struct pt_regs *r)
 
 	if (err)
 		return err;
-	err = vfs_mkdir(fs_root, p, SYSCALL_ARG1(r));
+	err = vfs_mkdir_cwd( p, SYSCALL_ARG1(r));
 	kfree(p);
 	return err;
 }
@@ -50,7 +105,7 @@ static long sys_rmdir(struct pt_regs *r)
 
 	if (err)
 		return err;
-	err = vfs_rmdir(fs_root, p);
+	err = vfs_rmdir_cwd( p);
 	kfree(p);
 	return err;
 }
@@ -63,7 +118,7 @@ static long sys_unlink(struct pt_regs *r)
 
 	if (err)
 		return err;
-	err = vfs_unlink(fs_root, p);
+	err = vfs_unlink_cwd( p);
 	kfree(p);
 	return err;
 }
@@ -78,7 +133,7 @@ static long sys_rename(struct pt_regs *r)
 		return err;
 	err = path_in(SYSCALL_ARG1(r), &to);
 	if (!err) {
-		err = vfs_rename(fs_root, from, to);
+		err = vfs_rename_cwd( from, to);
 		kfree(to);
 	}
 	kfree(from);
@@ -95,12 +150,11 @@ static long sys_stat(struct pt_regs *r)
 
 	if (err)
 		return err;
-	err = path_lookup(fs_root, p, &d);
+	err = path_lookup_cwd( p, &d);
 	kfree(p);
 	if (err)
 		return err;
-	st.mode = d->d_inode->mode;
-	st.size = READ_ONCE(d->d_inode->size);
+	vfs_fill_stat(d->d_inode, &st);
 	dput(d);
 	return copy_to_user((void __user *)SYSCALL_ARG1(r), &st, sizeof(st)) ? -EFAULT : 0;
 }
@@ -114,10 +168,57 @@ static long sys_qs_creat(struct pt_regs *r)
 
 	if (err)
 		return err;
-	err = vfs_create(fs_root, p, SYSCALL_ARG1(r), SYSCALL_ARG2(r) != 0, &d);
+	err = vfs_create_cwd( p, SYSCALL_ARG1(r), SYSCALL_ARG2(r) != 0, &d);
 	kfree(p);
 	if (!err)
 		dput(d);
 	return err;
 }
 SYSCALL_DEFINE(SYS_qs_creat, sys_qs_creat);
+
+static long sys_chdir(struct pt_regs *r)
+{
+	struct dentry *d;
+	char *p;
+	long err = path_in(SYSCALL_ARG0(r), &p);
+
+	if (err)
+		return err;
+	err = path_lookup_cwd(p, &d);
+	kfree(p);
+	if (err)
+		return err;
+	if ((d->d_inode->mode & FS_S_IFMT) != FS_S_IFDIR)
+		err = -ENOTDIR;
+	else
+		err = fs_permission(d->d_inode, FS_MAY_EXEC);
+	if (err) {
+		dput(d);
+		return err;
+	}
+	fs_cwd_set(d);
+	return 0;
+}
+SYSCALL_DEFINE(SYS_chdir, sys_chdir);
+
+static long sys_getcwd(struct pt_regs *r)
+{
+	size_t size = SYSCALL_ARG1(r);
+	struct dentry *cwd = fs_cwd_get();
+	char *buf = kmalloc(FS_PATH_MAX);
+	long n;
+
+	if (!buf) {
+		dput(cwd);
+		return -ENOMEM;
+	}
+	n = d_path(cwd, buf, FS_PATH_MAX);
+	dput(cwd);
+	if (n >= 0 && (size_t)n + 1 > size)
+		n = -ERANGE;
+	if (n >= 0 && copy_to_user((void __user *)SYSCALL_ARG0(r), buf, n + 1))
+		n = -EFAULT;
+	kfree(buf);
+	return n < 0 ? n : n + 1;
+}
+SYSCALL_DEFINE(SYS_getcwd, sys_getcwd);

@@ -15,6 +15,7 @@
  * with PF_X (NX otherwise).
  */
 #include "user.h"
+#include <fs.h>
 #include <kmalloc.h>
 #include <string.h>
 #include <errno.h>
@@ -148,6 +149,7 @@ int exec_load(const char *path, const char *const argv[], int argc,
 	      struct uvm **vmp, struct pt_regs *regs)
 {
 	const void *file;
+	struct dentry *d;
 	size_t size;
 	unsigned long entry, rsp;
 	struct uvm *vm;
@@ -155,13 +157,17 @@ int exec_load(const char *path, const char *const argv[], int argc,
 
 	while (*path == '/')
 		path++;
-	if (initrd_find(path, &file, &size))
-		return -ENOENT;
+	/* The program from the filesystem (the initrd unpacked at boot). */
+	if ((err = vfs_exec_get(path, &d, &file, &size)))
+		return err;
 	vm = uvm_create();
-	if (!vm)
+	if (!vm) {
+		vfs_exec_put(d);
 		return -ENOMEM;
-	if ((err = load_elf(vm, file, size, &entry)) ||
-	    (err = setup_stack(vm, argv, argc, &rsp))) {
+	}
+	err = load_elf(vm, file, size, &entry);
+	vfs_exec_put(d);
+	if (err || (err = setup_stack(vm, argv, argc, &rsp))) {
 		uvm_destroy(vm);
 		return err;
 	}

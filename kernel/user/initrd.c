@@ -11,8 +11,8 @@
  * the name with its NUL, padding to 4 bytes, the data, padding to 4.
  * The name "TRAILER!!!" ends the archive.
  *
- * exec() finds programs here, and open() gives read-only descriptors on
- * any file of it (kernel modules in lib/modules/, text in etc/).
+ * At boot the filesystem unpacks it into ramfs (kernel/fs/ramfs.c), where
+ * exec() and open() find its files; the kernel's tests still read it here.
  */
 #include "user.h"
 #include <syscall.h>
@@ -120,104 +120,32 @@ static bool count(const struct initrd_file *f, void *arg)
 	return false;
 }
 
-/* ---- Files of the initrd through open(): read only, with a position. */
-
-static long initrd_read(struct file *file, char __user *buf, size_t n)
-{
-	const struct initrd_file *f = file->private;
-	long pos = READ_ONCE(file->pos);
-
-	if (pos >= (long)f->size)
-		return 0;
-	if (n > f->size - pos)
-		n = f->size - pos;
-	if (copy_to_user(buf, (const u8 *)f->data + pos, n))
-		return -EFAULT;
-	WRITE_ONCE(file->pos, pos + n);
-	return n;
-}
-
-static long initrd_lseek(struct file *file, long off, int whence)
-{
-	const struct initrd_file *f = file->private;
-	long base;
-
-	switch (whence) {
-	case QS_SEEK_SET: base = 0; break;
-	case QS_SEEK_CUR: base = READ_ONCE(file->pos); break;
-	case QS_SEEK_END: base = f->size; break;
-	default: return -EINVAL;
-	}
-	if ((off > 0 && base > __LONG_MAX__ - off) || base + off < 0)
-		return -EINVAL;
-	WRITE_ONCE(file->pos, base + off);
-	return base + off;
-}
-
-static void initrd_stat(struct file *file, struct qs_stat *st)
-{
-	const struct initrd_file *f = file->private;
-
-	st->size = f->size;
-	st->mode = f->mode;
-}
-
-static void initrd_release(struct file *file)
-{
-	kfree(file->private);
-}
-
-static const struct file_ops initrd_ops = {
-	.name		= "initrd",
-	.read		= initrd_read,
-	.lseek		= initrd_lseek,
-	.stat		= initrd_stat,
-	.release	= initrd_release,
-};
-
+/* open() resolves in the filesystem (kernel/fs/open.c), where the initrd
+ * was unpacked at boot; the descriptor and O_CLOEXEC are this file's. */
 static long sys_open(struct pt_regs *r)
 {
 	unsigned int flags = SYSCALL_ARG1(r);
-	struct initrd_file *f;
+	struct dentry *cwd;
 	struct file *file;
 	char *path;
-	long err;
+	int err;
 
 	if (flags & ~(QS_O_ACCMODE | QS_O_CREAT | QS_O_EXCL | QS_O_TRUNC | QS_O_APPEND |
 		      QS_O_NONBLOCK | QS_O_DIRECTORY | QS_O_CLOEXEC))
 		return -EINVAL;
-	if ((flags & QS_O_ACCMODE) == QS_O_ACCMODE)
-		return -EINVAL;
-	path = kmalloc(QS_PATH_MAX);
-	f = kmalloc(sizeof(*f));
-	err = -ENOMEM;
-	if (!path || !f)
-		goto out;
-	err = strncpy_from_user(path, (const char __user *)SYSCALL_ARG0(r), QS_PATH_MAX);
-	if (err >= QS_PATH_MAX)
+	path = kmalloc(FS_PATH_MAX);
+	if (!path)
+		return -ENOMEM;
+	err = strncpy_from_user(path, (const char __user *)SYSCALL_ARG0(r), FS_PATH_MAX);
+	if (err >= FS_PATH_MAX)
 		err = -ENAMETOOLONG;
 	if (err < 0)
 		goto out;
-	err = initrd_lookup(path, f);
-	if (err) {
-		if (flags & QS_O_CREAT)
-			err = -EROFS;
-		goto out;
-	}
-	err = -EEXIST;
-	if ((flags & (QS_O_CREAT | QS_O_EXCL)) == (QS_O_CREAT | QS_O_EXCL))
-		goto out;
-	err = -EROFS;			/* the initrd is read only */
-	if ((flags & QS_O_ACCMODE) != QS_O_RDONLY || (flags & QS_O_TRUNC))
-		goto out;
-	err = -ENOTDIR;
-	if ((flags & QS_O_DIRECTORY) && (f->mode & QS_S_IFMT) != QS_S_IFDIR)
-		goto out;
-	err = -ENOMEM;
-	file = file_alloc(&initrd_ops, f, flags & (QS_O_ACCMODE | QS_O_NONBLOCK));
+	cwd = fs_cwd_get();
+	file = vfs_file_open(cwd, path, flags, SYSCALL_ARG2(r), &err);
+	dput(cwd);
 	if (!file)
 		goto out;
-	f = NULL;			/* the file's now */
 	err = fd_install(file);
 	if (err < 0) {
 		file_put(file);
@@ -226,7 +154,6 @@ static long sys_open(struct pt_regs *r)
 	if (flags & QS_O_CLOEXEC)
 		set_bit(err, &current_proc()->files.cloexec);
 out:
-	kfree(f);
 	kfree(path);
 	return err;
 }

@@ -99,6 +99,7 @@ static void proc_free_rcu(void *arg)
 static void proc_discard(struct process *p)
 {
 	files_close_all(&p->files);
+	cwd_put(p);
 	uvm_destroy(p->vm);
 	kfree(p);
 	atomic_dec(&processes);
@@ -172,6 +173,7 @@ static long proc_fork_once(struct pt_regs *regs)
 	if (!child)
 		return err;
 	files_clone(&child->files, &parent->files);
+	cwd_clone(child, parent);
 	child->vm = uvm_clone(parent->vm);
 	if (!child->vm) {
 		proc_discard(child);
@@ -227,6 +229,7 @@ __noreturn void proc_exit(int wstatus)
 	preempt_enable();
 	uvm_destroy(vm);
 	files_close_all(&p->files);
+	cwd_put(p);
 	exit_sem(p);			/* SEM_UNDO: give back what we still hold */
 
 	flags = spin_lock_irqsave(&proc_lock);

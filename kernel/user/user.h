@@ -40,6 +40,7 @@ struct process {
 	struct uvm *vm;			/* NULL once it has exited */
 	struct pt_regs entry_regs;	/* first user registers (fork, init) */
 	struct files files;		/* open file descriptors (file.c) */
+	struct dentry *cwd;		/* working directory, referenced; NULL: / (fs_cwd.c) */
 	int kill_signal;		/* kill() asked this process to end (proc_signal) */
 	struct sem_undo *sem_undo;	/* SEM_UNDO adjustments (kernel/ipc/sem_undo.c) */
 	char name[QS_COMM_LEN];
@@ -90,6 +91,9 @@ int initrd_find(const char *name, const void **data, size_t *size);
 void files_init_console(struct files *fs);	/* fds 0, 1, 2: the console */
 int files_clone(struct files *dst, struct files *src);
 void files_close_all(struct files *fs);
+/* fs_cwd.c: the child shares the parent's working directory; exit drops it */
+void cwd_clone(struct process *child, struct process *parent);
+void cwd_put(struct process *p);
 void files_close_on_exec(struct files *fs);
 extern struct file console_file;
 

@@ -8,8 +8,241 @@
 #include <string.h>
 #include <stdlib.h>
 #include <errno.h>
+#include <fcntl.h>
+#include <unistd.h>
+#include <sys/stat.h>
+#include <sys/wait.h>
+#include <quiescent.h>
 #include <qs_fs.h>
 #include <check.h>
+
+/* Is name among the entries getdents gives for path? */
+static int listed(const char *path, const char *name)
+{
+	struct qs_dirent d[3];
+	int fd = open(path, O_RDONLY | O_DIRECTORY), n, found = 0;
+
+	if (fd < 0)
+		return -1;
+	while ((n = qs_getdents(fd, d, 3)) > 0)
+		for (int i = 0; i < n; i++)
+			found += !strcmp(d[i].name, name);
+	close(fd);
+	return n < 0 ? -1 : found;
+}
+
+/* chdir/getcwd, relative paths, getdents, and the mode bits for a uid. */
+static void check_dirs(void)
+{
+	char buf[256];
+	struct stat st;
+	int fd, n;
+
+	CHECK(getcwd(buf, sizeof(buf)) && !strcmp(buf, "/"), "the cwd starts at /");
+	CHECK(chdir("/t") == 0 && getcwd(buf, sizeof(buf)) && !strcmp(buf, "/t"), "chdir /t");
+	CHECK(mkdir("sub", 0755) == 0 && stat("/t/sub", &st) == 0, "mkdir of a relative path");
+	CHECK(chdir("sub/../sub/.") == 0 && getcwd(buf, sizeof(buf)) && !strcmp(buf, "/t/sub"),
+	      "chdir through . and ..");
+	fd = open("../rel", O_WRONLY | O_CREAT, 0644);
+	CHECK(fd >= 0 && stat("/t/rel", &st) == 0, "open .. relative");
+	close(fd);
+	CHECK(chdir("..") == 0 && unlink("rel") == 0 && rename("sub", "sub2") == 0,
+	      "unlink and rename relative");
+	errno = 0;
+	CHECK(!getcwd(buf, 2) && errno == ERANGE, "getcwd into 2 bytes: ERANGE");
+	FAILS(chdir("/t/none"), ENOENT);
+	FAILS(chdir("/bin/sh"), ENOTDIR);
+	CHECK(chdir("sub2") == 0 && rename("/t/sub2", "/t/sub3") == 0 &&
+	      getcwd(buf, sizeof(buf)) && !strcmp(buf, "/t/sub3"), "the cwd follows a rename");
+	CHECK(chdir("/") == 0 && rmdir("/t/sub3") == 0, "rmdir of a former cwd");
+
+	/* the child inherits the cwd; its chdir is its own */
+	CHECK(chdir("/t") == 0, "chdir /t again");
+	pid_t pid = fork();
+	if (pid == 0)
+		_exit(getcwd(buf, sizeof(buf)) && !strcmp(buf, "/t") && chdir("/") == 0 ? 0 : 1);
+	CHECK(pid > 0 && waitpid(pid, &n, 0) == pid && WIFEXITED(n) && WEXITSTATUS(n) == 0,
+	      "fork shares the cwd");
+	CHECK(getcwd(buf, sizeof(buf)) && !strcmp(buf, "/t"), "the child's chdir stays its own");
+	chdir("/");
+
+	/* getdents */
+	CHECK(listed("/bin", "sh") == 1 && listed("/etc", "motd") == 1, "getdents lists /bin, /etc");
+	CHECK(listed("/t", "d") == 1 && listed("/t", "nothing") == 0, "getdents over /t");
+	fd = open("/bin/sh", O_RDONLY);
+	FAILS(qs_getdents(fd, (struct qs_dirent *)buf, 0), ENOTDIR);
+	close(fd);
+	FAILS(qs_getdents(99, (struct qs_dirent *)buf, 1), EBADF);
+	/* entries added while reading: every name that stayed is seen */
+	for (int i = 0; i < 10; i++) {
+		snprintf(buf, sizeof(buf), "/t/g%d", i);
+		mkdir(buf, 0755);
+	}
+	{
+		struct qs_dirent d[2];
+		int seen = 0, made = 0;
+
+		fd = open("/t", O_RDONLY);
+		while ((n = qs_getdents(fd, d, 2)) > 0) {
+			for (int i = 0; i < n; i++)
+				seen += d[i].name[0] == 'g';
+			if (made++ < 3) {
+				snprintf(buf, sizeof(buf), "/t/new%d", made);
+				mkdir(buf, 0755);
+			}
+		}
+		close(fd);
+		CHECK(seen >= 10, "getdents saw %d of the 10 names that stayed", seen);
+		for (int i = 0; i < 10; i++) {
+			snprintf(buf, sizeof(buf), "/t/g%d", i);
+			rmdir(buf);
+		}
+		for (int i = 1; i <= 3; i++) {
+			snprintf(buf, sizeof(buf), "/t/new%d", i);
+			rmdir(buf);
+		}
+	}
+
+	/* EACCES by mode bits and uid: a child as uid 1000 (root bypasses) */
+	CHECK(mkdir("/t/priv", 0700) == 0 && mkdir("/t/pub", 0777) == 0, "dirs with modes");
+	fd = open("/t/ro", O_WRONLY | O_CREAT, 0444);
+	CHECK(fd >= 0 && write(fd, "r", 1) == 1, "the creator writes its 0444 file once open");
+	close(fd);
+	fd = open("/t/ro", O_RDWR);
+	CHECK(fd >= 0, "root opens a 0444 file for writing");
+	close(fd);
+	pid = fork();
+	if (pid == 0) {
+		int bad = 0;
+
+		if (setuid(1000) < 0)
+			_exit(99);
+#define CHILD_FAILS(call, e) do { errno = 0; if ((call) != -1 || errno != (e)) bad++; } while (0)
+		CHILD_FAILS(open("/t/ro", O_WRONLY), EACCES);
+		CHILD_FAILS(open("/t/ro", O_RDONLY | O_TRUNC), EACCES);
+		CHILD_FAILS(stat("/t/priv/x", &st), EACCES);
+		CHILD_FAILS(chdir("/t/priv"), EACCES);
+		CHILD_FAILS(mkdir("/t/x", 0755), EACCES);
+		CHILD_FAILS(unlink("/t/ro"), EACCES);
+		CHILD_FAILS(open("/t/priv", O_RDONLY), EACCES);
+		fd = open("/t/ro", O_RDONLY);
+		bad += fd < 0;
+		close(fd);
+		fd = open("/t/pub/mine", O_WRONLY | O_CREAT | O_EXCL, 0600);
+		bad += fd < 0 || fstat(fd, &st) < 0 || st.st_uid != 1000;
+		close(fd);
+		bad += unlink("/t/pub/mine") != 0;
+		_exit(bad);
+	}
+	CHECK(pid > 0 && waitpid(pid, &n, 0) == pid && WIFEXITED(n) && WEXITSTATUS(n) == 0,
+	      "uid 1000: EACCES by mode bits, allowed where they allow (%d wrong)", WEXITSTATUS(n));
+	CHECK(unlink("/t/ro") == 0 && rmdir("/t/priv") == 0 && rmdir("/t/pub") == 0,
+	      "root removes them");
+}
+
+/* Regular files with data: open's flags, read, write, lseek, fstat, and
+ * an unlinked file that stays readable until its last close. */
+static void check_files(void)
+{
+	static char big[10000], back[10000];
+	char buf[64];
+	struct stat st;
+	int fd, fd2;
+	long n;
+
+	fd = open("/t/data", O_RDWR | O_CREAT | O_EXCL, 0644);
+	CHECK(fd >= 0, "O_CREAT|O_EXCL makes /t/data");
+	FAILS(open("/t/data", O_RDWR | O_CREAT | O_EXCL, 0644), EEXIST);
+	CHECK(write(fd, "hello", 5) == 5, "write 5 bytes");
+	CHECK(fstat(fd, &st) == 0 && S_ISREG(st.st_mode) && st.st_size == 5, "fstat size 5");
+	CHECK(stat("/t/data", &st) == 0 && st.st_size == 5, "stat size 5");
+	CHECK(lseek(fd, 0, SEEK_SET) == 0 && read(fd, buf, sizeof(buf)) == 5 &&
+	      !memcmp(buf, "hello", 5), "read back what was written");
+	CHECK(read(fd, buf, sizeof(buf)) == 0, "end of file reads 0");
+	CHECK(lseek(fd, 8, SEEK_SET) == 8 && write(fd, "x", 1) == 1, "write past the end");
+	CHECK(lseek(fd, 0, SEEK_SET) == 0 && read(fd, buf, sizeof(buf)) == 9 &&
+	      !memcmp(buf, "hello\0\0\0x", 9), "a hole reads as zeros");
+	CHECK(lseek(fd, -1, SEEK_END) == 8, "SEEK_END");
+	FAILS(lseek(fd, -100, SEEK_CUR), EINVAL);
+	close(fd);
+
+	fd = open("/t/data", O_WRONLY | O_APPEND);
+	CHECK(fd >= 0 && write(fd, "AB", 2) == 2, "O_APPEND write");
+	CHECK(lseek(fd, 0, SEEK_SET) == 0 && write(fd, "C", 1) == 1, "O_APPEND after a seek");
+	FAILS(read(fd, buf, 1), EBADF);
+	close(fd);
+	fd = open("/t/data", O_RDONLY);
+	CHECK(fd >= 0 && read(fd, buf, sizeof(buf)) == 12 && !memcmp(buf + 9, "ABC", 3),
+	      "O_APPEND writes went to the end");
+	FAILS(write(fd, "x", 1), EBADF);
+	close(fd);
+	fd = open("/t/data", O_RDWR | O_TRUNC);
+	CHECK(fd >= 0 && fstat(fd, &st) == 0 && st.st_size == 0, "O_TRUNC empties it");
+	for (int i = 0; i < (int)sizeof(big); i++)
+		big[i] = (char)(i * 7 + 3);
+	CHECK(write(fd, big, sizeof(big)) == sizeof(big), "a 10000-byte write");
+	CHECK(lseek(fd, 0, SEEK_SET) == 0 && read(fd, back, sizeof(back)) == sizeof(back) &&
+	      !memcmp(big, back, sizeof(big)), "10000 bytes read back");
+	FAILS(write(fd, (void *)8, 4), EFAULT);
+	/* past what one buffer can hold; a hole kmalloc cannot give */
+	CHECK(lseek(fd, 0x7fffffffffffffffL - 10, SEEK_SET) > 0, "seek far");
+	FAILS(write(fd, big, 100), EFBIG);	/* its end past 2^63 */
+	CHECK(lseek(fd, 1L << 31, SEEK_SET) > 0, "seek 2 GiB");
+	FAILS(write(fd, "x", 1), ENOSPC);
+	CHECK(fstat(fd, &st) == 0 && st.st_size == sizeof(big), "the size is unchanged");
+	close(fd);
+
+	FAILS(open("/t/none", O_RDONLY), ENOENT);
+	FAILS(open("/t/none/x", O_RDWR | O_CREAT, 0644), ENOENT);
+	FAILS(open("/t/data/x", O_RDWR | O_CREAT, 0644), ENOTDIR);
+	FAILS(open("/t", O_WRONLY), EISDIR);
+	FAILS(open("/t", O_RDWR | O_CREAT, 0644), EISDIR);
+	FAILS(open("/t/data", O_RDONLY | O_DIRECTORY), ENOTDIR);
+	fd = open("/t", O_RDONLY);
+	CHECK(fd >= 0, "a directory opens read-only");
+	FAILS(read(fd, buf, 1), EISDIR);
+	close(fd);
+
+	/* unlink of an open file: the data stays until the last close */
+	fd = open("/t/data", O_RDWR);
+	fd2 = open("/t/data", O_RDONLY);
+	CHECK(unlink("/t/data") == 0, "unlink an open file");
+	FAILS(stat("/t/data", &st), ENOENT);
+	CHECK(fstat(fd, &st) == 0 && st.st_size == sizeof(big), "fstat after unlink");
+	CHECK(read(fd2, back, sizeof(back)) == sizeof(back) && !memcmp(big, back, sizeof(big)),
+	      "read after unlink");
+	CHECK(lseek(fd, 0, SEEK_END) == sizeof(big) && write(fd, "z", 1) == 1,
+	      "write after unlink");
+	CHECK(read(fd2, buf, 1) == 1 && buf[0] == 'z', "the other descriptor sees it");
+	close(fd);
+	close(fd2);
+	fd = open("/t/data", O_RDWR | O_CREAT, 0600);
+	CHECK(fd >= 0 && fstat(fd, &st) == 0 && st.st_size == 0, "a new file under the old name");
+	close(fd);
+
+	/* a file's contents survive renames of it and around it */
+	fd = open("/t/data", O_WRONLY);
+	CHECK(fd >= 0 && write(fd, "keep", 4) == 4, "write keep");
+	close(fd);
+	CHECK(rename("/t/data", "/t/d/moved") == 0 && mkdir("/t/o", 0755) == 0 &&
+	      rename("/t/o", "/t/o2") == 0 && rmdir("/t/o2") == 0, "renames");
+	fd = open("/t/d/moved", O_RDONLY);
+	CHECK(fd >= 0 && read(fd, buf, sizeof(buf)) == 4 && !memcmp(buf, "keep", 4),
+	      "contents after renames");
+	close(fd);
+	CHECK(unlink("/t/d/moved") == 0, "unlink /t/d/moved");
+
+	/* initrd files copy on their first write, whole, even when the write
+	 * ends inside them: rewrite motd's first byte with itself */
+	fd = open("/etc/motd", O_RDWR);
+	n = fd >= 0 ? read(fd, back, sizeof(back)) : -1;
+	CHECK(n > 20 && !memcmp(back, "Welcome", 7), "/etc/motd reads");
+	CHECK(lseek(fd, 0, SEEK_SET) == 0 && write(fd, "W", 1) == 1, "a 1-byte write into /etc/motd");
+	CHECK(fstat(fd, &st) == 0 && st.st_size == n && lseek(fd, 0, SEEK_SET) == 0 &&
+	      read(fd, big, sizeof(big)) == n && !memcmp(big, back, n),
+	      "the rest of /etc/motd survives its copy on write");
+	close(fd);
+}
 
 int main(void)
 {
@@ -51,6 +284,9 @@ int main(void)
 	FAILS(rename("/t/nothing", "/t/x"), ENOENT);
 	CHECK(rename("/t/e", "/t/e2") == 0, "rename a directory");
 	CHECK(rmdir("/t/e2") == 0, "rmdir an empty directory");
+
+	check_files();
+	check_dirs();
 
 	/* bad input */
 	memset(longname, 'n', 299);

@@ -1,41 +1,63 @@
 /*
- * ls [dir]: the files of the initrd (the only file system), with their
- * sizes; `ls /lib/modules` lists one directory.
+ * ls [path...]: the entries of each directory (the working directory if
+ * none is given) with their type and size, read with qs_getdents() from
+ * the filesystem; a file is listed by itself.
  */
 #include <stdio.h>
 #include <string.h>
+#include <fcntl.h>
+#include <unistd.h>
+#include <errno.h>
 #include <sys/stat.h>
 #include <quiescent.h>
+#include <qs_fs.h>
 
-int main(int argc, char **argv)
+static void show(const char *name, unsigned int mode, unsigned long size)
 {
-	const char *dir = argc > 1 ? argv[1] : "";
-	struct qs_dirent d;
-	size_t len;
-	int shown = 0;
+	printf("%c %8lu  %s%s\n", S_ISDIR(mode) ? 'd' : '-', size, name, S_ISDIR(mode) ? "/" : "");
+}
 
-	while (*dir == '/')
-		dir++;
-	len = strlen(dir);
-	while (len && dir[len - 1] == '/')
-		len--;
-	for (int i = 0; qs_readdir(i, &d) == 0; i++) {
-		const char *rest = d.name;
+static int list(const char *path)
+{
+	static struct qs_dirent d[8];
+	struct stat st;
+	int fd, n;
 
-		if (len) {
-			if (strncmp(d.name, dir, len) || d.name[len] != '/')
-				continue;
-			rest = d.name + len + 1;
-		}
-		if (strchr(rest, '/'))
-			continue;		/* deeper: shown under its directory */
-		printf("%c %8lu  %s%s\n", S_ISDIR(d.mode) ? 'd' : '-', (unsigned long)d.size,
-		       rest, S_ISDIR(d.mode) ? "/" : "");
-		shown++;
+	if (stat(path, &st) < 0) {
+		fprintf(stderr, "ls: %s: %s\n", path, strerror(errno));
+		return 1;
 	}
-	if (len && !shown) {
-		fprintf(stderr, "ls: %s: no such directory\n", argv[1]);
+	if (!S_ISDIR(st.st_mode)) {
+		show(path, st.st_mode, st.st_size);
+		return 0;
+	}
+	fd = open(path, O_RDONLY | O_DIRECTORY);
+	if (fd < 0) {
+		fprintf(stderr, "ls: %s: %s\n", path, strerror(errno));
+		return 1;
+	}
+	while ((n = qs_getdents(fd, d, 8)) > 0) {
+		for (int i = 0; i < n; i++)
+			show(d[i].name, d[i].mode, d[i].size);
+	}
+	close(fd);
+	if (n < 0) {
+		fprintf(stderr, "ls: %s: %s\n", path, strerror(errno));
 		return 1;
 	}
 	return 0;
+}
+
+int main(int argc, char **argv)
+{
+	int err = 0;
+
+	if (argc < 2)
+		return list(".");
+	for (int i = 1; i < argc; i++) {
+		if (argc > 2)
+			printf("%s:\n", argv[i]);
+		err |= list(argv[i]);
+	}
+	return err;
 }

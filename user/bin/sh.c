@@ -11,6 +11,8 @@
  * uptime, poweroff, exit. `rcu sync`, `rcu call N` and `rcu barrier`
  * make the kernel do RCU work now (qs_rcu(), kernel/user/qs_rcu.c): an
  * idle kernel starts no grace period, and a student in gdb needs one.
+ * `cd [dir]` and `pwd` move in the filesystem; `cmd > file` and
+ * `cmd >> file` send a command's standard output to a file.
  */
 #include <stdio.h>
 #include <stdlib.h>
@@ -21,6 +23,8 @@
 #include <sys/utsname.h>
 #include <time.h>
 #include <quiescent.h>
+#include <fcntl.h>
+#include <qs_fs.h>
 
 #define MAX_WORDS	32
 
@@ -58,6 +62,7 @@ static int b_help(int argc, char **argv)
 
 	printf("Quiescent shell. Commands separated by ';', a leading '!' expects failure.\n"
 	       "builtins: help ps cpus rcu [sync | call N | barrier] uptime poweroff [code] exit [code]\n"
+	       "         cd [dir] pwd; cmd > file, cmd >> file\n"
 	       "programs:");
 	for (int i = 0; qs_readdir(i, &d) == 0; i++)
 		if (!strncmp(d.name, "bin/", 4))
@@ -223,12 +228,86 @@ static int b_exit(int argc, char **argv)
 	exit(argc > 1 ? atoi(argv[1]) : failures != 0);
 }
 
+static int b_cd(int argc, char **argv)
+{
+	const char *dir = argc > 1 ? argv[1] : "/";
+
+	if (chdir(dir) < 0) {
+		fprintf(stderr, "cd: %s: %s\n", dir, strerror(errno));
+		return 1;
+	}
+	return 0;
+}
+
+static int b_pwd(int argc, char **argv)
+{
+	char buf[512];
+
+	if (!getcwd(buf, sizeof(buf))) {
+		perror("pwd");
+		return 1;
+	}
+	printf("%s\n", buf);
+	return 0;
+}
+
+/*
+ * "> file" or ">> file" (also ">file"): take it out of argv and point fd 1
+ * at the file, keeping the old fd 1 in *saved for undo_redirect(). -1 if
+ * the file cannot be opened (the command does not run), 0 otherwise.
+ */
+static int redirect(int *argc, char **argv, int *saved)
+{
+	*saved = -1;
+	for (int i = 0; i < *argc; i++) {
+		char *w = argv[i], *file;
+		int flags = O_WRONLY | O_CREAT | O_TRUNC, fd, drop = 1;
+
+		if (w[0] != '>')
+			continue;
+		if (w[1] == '>') {
+			flags = O_WRONLY | O_CREAT | O_APPEND;
+			w++;
+		}
+		file = w[1] ? w + 1 : (i + 1 < *argc ? (drop = 2, argv[i + 1]) : NULL);
+		if (!file) {
+			fprintf(stderr, "sh: redirection without a file\n");
+			return -1;
+		}
+		fd = open(file, flags, 0644);
+		if (fd < 0) {
+			fprintf(stderr, "sh: %s: %s\n", file, strerror(errno));
+			return -1;
+		}
+		fflush(stdout);
+		if (*saved < 0)
+			*saved = dup(1);
+		dup2(fd, 1);
+		close(fd);
+		for (int j = i; j + drop <= *argc; j++)
+			argv[j] = argv[j + drop];
+		*argc -= drop;
+		i--;
+	}
+	return 0;
+}
+
+static void undo_redirect(int saved)
+{
+	if (saved < 0)
+		return;
+	fflush(stdout);
+	dup2(saved, 1);
+	close(saved);
+}
+
 static const struct builtin {
 	const char *name;
 	int (*fn)(int argc, char **argv);
 } builtins[] = {
 	{ "help", b_help }, { "ps", b_ps }, { "cpus", b_cpus }, { "rcu", b_rcu },
 	{ "uptime", b_uptime }, { "poweroff", b_poweroff }, { "exit", b_exit },
+	{ "cd", b_cd }, { "pwd", b_pwd },
 };
 
 static int run_program(char **argv)
@@ -266,7 +345,7 @@ static void run_command(char *cmd)
 {
 	char *argv[MAX_WORDS];
 	bool invert = false;
-	int argc, status = -1;
+	int argc, status = -1, saved = -1;
 
 	while (*cmd == ' ' || *cmd == '\t')
 		cmd++;
@@ -277,14 +356,21 @@ static void run_command(char *cmd)
 	argc = split_words(cmd, argv);
 	if (!argc)
 		return;
+	if (redirect(&argc, argv, &saved) < 0 || !argc) {
+		undo_redirect(saved);
+		status = 1;
+		goto done;
+	}
 	for (unsigned int i = 0; i < sizeof(builtins) / sizeof(builtins[0]); i++)
 		if (!strcmp(argv[0], builtins[i].name))
 			status = builtins[i].fn(argc, argv);
 	if (status < 0)
 		status = run_program(argv);
+	undo_redirect(saved);
+done:
 	if ((status != 0) != invert) {
 		failures++;
-		printf("sh: %s'%s' %s (status %d)\n", invert ? "!" : "", argv[0],
+		printf("sh: %s'%s' %s (status %d)\n", invert ? "!" : "", argv[0] ? argv[0] : ">",
 		       invert ? "succeeded but was expected to fail" : "failed", status);
 	}
 }

@@ -34,3 +34,15 @@ int stat(const char *path, struct stat *st)
 	st->st_gid = s.gid;
 	return 0;
 }
+
+int chdir(const char *path)			{ return ret(__syscall1(SYS_chdir, path)); }
+
+char *getcwd(char *buf, size_t size)
+{
+	return ret(__syscall2(SYS_getcwd, buf, size)) < 0 ? NULL : buf;
+}
+
+int qs_getdents(int fd, struct qs_dirent *d, int n)
+{
+	return ret(__syscall3(SYS_qs_getdents, fd, d, n));
+}
