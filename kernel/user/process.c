@@ -171,8 +171,8 @@ static long proc_fork_once(struct pt_regs *regs)
 	child = proc_alloc(parent->name, parent->uid, parent->gid, &err);
 	if (!child)
 		return err;
-	files_clone(&child->files, &parent->files);
-	child->vm = uvm_clone(parent->vm);
+	err = files_clone(&child->files, &parent->files);
+	child->vm = err ? NULL : uvm_clone(parent->vm);
 	if (!child->vm) {
 		proc_discard(child);
 		return -ENOMEM;
