@@ -107,6 +107,7 @@ struct file *files_fget(struct files *fs, int fd, enum files_mode mode);
 int files_close(struct files *fs, int fd);		/* 0 or -EBADF */
 int files_dup2(struct files *fs, int oldfd, int newfd);	/* newfd or -EBADF/-EMFILE */
 void files_close_all(struct files *fs);			/* and frees the table */
+int files_reset(struct files *fs);	/* close all, start again from a small table */
 unsigned int files_max_fds(struct files *fs);
 
 /* In the calling process: fd's close-on-exec flag. */

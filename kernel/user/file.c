@@ -210,7 +210,10 @@ static int expand_fdtable(struct files *fs, unsigned int fd, unsigned long *flag
 		       (old->max_fds + 63) / 64 * sizeof(long));
 		/* the copy's slots are visible before the table is (seed 004 grow_ary) */
 		rcu_assign_pointer(fs->fdt, new);
+		/* call_rcu() with interrupts on: rcu-poll is not IRQ-safe (seed 000 Table 1) */
+		spin_unlock_irqrestore(&fs->lock, *flags);
 		call_rcu(&old->rcu, fdtable_free_rcu, old);
+		*flags = spin_lock_irqsave(&fs->lock);
 	}
 }
 
@@ -508,13 +511,16 @@ int files_clone(struct files *dst, struct files *src)
 	return 0;
 }
 
-/* exit (or a test): every descriptor closed, the table freed after a grace period. */
-void files_close_all(struct files *fs)
+/*
+ * Unpublish fs's table for new (NULL or empty), put every file the old
+ * one held, and free it after a grace period.
+ */
+static void files_swap(struct files *fs, struct fdtable *new)
 {
 	unsigned long flags = spin_lock_irqsave(&fs->lock);
 	struct fdtable *t = fdt_locked(fs);
 
-	RCU_INIT_POINTER(fs->fdt, NULL);
+	rcu_assign_pointer(fs->fdt, new);
 	spin_unlock_irqrestore(&fs->lock, flags);
 	if (!t)
 		return;
@@ -526,6 +532,22 @@ void files_close_all(struct files *fs)
 			file_put(f);
 	}
 	call_rcu(&t->rcu, fdtable_free_rcu, t);
+}
+
+/* exit (or a test): every descriptor closed, the table freed after a grace period. */
+void files_close_all(struct files *fs)
+{
+	files_swap(fs, NULL);
+}
+
+int files_reset(struct files *fs)
+{
+	struct fdtable *t = fdtable_alloc(FDTABLE_START);
+
+	if (!t)
+		return -ENOMEM;
+	files_swap(fs, t);
+	return 0;
 }
 
 void files_close_on_exec(struct files *fs)
