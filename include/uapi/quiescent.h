@@ -120,7 +120,7 @@
 #define QS_SEEK_CUR		1
 #define QS_SEEK_END		2
 
-#define QS_OPEN_MAX		32	/* file descriptors per process */
+#define QS_OPEN_MAX		256	/* file descriptors per process */
 #define QS_PATH_MAX		256
 
 /* File types in qs_stat.mode (POSIX's S_IF* values). */

@@ -152,7 +152,7 @@ static long sys_open(struct pt_regs *r)
 		goto out;
 	}
 	if (flags & QS_O_CLOEXEC)
-		set_bit(err, &current_proc()->files.cloexec);
+		fd_set_cloexec(err, true);
 out:
 	kfree(path);
 	return err;

@@ -172,9 +172,9 @@ static long proc_fork_once(struct pt_regs *regs)
 	child = proc_alloc(parent->name, parent->uid, parent->gid, &err);
 	if (!child)
 		return err;
-	files_clone(&child->files, &parent->files);
+	err = files_clone(&child->files, &parent->files);
 	cwd_clone(child, parent);
-	child->vm = uvm_clone(parent->vm);
+	child->vm = err ? NULL : uvm_clone(parent->vm);
 	if (!child->vm) {
 		proc_discard(child);
 		return -ENOMEM;
