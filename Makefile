@@ -206,7 +206,7 @@ $(INITRD): $(USER_PROGS) tools/mkinitrd.py $(foreach f,$(INITRD_FILES),$(lastwor
 initrd: $(INITRD)
 
 # ---------------------------------------------------------------- top targets
-.PHONY: all kernel initrd modules iso run gdb console test test-quick soak repeat trace mutants torture torture-bisect compare amlat \
+.PHONY: all kernel initrd modules iso run gdb console test test-quick soak repeat trace mutants torture torture-bisect litmus compare amlat \
 	modbench semopbench rtbench figures grade clean \
 	distclean deps \
 	menuconfig defconfig olddefconfig savedefconfig FORCE
@@ -451,6 +451,12 @@ torture-bisect: deps
 	$(Q)$(if $(GOOD),,$(error torture-bisect needs GOOD=<commit>))$(PYTHON) tools/torture.py \
 		bisect '$(SCEN)' --good $(GOOD) --bad $(BAD) $(if $(DURATION),--duration $(DURATION)) \
 		--kvm $(if $(filter auto,$(KVM)),0,$(KVM))
+
+# The memory model's RCU litmus patterns as kernel tests on every variant
+# (kernel/test/test_rcu_litmus_lkmm.c, herd7 files in kernel/test/litmus/):
+# 0 forbidden outcomes on real variants, some on busted and rcu_break=1.
+litmus: deps
+	$(Q)$(PYTHON) tools/qrun.py scenario --kvm $(KVM) 'litmus-lkmm*' 'soak-litmus-lkmm*'
 
 soak: deps
 	$(Q)$(PYTHON) tools/soak.py --minutes $(SOAK_MINUTES) --cpus $(SOAK_CPUS) \
