@@ -47,6 +47,8 @@ struct torture_params torture_params = {
 	.stutter_ms = 1000,
 	.segments = 0,
 	.gp_mask = TORTURE_GP_ALL,
+	.fwd = 0,
+	.fwd_pct = 50,
 };
 
 struct torture_errors torture_errors;
@@ -88,6 +90,12 @@ TORTURE_PARAM("segments", segments, 0, 1,
 TORTURE_PARAM("gp", gp_mask, 1, TORTURE_GP_ALL,
 	      "torture.gp=MASK: the writer's grace-period kinds: 1 call_rcu, 2 synchronize, "
 	      "4 expedited, 8 polled, 16 conditional (default 31, all)");
+
+TORTURE_PARAM("fwd", fwd, 0, 1,
+	      "torture.fwd=0|1: forward-progress test, an unbounded call_rcu() flood beside a "
+	      "reader-free loop (default 0)");
+TORTURE_PARAM("fwd_pct", fwd_pct, 1, 100,
+	      "torture.fwd_pct=P: the flood lasts P% of rcu_stall_timeout (default 50)");
 
 /* ---------------------------------------------------------------- helpers */
 
@@ -377,7 +385,8 @@ static bool rcu_torture_run(char *why, size_t len)
 	take_snapshot(&start);
 	last = start;
 	started = !torture_writer_start() && !torture_readers_start() &&
-		  !torture_segments_start() && !torture_flood_start();
+		  !torture_segments_start() && !torture_flood_start() &&
+		  !torture_fwd_start();
 	if (started && torture_params.stutter_ms) {
 		stutter_task = kthread_run(torture_stutter, NULL, "rcu_torture_stutter");
 		started = stutter_task != NULL;
@@ -412,6 +421,7 @@ static bool rcu_torture_run(char *why, size_t len)
 	torture_segments_stop();
 	stopped = torture_writer_stop();
 	torture_flood_stop(MAX(30UL, torture_params.duration_s));
+	torture_fwd_stop();
 	if (stopped)
 		torture_writer_drain();
 	else			/* grace periods have stopped: waiting would hang */

@@ -8,6 +8,8 @@
  *   torture_readers.c  reader threads and timer (softirq) readers, the
  *                      Reader Pipe and Reader Batch histograms
  *   torture_flood.c    the callback-flood forward-progress test
+ *   torture_fwd.c      forward progress: an unbounded call_rcu() flood
+ *                      beside a reader-free loop
  *   torture_segments.c reader segments: sections extended by irqs-,
  *                      softirqs- and preemption-off segments
  *
@@ -66,6 +68,8 @@ struct torture_params {
 	unsigned long stutter_ms;	/* torture.stutter: run/pause cycle, 0 = none */
 	unsigned long segments;		/* torture.segments: reader-segment threads on/off */
 	unsigned long gp_mask;		/* torture.gp: writer kinds (TORTURE_GP_*) */
+	unsigned long fwd;		/* torture.fwd: forward-progress flood on/off */
+	unsigned long fwd_pct;		/* torture.fwd_pct: its length, % of the stall time */
 };
 extern struct torture_params torture_params;
 
@@ -147,6 +151,10 @@ void torture_reader_mix(unsigned long *irq, unsigned long *longr, unsigned long 
 /* ---- Reader segments (torture_segments.c). */
 int torture_segments_start(void);
 void torture_segments_stop(void);
+
+/* ---- Forward progress (torture_fwd.c). */
+int torture_fwd_start(void);
+void torture_fwd_stop(void);
 
 /* ---- Callback flood (torture_flood.c). */
 struct torture_flood_stats {
