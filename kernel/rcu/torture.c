@@ -49,6 +49,7 @@ struct torture_params torture_params = {
 	.gp_mask = TORTURE_GP_ALL,
 	.fwd = 0,
 	.fwd_pct = 50,
+	.read_exit = 0,
 };
 
 struct torture_errors torture_errors;
@@ -96,6 +97,10 @@ TORTURE_PARAM("fwd", fwd, 0, 1,
 	      "reader-free loop (default 0)");
 TORTURE_PARAM("fwd_pct", fwd_pct, 1, 100,
 	      "torture.fwd_pct=P: the flood lasts P% of rcu_stall_timeout (default 50)");
+
+TORTURE_PARAM("read_exit", read_exit, 0, 32,
+	      "torture.read_exit=N: every ~100 ms, N tasks that read, queue a callback and exit "
+	      "(default 0 = off, 0..32)");
 
 /* ---------------------------------------------------------------- helpers */
 
@@ -386,7 +391,7 @@ static bool rcu_torture_run(char *why, size_t len)
 	last = start;
 	started = !torture_writer_start() && !torture_readers_start() &&
 		  !torture_segments_start() && !torture_flood_start() &&
-		  !torture_fwd_start();
+		  !torture_fwd_start() && !torture_readexit_start();
 	if (started && torture_params.stutter_ms) {
 		stutter_task = kthread_run(torture_stutter, NULL, "rcu_torture_stutter");
 		started = stutter_task != NULL;
@@ -419,6 +424,7 @@ static bool rcu_torture_run(char *why, size_t len)
 	}
 	torture_readers_stop();
 	torture_segments_stop();
+	torture_readexit_stop();
 	stopped = torture_writer_stop();
 	torture_flood_stop(MAX(30UL, torture_params.duration_s));
 	torture_fwd_stop();

@@ -10,6 +10,7 @@
  *   torture_flood.c    the callback-flood forward-progress test
  *   torture_fwd.c      forward progress: an unbounded call_rcu() flood
  *                      beside a reader-free loop
+ *   torture_readexit.c bursts of tasks that read and exit
  *   torture_segments.c reader segments: sections extended by irqs-,
  *                      softirqs- and preemption-off segments
  *
@@ -70,6 +71,7 @@ struct torture_params {
 	unsigned long gp_mask;		/* torture.gp: writer kinds (TORTURE_GP_*) */
 	unsigned long fwd;		/* torture.fwd: forward-progress flood on/off */
 	unsigned long fwd_pct;		/* torture.fwd_pct: its length, % of the stall time */
+	unsigned long read_exit;	/* torture.read_exit: tasks per read-then-exit burst */
 };
 extern struct torture_params torture_params;
 
@@ -151,6 +153,10 @@ void torture_reader_mix(unsigned long *irq, unsigned long *longr, unsigned long 
 /* ---- Reader segments (torture_segments.c). */
 int torture_segments_start(void);
 void torture_segments_stop(void);
+
+/* ---- Read-then-exit bursts (torture_readexit.c). */
+int torture_readexit_start(void);
+void torture_readexit_stop(void);
 
 /* ---- Forward progress (torture_fwd.c). */
 int torture_fwd_start(void);
