@@ -211,7 +211,7 @@ $(INITRD): $(USER_PROGS) tools/mkinitrd.py $(foreach f,$(INITRD_FILES),$(lastwor
 initrd: $(INITRD)
 
 # ---------------------------------------------------------------- top targets
-.PHONY: check all kernel initrd modules iso run gdb console test test-full test-quick soak repeat trace mutants compare amlat \
+.PHONY: check all kernel initrd modules iso run gdb console test test-full test-quick soak repeat trace mutants torture torture-bisect litmus compare amlat \
 	modbench semopbench rtbench figures grade clean \
 	distclean deps \
 	menuconfig defconfig olddefconfig savedefconfig FORCE
@@ -485,6 +485,29 @@ MUTANTS_REPEAT	?= 1
 mutants: deps
 	$(Q)$(PYTHON) tools/mutants.py $(MUTANTS) --repeat $(MUTANTS_REPEAT) \
 		--kvm $(if $(filter auto,$(KVM)),0,$(KVM))
+
+# rcutorture scenarios by pattern and count, for DURATION (s, m or h), one
+# table (tools/torture.py, docs/rcu/torture.md):
+#   make torture SCEN='3*torture-poll*' DURATION=2m
+#   make torture-bisect GOOD=<commit> BAD=HEAD SCEN=torture-poll-smp4 DURATION=10s
+SCEN		?= torture-*
+DURATION	?=
+GOOD		?=
+BAD		?= HEAD
+torture: deps
+	$(Q)$(PYTHON) tools/torture.py run '$(SCEN)' $(if $(DURATION),--duration $(DURATION)) \
+		--kvm $(if $(filter auto,$(KVM)),0,$(KVM))
+
+torture-bisect: deps
+	$(Q)$(if $(GOOD),,$(error torture-bisect needs GOOD=<commit>))$(PYTHON) tools/torture.py \
+		bisect '$(SCEN)' --good $(GOOD) --bad $(BAD) $(if $(DURATION),--duration $(DURATION)) \
+		--kvm $(if $(filter auto,$(KVM)),0,$(KVM))
+
+# The memory model's RCU litmus patterns as kernel tests on every variant
+# (kernel/test/test_rcu_litmus_lkmm.c, herd7 files in kernel/test/litmus/):
+# 0 forbidden outcomes on real variants, some on busted and rcu_break=1.
+litmus: deps
+	$(Q)$(PYTHON) tools/qrun.py scenario --kvm $(KVM) 'litmus-lkmm*' 'soak-litmus-lkmm*'
 
 soak: deps
 	$(Q)$(PYTHON) tools/soak.py --minutes $(SOAK_MINUTES) --cpus $(SOAK_CPUS) \

@@ -71,7 +71,8 @@ def run_one(variant, model, cpus, minutes, kvm, run):
     cmd = [sys.executable, str(QRUN), "boot", "--name", f"soak-{config[:-len('_defconfig')]}",
            "--config", config, "--cpus", str(cpus), "--kvm", str(kvm),
            "--timeout", str(secs + 600),
-           "--args", f"ktest=torture_rcu torture.duration={secs} torture.stat_interval=60"]
+           "--args", f"ktest=torture_rcu torture.duration={secs} torture.stat_interval=60 "
+           "torture.segments=1"]
     t0 = time.time()
     p = subprocess.run(cmd, cwd=REPO, capture_output=True, text=True)
     out = p.stdout + p.stderr

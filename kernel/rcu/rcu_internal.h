@@ -43,6 +43,18 @@ void rcu_gp_begin(unsigned long gpnum);	/* once set up (CPUs marked): gdb stops 
 void rcu_gp_end(unsigned long gpnum);
 bool rcu_gp_in_progress(void);
 
+/*
+ * Which sections besides rcu_read_lock()'s this variant's design counts
+ * as read-side (rcutorture's reader segments ask): a variant whose
+ * quiescent states are context switches and user or idle ticks is not
+ * reached by any of them; rcu-preempt's readers are tracked only through
+ * rcu_read_lock(). update.c's weak default answers from the read side.
+ */
+#define RCU_EXT_PREEMPT		0x1	/* preempt_disable() */
+#define RCU_EXT_IRQ		0x2	/* local_irq_disable() */
+#define RCU_EXT_BH		0x4	/* local_bh_disable() */
+unsigned int rcu_read_side_extensions(void);
+
 /* ---- Invoking callbacks (invoke.c). */
 
 /* Run and unlink every rcu_head on list (seed 000 Figure 38). */

@@ -45,6 +45,11 @@ struct torture_params torture_params = {
 	.long_delay_us = 40000,
 	.long_every = 1024,
 	.stutter_ms = 1000,
+	.segments = 0,
+	.gp_mask = TORTURE_GP_ALL,
+	.fwd = 0,
+	.fwd_pct = 50,
+	.read_exit = 0,
 };
 
 struct torture_errors torture_errors;
@@ -79,6 +84,23 @@ TORTURE_PARAM("long_every", long_every, 1, 1000000,
 TORTURE_PARAM("stutter", stutter_ms, 0, 60000,
 	      "torture.stutter=MS: run about MS ms, pause about MS/4 (every CPU idles), "
 	      "0 = never pause (default 1000, 0..60000)");
+
+TORTURE_PARAM("segments", segments, 0, 1,
+	      "torture.segments=0|1: reader-segment threads, sections extended by irqs-, "
+	      "softirqs- and preemption-off segments (default 0)");
+TORTURE_PARAM("gp", gp_mask, 1, TORTURE_GP_ALL,
+	      "torture.gp=MASK: the writer's grace-period kinds: 1 call_rcu, 2 synchronize, "
+	      "4 expedited, 8 polled, 16 conditional (default 31, all)");
+
+TORTURE_PARAM("fwd", fwd, 0, 1,
+	      "torture.fwd=0|1: forward-progress test, an unbounded call_rcu() flood beside a "
+	      "reader-free loop (default 0)");
+TORTURE_PARAM("fwd_pct", fwd_pct, 1, 100,
+	      "torture.fwd_pct=P: the flood lasts P% of rcu_stall_timeout (default 50)");
+
+TORTURE_PARAM("read_exit", read_exit, 0, 32,
+	      "torture.read_exit=N: every ~100 ms, N tasks that read, queue a callback and exit "
+	      "(default 0 = off, 0..32)");
 
 /* ---------------------------------------------------------------- helpers */
 
@@ -179,6 +201,7 @@ static const struct {
 	{ "flood", offsetof(struct torture_errors, flood), false },
 	{ "stall", offsetof(struct torture_errors, stall), false },
 	{ "nomem", offsetof(struct torture_errors, alloc), false },
+	{ "segment", offsetof(struct torture_errors, segment), true },
 };
 
 static long error_count(int k)
@@ -260,10 +283,11 @@ static void torture_stats_print(const struct torture_snapshot *start, const char
 	       now.gps - start->gps, now.cbq - start->cbq, now.cbi - start->cbi,
 	       atomic_long_read(&torture_wstats.alloc), atomic_long_read(&torture_wstats.free),
 	       reads, treads);
-	printk("rcu-torture: %s retire=%ld/%ld/%ld/%ld fake=%ld barrier=%ld "
+	printk("rcu-torture: %s retire=%ld/%ld/%ld/%ld/%ld fake=%ld barrier=%ld "
 	       "flood=%ld/%ld/%lu\n", tag,
 	       atomic_long_read(&torture_wstats.by_call_rcu),
 	       atomic_long_read(&torture_wstats.by_sync),
+	       atomic_long_read(&torture_wstats.by_exp),
 	       atomic_long_read(&torture_wstats.by_poll),
 	       atomic_long_read(&torture_wstats.by_cond),
 	       atomic_long_read(&torture_wstats.fake_ops),
@@ -366,7 +390,8 @@ static bool rcu_torture_run(char *why, size_t len)
 	take_snapshot(&start);
 	last = start;
 	started = !torture_writer_start() && !torture_readers_start() &&
-		  !torture_flood_start();
+		  !torture_segments_start() && !torture_flood_start() &&
+		  !torture_fwd_start() && !torture_readexit_start();
 	if (started && torture_params.stutter_ms) {
 		stutter_task = kthread_run(torture_stutter, NULL, "rcu_torture_stutter");
 		started = stutter_task != NULL;
@@ -398,8 +423,11 @@ static bool rcu_torture_run(char *why, size_t len)
 		stutter_task = NULL;
 	}
 	torture_readers_stop();
+	torture_segments_stop();
+	torture_readexit_stop();
 	stopped = torture_writer_stop();
 	torture_flood_stop(MAX(30UL, torture_params.duration_s));
+	torture_fwd_stop();
 	if (stopped)
 		torture_writer_drain();
 	else			/* grace periods have stopped: waiting would hang */

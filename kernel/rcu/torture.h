@@ -8,6 +8,11 @@
  *   torture_readers.c  reader threads and timer (softirq) readers, the
  *                      Reader Pipe and Reader Batch histograms
  *   torture_flood.c    the callback-flood forward-progress test
+ *   torture_fwd.c      forward progress: an unbounded call_rcu() flood
+ *                      beside a reader-free loop
+ *   torture_readexit.c bursts of tasks that read and exit
+ *   torture_segments.c reader segments: sections extended by irqs-,
+ *                      softirqs- and preemption-off segments
  *
  * The idea is Linux's kernel/rcu/rcutorture.c (docs/rcu/torture.md): one
  * writer keeps replacing the element that rcu_torture_current points to
@@ -41,6 +46,14 @@ struct rcu_torture {
 	struct list_head rtort_removed;	/* on the writer's synchronous list */
 };
 
+/* ---- The writer's grace-period kinds (torture.gp, a mask): the API matrix. */
+#define TORTURE_GP_CALL		0x01	/* call_rcu() */
+#define TORTURE_GP_SYNC		0x02	/* synchronize_rcu() */
+#define TORTURE_GP_EXP		0x04	/* synchronize_rcu_expedited() */
+#define TORTURE_GP_POLL		0x08	/* start_poll_synchronize_rcu() + poll_state */
+#define TORTURE_GP_COND		0x10	/* get_state + cond_synchronize_rcu() */
+#define TORTURE_GP_ALL		0x1f
+
 /* ---- Parameters (torture.c; kernel command line, docs/rcu/torture.md). */
 struct torture_params {
 	unsigned long duration_s;	/* torture.duration */
@@ -54,6 +67,11 @@ struct torture_params {
 	unsigned long long_delay_us;	/* torture.long_delay: longest reader delay */
 	unsigned long long_every;	/* torture.long_every: 1 read in N is long */
 	unsigned long stutter_ms;	/* torture.stutter: run/pause cycle, 0 = none */
+	unsigned long segments;		/* torture.segments: reader-segment threads on/off */
+	unsigned long gp_mask;		/* torture.gp: writer kinds (TORTURE_GP_*) */
+	unsigned long fwd;		/* torture.fwd: forward-progress flood on/off */
+	unsigned long fwd_pct;		/* torture.fwd_pct: its length, % of the stall time */
+	unsigned long read_exit;	/* torture.read_exit: tasks per read-then-exit burst */
 };
 extern struct torture_params torture_params;
 
@@ -69,6 +87,7 @@ struct torture_errors {
 	atomic_long_t flood;		/* flood: no progress, or over its bound */
 	atomic_long_t stall;		/* the writer made no progress in a pass */
 	atomic_long_t alloc;		/* kmalloc() failed */
+	atomic_long_t segment;		/* a reader segment chain lost its element */
 };
 extern struct torture_errors torture_errors;
 long torture_error_total(void);
@@ -96,7 +115,7 @@ void torture_stutter_wait(void);
 struct torture_writer_stats {
 	atomic_long_t alloc, free;	/* elements */
 	atomic_long_t wcount[RCU_TORTURE_PIPE_LEN + 1];	/* elements reaching each age */
-	atomic_long_t by_call_rcu, by_sync, by_poll, by_cond;	/* retirements */
+	atomic_long_t by_call_rcu, by_sync, by_exp, by_poll, by_cond;	/* retirements */
 	atomic_long_t cbs_queued, cbs_invoked;	/* torture's own call_rcu()s */
 	atomic_long_t fake_ops, barrier_rounds;
 };
@@ -130,6 +149,18 @@ void torture_reader_hist(unsigned long pipe[], unsigned long batch[],
 void torture_reader_preemptions(unsigned long *preempted, unsigned long *migrated);
 void torture_reader_mix(unsigned long *irq, unsigned long *longr, unsigned long *gpw,
 			unsigned long *cbr);
+
+/* ---- Reader segments (torture_segments.c). */
+int torture_segments_start(void);
+void torture_segments_stop(void);
+
+/* ---- Read-then-exit bursts (torture_readexit.c). */
+int torture_readexit_start(void);
+void torture_readexit_stop(void);
+
+/* ---- Forward progress (torture_fwd.c). */
+int torture_fwd_start(void);
+void torture_fwd_stop(void);
 
 /* ---- Callback flood (torture_flood.c). */
 struct torture_flood_stats {

@@ -155,26 +155,45 @@ static void rcu_torture_poll_wait(unsigned long cookie, unsigned long gp_before)
 	}
 }
 
+/*
+ * The kind of grace period to retire an element by: three times in four
+ * call_rcu() when torture.gp allows it (the update rate stays high),
+ * otherwise one of the waiting kinds; a kind torture.gp leaves out
+ * passes its turn to the next one it allows.
+ */
+static unsigned int rcu_torture_gp_kind(unsigned long x)
+{
+	unsigned int mask = torture_params.gp_mask & TORTURE_GP_ALL;
+	unsigned int k = x % 4 ? 0 : 1 + (x >> 8) % 4;
+
+	if (!mask)
+		mask = TORTURE_GP_ALL;
+	while (!(mask & (1U << k)))
+		k = (k + 1) % 5;
+	return 1U << k;
+}
+
 static void rcu_torture_retire(struct rcu_torture *old, struct torture_rand *r)
 {
 	unsigned long gp, cookie, x = torture_random(r);
 
 	rcu_torture_age(old);			/* age 1: retired */
-	/* Mostly by call_rcu(), which does not wait: the update rate stays high. */
-	switch (x % 4 ? 0 : 1 + (x >> 8) % 3) {
-	case 0:
+	switch (rcu_torture_gp_kind(x)) {
+	case TORTURE_GP_CALL:
 		atomic_long_inc(&torture_wstats.by_call_rcu);
 		rcu_torture_queue(old);
 		return;
-	case 1:
+	case TORTURE_GP_SYNC:
 		atomic_long_inc(&torture_wstats.by_sync);
 		list_add_tail(&old->rtort_removed, &rcu_torture_removed);
-		if ((x >> 12) & 1)
-			synchronize_rcu_expedited();
-		else
-			synchronize_rcu();
+		synchronize_rcu();
 		break;
-	case 2:
+	case TORTURE_GP_EXP:
+		atomic_long_inc(&torture_wstats.by_exp);
+		list_add_tail(&old->rtort_removed, &rcu_torture_removed);
+		synchronize_rcu_expedited();
+		break;
+	case TORTURE_GP_POLL:
 		atomic_long_inc(&torture_wstats.by_poll);
 		list_add_tail(&old->rtort_removed, &rcu_torture_removed);
 		gp = rcu_gp_completed();

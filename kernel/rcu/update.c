@@ -252,6 +252,19 @@ __attribute__((weak)) bool rcu_call_rcu_irq_safe(void)
 	return true;
 }
 
+/*
+ * rcu_internal.h: a reader that cannot lose its CPU cannot see a context
+ * switch, so every section that keeps the CPU counts; rcu-preempt's
+ * preemptible readers count only rcu_read_lock(). A variant whose design
+ * differs replaces this.
+ */
+__attribute__((weak)) unsigned int rcu_read_side_extensions(void)
+{
+	if (rcu_read_side_preemptible())
+		return 0;
+	return RCU_EXT_PREEMPT | RCU_EXT_IRQ | RCU_EXT_BH;
+}
+
 /* Variants that poll remote counters replace this (rcu_internal.h). */
 __attribute__((weak)) long *rcu_variant_remote_qs_counter(unsigned int cpu)
 {

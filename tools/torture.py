@@ -1,0 +1,165 @@
+#!/usr/bin/env python3
+"""make torture / make torture-bisect: rcutorture scenarios by pattern and
+count, for a chosen duration, with one summary table (docs/rcu/torture.md).
+
+    tools/torture.py run '3*torture-poll*' --duration 2m
+    tools/torture.py run 'torture-segments*,torture-preempt*' --duration 30s
+    tools/torture.py bisect --good v1 --bad HEAD 'torture-poll-smp4' --duration 10s
+
+A pattern is [N*]GLOB over scenario case names (tools/qrun.py scenario
+--list shows them); N runs each match N times. Only cases that run
+rcutorture (ktest=torture_rcu...) are taken. The duration (s, m or h)
+replaces the case's torture.duration. Cases boot through qs.scenario and
+are judged by it (qs.judge: the console whole), so a run here passes
+exactly when make test's would at that duration; builds go through make,
+which rebuilds nothing when nothing changed.
+
+bisect wraps `git bisect run` around `run`: a commit whose runs all pass
+is good (exit 0), one that fails is bad (1), one that does not build is
+skipped (125). It copies this file aside first, since older commits may
+not have it.
+"""
+import argparse
+import dataclasses
+import re
+import shutil
+import subprocess
+import sys
+import tempfile
+from pathlib import Path
+
+# Beside qs/, or (a bisect's copy) in the tree being bisected, the cwd.
+TOOLS = Path(__file__).resolve().parent
+if not (TOOLS / "qs").is_dir():
+    TOOLS = Path.cwd() / "tools"
+sys.path.insert(0, str(TOOLS))
+from qs import REPO  # noqa: E402
+from qs.build import BuildError  # noqa: E402
+from qs.scenario import run_scenario, scenarios  # noqa: E402
+
+SUMMARY = re.compile(r"rcu-torture: summary: (.*)$", re.M)
+DURATION = re.compile(r"torture\.duration=\S+")
+
+
+def seconds(text):
+    """'90', '90s', '2m', '1h' -> seconds."""
+    m = re.fullmatch(r"\s*(\d+(?:\.\d+)?)\s*([smh]?)\s*", text)
+    if not m:
+        raise argparse.ArgumentTypeError(f"duration {text!r}: a number with s, m or h")
+    n = float(m.group(1)) * {"": 1, "s": 1, "m": 60, "h": 3600}[m.group(2)]
+    if n < 1:
+        raise argparse.ArgumentTypeError(f"duration {text!r}: at least 1 s")
+    return int(n)
+
+
+def plan(patterns):
+    """[(case, run number)] for 'N*glob' terms, comma- or space-separated."""
+    out = []
+    for term in re.split(r"[,\s]+", patterns.strip()):
+        if not term:
+            continue
+        m = re.fullmatch(r"(\d+)\*(.+)", term)
+        count, glob = (int(m.group(1)), m.group(2)) if m else (1, term)
+        cases = [c for c in scenarios([glob]) if "torture_rcu" in c.cmdline]
+        if not cases:
+            raise SystemExit(f"torture: no rcutorture scenario matches {glob!r} "
+                             f"(tools/qrun.py scenario --list)")
+        out += [(c, i + 1) for c in cases for i in range(count)]
+    return out
+
+
+def with_duration(case, secs):
+    if secs is None:
+        return case
+    cmd = DURATION.sub(f"torture.duration={secs}", case.cmdline)
+    if cmd == case.cmdline and "torture.duration=" not in cmd:
+        cmd += f" torture.duration={secs}"
+    # Room for the drain and a slow host: the run's own time, twice over.
+    return dataclasses.replace(case, cmdline=cmd, timeout=max(case.timeout, 2 * secs + 120))
+
+
+def one(case, run, kvm):
+    row = dict(case=case.name, run=run, verdict="FAIL", why="", f={}, log="")
+    try:
+        r, why, _ = run_scenario(case, kvm=kvm, cache=False)
+    except BuildError as e:
+        row.update(verdict="BUILD", why=str(e).splitlines()[0][:100])
+        return row
+    m = SUMMARY.search(r.log or "")
+    if m:
+        row["f"] = dict(kv.split("=", 1) for kv in m.group(1).split() if "=" in kv)
+    row["log"] = str(getattr(r, "log_path", "") or "")
+    if why:
+        row["why"] = why[0][:100]
+    else:
+        row["verdict"] = "PASS"
+    return row
+
+
+def table(rows):
+    print("\n| case | run | variant | cpus | preempt | s | GPs/s | reads | updates | errors "
+          "| verdict |")
+    print("|---|---|---|---|---|---|---|---|---|---|---|")
+    for w in rows:
+        f = w["f"]
+        ms = f.get("duration", "?").rstrip("ms")
+        secs = f"{int(ms) / 1000:.1f}" if ms.isdigit() else "?"
+        verdict = w["verdict"] + (f": {w['why']}" if w["why"] else "")
+        print(f"| {w['case']} | {w['run']} | {f.get('variant', '?')} | {f.get('cpus', '?')} "
+              f"| {f.get('preempt', '?')} | {secs} | {f.get('gps/s', '?')} "
+              f"| {f.get('reads', '?')} | {f.get('updates', '?')} | {f.get('errors', '?')} "
+              f"| {verdict} |")
+
+
+def cmd_run(a):
+    todo = plan(a.scen)
+    print(f"torture: {len(todo)} runs"
+          + (f" of {a.duration} s each" if a.duration else " at each case's own duration"))
+    rows = []
+    for case, run in todo:
+        row = one(with_duration(case, a.duration), run, a.kvm)
+        rows.append(row)
+        print(f"{row['verdict']:5s} {case.name} run {run}: gps/s={row['f'].get('gps/s', '?')} "
+              f"errors={row['f'].get('errors', '?')} {row['why']}", flush=True)
+    table(rows)
+    passed = sum(w["verdict"] == "PASS" for w in rows)
+    print(f"\ntorture: {passed} of {len(rows)} runs passed")
+    if any(w["verdict"] == "BUILD" for w in rows):
+        return 125
+    return 0 if passed == len(rows) else 1
+
+
+def cmd_bisect(a):
+    aside = Path(tempfile.mkdtemp(prefix="torture-bisect-")) / "torture.py"
+    shutil.copy(Path(__file__), aside)
+    git = ["git", "-C", str(REPO)]
+    subprocess.run(git + ["bisect", "start", a.bad, a.good], check=True)
+    try:
+        cmd = [sys.executable, str(aside), "run", a.scen, "--kvm", a.kvm]
+        if a.duration:
+            cmd += ["--duration", f"{a.duration}s"]
+        rc = subprocess.run(git + ["bisect", "run"] + cmd).returncode
+        subprocess.run(git + ["bisect", "log"])
+    finally:
+        subprocess.run(git + ["bisect", "reset"])
+    return rc
+
+
+def main():
+    ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    sub = ap.add_subparsers(dest="cmd", required=True)
+    for name in ("run", "bisect"):
+        p = sub.add_parser(name)
+        p.add_argument("scen", help="[N*]GLOB[,...] over scenario case names")
+        p.add_argument("--duration", type=seconds, default=None,
+                       help="torture.duration for every run: 90, 90s, 2m, 1h")
+        p.add_argument("--kvm", default="0")
+        if name == "bisect":
+            p.add_argument("--good", required=True)
+            p.add_argument("--bad", default="HEAD")
+    a = ap.parse_args()
+    return cmd_run(a) if a.cmd == "run" else cmd_bisect(a)
+
+
+if __name__ == "__main__":
+    sys.exit(main())
