@@ -24,6 +24,11 @@ void rcu_hook_tick(enum tick_context ctx);
 void rcu_hook_idle(void);
 /* This CPU has come online (called on that CPU). */
 void rcu_hook_cpu_online(unsigned int cpu);
+/*
+ * Tasks RCU (kernel/rcu/rcu_tasks.c), under every variant: the current
+ * task passed a voluntary switch, cond_resched() or a tick in user mode.
+ */
+void rcu_tasks_hook_qs(void);
 /* Boot: before any other CPU or thread runs, and once threads can run. */
 void rcu_hook_init(void);
 void rcu_hook_late_init(void);

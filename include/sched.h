@@ -74,6 +74,7 @@ struct task {
 	/* For RCU (kernel/rcu keeps these; the scheduler only holds them). */
 	int rcu_read_lock_nesting;	/* preemptible RCU read-side depth */
 	void *rcu_preempt_cntr;		/* seed 000 Figure 33's cpu_preempt_cntr */
+	unsigned long rcu_tasks_qs;	/* Tasks RCU: voluntary switches, user ticks */
 
 	/* Statistics. */
 	unsigned long nvcsw, nivcsw;	/* voluntary / involuntary switches away */

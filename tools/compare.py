@@ -32,7 +32,8 @@ from qs.boot import accel_desc, boot  # noqa: E402
 
 # The variants by config stem: configs/rcu_<stem>_defconfig builds
 # kernel/rcu/rcu_<stem>.c (docs/rcu/README.md, "Names").
-VARIANTS = ["ltimer", "tiny", "xrcu", "krcud", "poll", "poll_percpu", "taskq", "sched", "preempt"]
+VARIANTS = ["ltimer", "tiny", "xrcu", "krcud", "poll", "poll_percpu", "taskq", "sched", "preempt",
+            "tree"]
 
 
 # The timer-paced variants again with shorter periods than the papers'
@@ -63,10 +64,12 @@ def available(cpus):
 
 
 def bench(stem, cfg, cpus, kvm, extra=(), name=None, samples=SYNC_SAMPLES):
-    # The test configurations count read-side nesting (CONFIG_RCU_DEBUG_READ);
-    # the comparison measures the read side as a production build has it.
+    # The test configurations count read-side nesting (CONFIG_RCU_DEBUG_READ,
+    # which PROVE_RCU turns on: rcu_tree_defconfig has it); the comparison
+    # measures the read side as a production build has it.
     r = boot(name=name or f"compare-{stem}", defconfig=cfg, boot="kernel", cpus=cpus,
-                  options=["# CONFIG_RCU_DEBUG_READ is not set", *extra],
+                  options=["# CONFIG_PROVE_RCU is not set", "# CONFIG_RCU_DEBUG_READ is not set",
+                           *extra],
                   cmdline=f"ktest=bench_rcu_* bench.sync_samples={samples}", timeout=600,
                   kvm=kvm, label=f"compare-smp{cpus}")
     rows = [b for b in r.console.bench]

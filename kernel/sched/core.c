@@ -433,6 +433,8 @@ void __schedule(enum sched_mode mode)
 
 	/* switch_tasks: (seed 000 Figure 13) */
 	rcu_hook_context_switch(voluntary);
+	if (voluntary)
+		rcu_tasks_hook_qs();
 
 	if (likely(prev != next)) {
 		struct task *last;
@@ -507,6 +509,7 @@ int cond_resched(void)
 		unsigned long flags = local_irq_save();
 
 		rcu_hook_context_switch(true);
+		rcu_tasks_hook_qs();
 		local_irq_restore(flags);
 		return 0;
 	}

@@ -61,6 +61,8 @@ static void tick_interrupt(struct pt_regs *regs, void *arg)
 	timer_tick();
 	scheduler_tick(ctx);
 	rcu_hook_tick(ctx);
+	if (ctx == TICK_USER)
+		rcu_tasks_hook_qs();
 }
 
 void tick_start_this_cpu(void)
