@@ -144,10 +144,12 @@ static void tl_wait_freed(long alive0)
 KTEST_MANUAL(tasklist_stress)
 {
 	struct task *r[CONFIG_NR_CPUS], *c[2];
-	long alive0 = nr_tasks_alive();
+	long alive0;
 	struct kmalloc_stats k0, k1;
 	unsigned int cpu;
 
+	rcu_barrier();		/* earlier tests' dead tasks: freed by call_rcu() */
+	alive0 = nr_tasks_alive();
 	kmalloc_get_stats(&k0);
 	WRITE_ONCE(tl_stop, false);
 	atomic_long_set(&tl_visits, 0);
@@ -216,8 +218,10 @@ KTEST_MANUAL(bench_tasklist)
 	bool was = tasklist_is_rcu();
 	u64 wr, wl;
 	long fr, fl;
-	long alive0 = nr_tasks_alive();
+	long alive0;
 
+	rcu_barrier();
+	alive0 = nr_tasks_alive();
 	tl_bench_one(true, &wr, &fr);
 	tl_bench_one(false, &wl, &fl);
 	tasklist_set_rcu(was);
