@@ -11,8 +11,9 @@
  * Lifetime: the process holds the creator's reference to its task
  * (kthread_create). exit frees the address space at once, becomes a
  * zombie and wakes the parent; the parent's waitpid() unlinks it and
- * hands it to call_rcu(); after a grace period proc_free_rcu() drops the
- * task reference and frees the struct. Orphans go to init (the first
+ * drops its task reference (whose free call_rcu() also delays) and
+ * hands it to call_rcu(); after a grace period proc_free_rcu() frees the
+ * struct. Orphans go to init (the first
  * process), which reaps them. A process counts against MAX_PROCESSES from
  * fork until it is reaped, not until its memory is freed: a grace period
  * delays memory, never a slot (fork waits for it only when memory runs
@@ -91,7 +92,6 @@ static void proc_free_rcu(void *arg)
 {
 	struct process *p = arg;
 
-	put_task(p->task);
 	kfree(p);
 	atomic_dec(&processes_freeing);
 }
@@ -300,6 +300,13 @@ long proc_wait(int pid, int __user *status, int options)
 	/* Gone for the limit now; its memory waits for readers of the list. */
 	atomic_inc(&processes_freeing);
 	atomic_dec(&processes);
+	/*
+	 * The task's own free also goes through call_rcu() (put_task()):
+	 * queued now, beside the process's, one grace period covers both
+	 * for every reader that reached the task through z, and one
+	 * rcu_barrier() (qs_stats' QS_STATS_SYNC) sees both done.
+	 */
+	put_task(z->task);
 	call_rcu(&z->rcu, proc_free_rcu, z);
 	return pid;
 }
