@@ -29,6 +29,7 @@
 #include <errno.h>
 #include <arch/cpu.h>
 #include <lockdep.h>
+#include <rcupdate.h>
 
 struct process;
 
@@ -53,6 +54,7 @@ struct process;
 #define TASK_COMM_LEN		16
 #define TASK_STACK_ORDER	2	/* 16 KiB kernel stacks */
 #define TASK_STACK_SIZE		(4096UL << TASK_STACK_ORDER)
+#define TASK_MAGIC		0x7a5c0ffee7a5c0feUL	/* struct task, until freed */
 #define STACK_END_MAGIC		0x57ac6e9d5ac6e9d5UL	/* at the bottom of each stack */
 
 struct task {
@@ -85,7 +87,10 @@ struct task {
 	u64 exec_start_tsc;
 
 	struct list_head run_list;	/* rq->queue[prio] */
-	struct list_head tasks;		/* all_tasks (task_list_lock) */
+	struct list_head tasks;		/* all_tasks: task_list_lock writes, RCU reads */
+	struct hlist_node pid_node;	/* pid_hash: the same */
+	struct rcu_head rcu;		/* put_task() frees through call_rcu() */
+	unsigned long magic;		/* TASK_MAGIC while allocated (poison catches) */
 	struct list_head sleep_list;	/* a CPU's timed sleepers */
 	unsigned long sleep_expires;	/* jiffies */
 	int sleep_cpu;			/* whose sleep list, -1 if none */
@@ -231,8 +236,26 @@ bool kthread_should_stop(void);
 __noreturn void task_exit(int code);
 void get_task(struct task *p);
 void put_task(struct task *p);
-/* Call fn on every task (task_list_lock held, interrupts off: fn must not sleep). */
+/*
+ * The task list (seed 001 Table 4): every task, kernel threads and idle
+ * tasks included, is on one list and in a PID hash from creation until
+ * task_exit(). With tasklist=rcu (the default) readers walk them under
+ * rcu_read_lock() and never block fork or exit; a task's memory is freed
+ * by call_rcu() once its last reference goes. tasklist=lock makes the
+ * readers take task_list_lock instead (side-by-side measurement).
+ *
+ * Call fn on every task, under rcu_read_lock() or task_list_lock (with
+ * interrupts off) as tasklist= says: fn must not sleep.
+ */
 void for_each_task(void (*fn)(struct task *p, void *arg), void *arg);
+/* The task with this pid, under rcu_read_lock(): valid until the unlock. */
+struct task *find_task_by_pid(int pid);
+/* The same with a reference (put_task()), or NULL; takes the lock it needs. */
+struct task *get_task_by_pid(int pid);
+/* A reference on p unless its count already reached zero (being freed). */
+bool get_task_unless_zero(struct task *p);
+bool tasklist_is_rcu(void);
+void tasklist_set_rcu(bool rcu);	/* benchmarks switch modes in one boot */
 void show_tasks(void);
 /* Task structs allocated and not yet freed (idle tasks included). */
 long nr_tasks_alive(void);

@@ -32,7 +32,9 @@
 #define SYS_qs_stats		15	/* (struct qs_stats *, size, flags) */
 #define SYS_brk			16	/* (addr) -> the new break (or the old one) */
 #define SYS_clock_gettime	17	/* (clock id, struct timespec *) */
-#define SYS_qs_ps		18	/* (struct qs_procinfo *, max) -> count */
+#define SYS_qs_ps		18	/* (struct qs_procinfo *, max [| QS_PS_KTHREADS]) -> count */
+#define QS_PS_KTHREADS		0x40000000	/* qs_ps(): kernel threads too */
+#define QS_PS_MAX		1024	/* entries qs_ps() fills at most */
 #define SYS_poweroff		19	/* (code): root only; 0 = pass, else fail */
 #define SYS_getcpu		20	/* () -> the CPU the caller runs on */
 

@@ -21,11 +21,54 @@
 #include <printk.h>
 #include <panic.h>
 #include <rcupdate.h>
+#include <rculist.h>
+#include <cmdline.h>
+
+/*
+ * The task list and PID hash (seed 001 Table 4, Dipankar Sarma's change):
+ * writers (creation, exit) hold task_list_lock and use the _rcu list
+ * primitives; readers walk under rcu_read_lock(), or under the lock with
+ * tasklist=lock. A task leaves both at task_exit(), and its struct is
+ * freed by call_rcu() from put_task(), so a reader that found it on
+ * either may read it until rcu_read_unlock().
+ */
+#define PID_HASH_BITS	6
+#define PID_HASH_SIZE	(1 << PID_HASH_BITS)
 
 static LIST_HEAD(all_tasks);
+static struct hlist_head pid_hash[PID_HASH_SIZE];
 static DEFINE_SPINLOCK(task_list_lock);
 static atomic_t next_pid = ATOMIC_INIT(0);
 static atomic_t tasks_alive = ATOMIC_INIT(0);
+static bool tasklist_rcu = true;
+
+static int set_tasklist(const char *val)
+{
+	if (val && !strcmp(val, "rcu"))
+		tasklist_rcu = true;
+	else if (val && !strcmp(val, "lock"))
+		tasklist_rcu = false;
+	else
+		return -EINVAL;
+	return 0;
+}
+CMDLINE_PARAM("tasklist", set_tasklist,
+	      "tasklist=rcu|lock: ps, kill and the task reports walk the task list under rcu_read_lock() (default) or task_list_lock");
+
+bool tasklist_is_rcu(void)
+{
+	return READ_ONCE(tasklist_rcu);
+}
+
+void tasklist_set_rcu(bool rcu)
+{
+	WRITE_ONCE(tasklist_rcu, rcu);
+}
+
+static struct hlist_head *pid_bucket(int pid)
+{
+	return &pid_hash[(unsigned int)pid & (PID_HASH_SIZE - 1)];
+}
 
 long nr_tasks_alive(void)
 {
@@ -35,25 +78,82 @@ long nr_tasks_alive(void)
 void task_list_add(struct task *p)
 {
 	unsigned long flags = spin_lock_irqsave(&task_list_lock);
-	list_add_tail(&p->tasks, &all_tasks);
+	list_add_tail_rcu(&p->tasks, &all_tasks);
+	hlist_add_head_rcu(&p->pid_node, pid_bucket(p->pid));
 	spin_unlock_irqrestore(&task_list_lock, flags);
 }
 
 void task_list_del(struct task *p)
 {
 	unsigned long flags = spin_lock_irqsave(&task_list_lock);
-	list_del_init(&p->tasks);
+	/* Not list_del_init(): a reader standing on p must still find its way on. */
+	list_del_rcu(&p->tasks);
+	hlist_del_rcu(&p->pid_node);
 	spin_unlock_irqrestore(&task_list_lock, flags);
 }
 
 void for_each_task(void (*fn)(struct task *p, void *arg), void *arg)
 {
-	unsigned long flags = spin_lock_irqsave(&task_list_lock);
 	struct task *p;
 
-	list_for_each_entry(p, &all_tasks, tasks)
-		fn(p, arg);
-	spin_unlock_irqrestore(&task_list_lock, flags);
+	if (tasklist_is_rcu()) {
+		rcu_read_lock();
+		list_for_each_entry_rcu(p, &all_tasks, tasks)
+			fn(p, arg);
+		rcu_read_unlock();
+	} else {
+		unsigned long flags = spin_lock_irqsave(&task_list_lock);
+
+		list_for_each_entry(p, &all_tasks, tasks)
+			fn(p, arg);
+		spin_unlock_irqrestore(&task_list_lock, flags);
+	}
+}
+
+struct task *find_task_by_pid(int pid)
+{
+	struct task *p;
+
+	hlist_for_each_entry_rcu(p, pid_bucket(pid), pid_node,
+				 lockdep_is_held(&task_list_lock))
+		if (p->pid == pid)
+			return p;
+	return NULL;
+}
+
+bool get_task_unless_zero(struct task *p)
+{
+	int c = atomic_read(&p->usage);
+
+	/* Zero: put_task() has queued the free; p is only good until the unlock. */
+	while (c) {
+		int old = atomic_cmpxchg(&p->usage, c, c + 1);
+		if (old == c)
+			return true;
+		c = old;
+	}
+	return false;
+}
+
+struct task *get_task_by_pid(int pid)
+{
+	struct task *p;
+
+	if (tasklist_is_rcu()) {
+		rcu_read_lock();
+		p = find_task_by_pid(pid);
+		if (p && !get_task_unless_zero(p))
+			p = NULL;
+		rcu_read_unlock();
+	} else {
+		unsigned long flags = spin_lock_irqsave(&task_list_lock);
+
+		p = find_task_by_pid(pid);
+		if (p && !get_task_unless_zero(p))
+			p = NULL;
+		spin_unlock_irqrestore(&task_list_lock, flags);
+	}
+	return p;
 }
 
 void task_init_common(struct task *p, const char *name)
@@ -66,6 +166,8 @@ void task_init_common(struct task *p, const char *name)
 	p->sleep_cpu = -1;
 	INIT_LIST_HEAD(&p->run_list);
 	INIT_LIST_HEAD(&p->tasks);
+	INIT_HLIST_NODE(&p->pid_node);
+	p->magic = TASK_MAGIC;
 	INIT_LIST_HEAD(&p->sleep_list);
 	init_completion(&p->exited);
 	atomic_set(&p->usage, 1);
@@ -79,14 +181,27 @@ void get_task(struct task *p)
 	atomic_inc(&p->usage);
 }
 
+/*
+ * After a grace period: no reader of the task list or PID hash can still
+ * stand on p (seed 001 Table 4's put_task_struct() through call_rcu()).
+ */
+static void task_free_rcu(void *arg)
+{
+	struct task *p = arg;
+
+	if (p->stack_owned)
+		free_pages(virt_to_phys((void *)p->stack), TASK_STACK_ORDER);
+	p->magic = 0;
+	kfree(p);
+	atomic_dec(&tasks_alive);
+}
+
 void put_task(struct task *p)
 {
 	if (!atomic_dec_and_test(&p->usage))
 		return;
-	if (p->stack_owned)
-		free_pages(virt_to_phys((void *)p->stack), TASK_STACK_ORDER);
-	kfree(p);
-	atomic_dec(&tasks_alive);
+	/* The last reference goes after task_exit() took p off the list and hash. */
+	call_rcu(&p->rcu, task_free_rcu, p);
 }
 
 /* First C code of every kernel thread (via kthread_trampoline). */

@@ -12,6 +12,7 @@
 #include <smp.h>
 #include <time.h>
 #include <printk.h>
+#include <rcupdate.h>
 
 #define JOIN_TIMEOUT	(10 * HZ)
 
@@ -37,7 +38,10 @@ KTEST(sched_kthread_create_join)
 {
 	enum { N = 16 };
 	struct task *p[N];
-	long alive0 = nr_tasks_alive();
+	long alive0;
+
+	rcu_barrier();		/* earlier tests' dead tasks: freed by call_rcu() */
+	alive0 = nr_tasks_alive();
 
 	for (int i = 0; i < N; i++) {
 		p[i] = kthread_run(return_arg, (void *)(long)(i * 7), "ret%d", i);
@@ -52,8 +56,10 @@ KTEST(sched_kthread_create_join)
 	 * Each dead task is freed by the task that ran after it on its CPU:
 	 * soon, unless the host holds that vCPU; up to 5 s by the clock.
 	 */
-	for (u64 t0 = ktime_get_ns(); ktime_get_ns() - t0 < 5000000000ULL && nr_tasks_alive() != alive0; )
+	for (u64 t0 = ktime_get_ns(); ktime_get_ns() - t0 < 5000000000ULL && nr_tasks_alive() != alive0; ) {
 		msleep(1);
+		rcu_barrier();
+	}
 	KT_EXPECT(t, nr_tasks_alive() == alive0, "%ld tasks alive, %ld before",
 		  nr_tasks_alive(), alive0);
 }

@@ -11,8 +11,9 @@
  * Lifetime: the process holds the creator's reference to its task
  * (kthread_create). exit frees the address space at once, becomes a
  * zombie and wakes the parent; the parent's waitpid() unlinks it and
- * hands it to call_rcu(); after a grace period proc_free_rcu() drops the
- * task reference and frees the struct. Orphans go to init (the first
+ * drops its task reference (whose free call_rcu() also delays) and
+ * hands it to call_rcu(); after a grace period proc_free_rcu() frees the
+ * struct. Orphans go to init (the first
  * process), which reaps them. A process counts against MAX_PROCESSES from
  * fork until it is reaped, not until its memory is freed: a grace period
  * delays memory, never a slot (fork waits for it only when memory runs
@@ -31,6 +32,7 @@
 #include <arch/cpu.h>
 #include <arch/user.h>
 #include <ipc.h>
+#include <smp.h>
 
 static LIST_HEAD(all_processes);
 static DEFINE_SPINLOCK(proc_lock);	/* the tree, zombie states, writers of the list */
@@ -90,7 +92,6 @@ static void proc_free_rcu(void *arg)
 {
 	struct process *p = arg;
 
-	put_task(p->task);
 	kfree(p);
 	atomic_dec(&processes_freeing);
 }
@@ -302,6 +303,13 @@ long proc_wait(int pid, int __user *status, int options)
 	/* Gone for the limit now; its memory waits for readers of the list. */
 	atomic_inc(&processes_freeing);
 	atomic_dec(&processes);
+	/*
+	 * The task's own free also goes through call_rcu() (put_task()):
+	 * queued now, beside the process's, one grace period covers both
+	 * for every reader that reached the task through z, and one
+	 * rcu_barrier() (qs_stats' QS_STATS_SYNC) sees both done.
+	 */
+	put_task(z->task);
 	call_rcu(&z->rcu, proc_free_rcu, z);
 	return pid;
 }
@@ -313,52 +321,90 @@ static char state_letter(struct process *p)
 	return READ_ONCE(p->task->state) == TASK_RUNNING ? 'R' : 'S';
 }
 
-/* `ps`: the process list, walked under rcu_read_lock() only. */
-long proc_list(struct qs_procinfo __user *buf, int max)
+static void fill_info(struct qs_procinfo *i, struct task *t, struct process *p)
 {
-	struct qs_procinfo *info;
-	struct process *p;
-	int n = 0;
-	long err;
-
-	if (max <= 0 || max > MAX_PROCESSES)
-		return -EINVAL;
-	info = kzalloc(sizeof(*info) * max);
-	if (!info)
-		return -ENOMEM;
-	rcu_read_lock();
-	list_for_each_entry_rcu(p, &all_processes, list) {
-		struct qs_procinfo *i = &info[n];
-
-		if (n == max)
-			break;
-		i->pid = p->pid;
-		i->ppid = READ_ONCE(p->ppid);
-		i->uid = READ_ONCE(p->uid);
-		i->cpu = READ_ONCE(p->task->cpu);
-		i->state = state_letter(p);
-		i->run_ns = p->task->sum_exec_ns;
-		strlcpy(i->name, p->task->name, sizeof(i->name));
-		n++;
-	}
-	rcu_read_unlock();
-	err = copy_to_user(buf, info, sizeof(*info) * n);
-	kfree(info);
-	return err ? err : n;
+	i->pid = t->pid;
+	i->ppid = p ? READ_ONCE(p->ppid) : 0;
+	i->uid = p ? READ_ONCE(p->uid) : 0;
+	i->cpu = READ_ONCE(t->cpu);
+	i->state = p ? state_letter(p) : READ_ONCE(t->state) == TASK_RUNNING ? 'R' : 'S';
+	i->run_ns = t->sum_exec_ns;
+	strlcpy(i->name, t->name, sizeof(i->name));
 }
 
+struct kthread_fill {
+	struct qs_procinfo *info;
+	int n, max;
+};
+
+/* A kernel thread (no process): the task list's reader holds it for us. */
+static void fill_kthread(struct task *t, void *arg)
+{
+	struct kthread_fill *f = arg;
+
+	if (t->proc || f->n == f->max)
+		return;
+	if (t->magic != TASK_MAGIC)
+		panic("tasklist: a reader on CPU %u found a freed task (pid %d)",
+		      smp_processor_id(), t->pid);
+	fill_info(&f->info[f->n++], t, NULL);
+}
+
+/*
+ * `ps`: the process list (zombies included), then with QS_PS_KTHREADS
+ * every kernel thread from the task list. With tasklist=rcu both walks
+ * run under rcu_read_lock() only, so they never hold up fork or exit
+ * (seed 001 Table 4's get_pid_list()); tasklist=lock takes proc_lock and
+ * task_list_lock, which fork, exit and kthread creation also take.
+ */
+long proc_list(struct qs_procinfo __user *buf, int arg)
+{
+	int max = arg & ~QS_PS_KTHREADS;
+	struct kthread_fill f = { .n = 0, .max = max };
+	struct process *p;
+	unsigned long flags = 0;
+	bool rcu = tasklist_is_rcu();
+	long err;
+
+	if (max <= 0 || max > QS_PS_MAX)
+		return -EINVAL;
+	f.info = kzalloc(sizeof(*f.info) * max);
+	if (!f.info)
+		return -ENOMEM;
+	if (rcu)
+		rcu_read_lock();
+	else
+		flags = spin_lock_irqsave(&proc_lock);
+	list_for_each_entry_rcu(p, &all_processes, list, lockdep_is_held(&proc_lock)) {
+		if (f.n == max)
+			break;
+		fill_info(&f.info[f.n++], p->task, p);
+	}
+	if (rcu)
+		rcu_read_unlock();
+	else
+		spin_unlock_irqrestore(&proc_lock, flags);
+	if (arg & QS_PS_KTHREADS)
+		for_each_task(fill_kthread, &f);
+	err = copy_to_user(buf, f.info, sizeof(*f.info) * f.n);
+	kfree(f.info);
+	return err ? err : f.n;
+}
+
+/*
+ * A live process's task by pid, from the PID hash (a zombie's task has
+ * left it at exit), with a reference; rcu_read_lock() keeps t->proc
+ * valid while we look: it is freed by call_rcu() after the reap.
+ */
 struct task *proc_find_task(int pid)
 {
-	struct process *p;
-	struct task *t = NULL;
+	struct task *t;
 
 	rcu_read_lock();
-	list_for_each_entry_rcu(p, &all_processes, list) {
-		if (p->pid == pid && !READ_ONCE(p->zombie)) {
-			t = p->task;
-			get_task(t);
-			break;
-		}
+	t = get_task_by_pid(pid);
+	if (t && (!t->proc || READ_ONCE(t->proc->zombie))) {
+		put_task(t);
+		t = NULL;
 	}
 	rcu_read_unlock();
 	return t;
@@ -367,24 +413,32 @@ struct task *proc_find_task(int pid)
 long proc_signal(int pid, int sig, int sender_uid)
 {
 	struct process *p;
+	struct task *t;
 	long err = -ESRCH;
 
 	/* Under rcu_read_lock(): a reaped process is freed by call_rcu(). */
 	rcu_read_lock();
-	list_for_each_entry_rcu(p, &all_processes, list) {
-		if (p->pid != pid || READ_ONCE(p->zombie))
-			continue;
-		err = 0;
-		if (sender_uid != 0 && sender_uid != READ_ONCE(p->uid))
-			err = -EPERM;
-		else if (sig) {
-			/* The first signal wins: it is what waitpid() reports. */
-			__sync_bool_compare_and_swap(&p->kill_signal, 0, sig);
-			task_interrupt(p->task);	/* out of an interruptible sleep */
-			resched_cpu(READ_ONCE(p->task->cpu));	/* out of user mode */
-		}
-		break;
+	t = get_task_by_pid(pid);
+	if (!t)
+		goto out;
+	if (t->magic != TASK_MAGIC)
+		panic("tasklist: kill on CPU %u found a freed task (pid %d)",
+		      smp_processor_id(), pid);
+	p = t->proc;
+	if (!p || READ_ONCE(p->zombie))
+		goto put;		/* kernel threads take no signals */
+	err = 0;
+	if (sender_uid != 0 && sender_uid != READ_ONCE(p->uid))
+		err = -EPERM;
+	else if (sig) {
+		/* The first signal wins: it is what waitpid() reports. */
+		__sync_bool_compare_and_swap(&p->kill_signal, 0, sig);
+		task_interrupt(t);		/* out of an interruptible sleep */
+		resched_cpu(READ_ONCE(t->cpu));	/* out of user mode */
 	}
+put:
+	put_task(t);
+out:
 	rcu_read_unlock();
 	return err;
 }

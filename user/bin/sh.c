@@ -79,9 +79,11 @@ static const char *fmt_ms(unsigned long ns, char *buf)
 
 static int b_ps(int argc, char **argv)
 {
-	static struct qs_procinfo p[128];
+	static struct qs_procinfo p[256];
 	char t[24];
-	int n = qs_ps(p, 128);
+	/* ps -a: kernel threads too (every task on the kernel's task list) */
+	int all = argc > 1 && !strcmp(argv[1], "-a");
+	int n = qs_ps(p, 256 | (all ? QS_PS_KTHREADS : 0));
 
 	if (n < 0) {
 		perror("ps");
