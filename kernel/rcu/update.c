@@ -216,9 +216,37 @@ static void rcu_init_cpu(unsigned int cpu)
 	per_cpu(rcu_cpu_ready, cpu) = true;
 }
 
+/*
+ * A CPU that comes back after cpu_down() keeps its per-CPU data (its
+ * lists were emptied when it left, its tasklet may still be queued on the
+ * CPU that inherited its work): the variant only says it is back.
+ */
 void rcu_hook_cpu_online(unsigned int cpu)
 {
-	rcu_init_cpu(cpu);
+	if (per_cpu(rcu_cpu_ready, cpu))
+		rcu_variant_cpu_reonline(cpu);
+	else
+		rcu_init_cpu(cpu);
+}
+
+void rcu_hook_cpu_offline(unsigned int cpu)
+{
+	rcu_variant_cpu_offline(cpu);
+}
+
+/* Variants that implement CPU hotplug replace these (docs/hotplug.md). */
+__attribute__((weak)) bool rcu_variant_hotplug;
+__attribute__((weak)) void rcu_variant_cpu_offline(unsigned int cpu)
+{
+	panic("rcu: %s cannot take cpu%u offline", rcu_variant_name(), cpu);
+}
+__attribute__((weak)) void rcu_variant_cpu_reonline(unsigned int cpu)
+{
+}
+
+bool rcu_hotplug_supported(void)
+{
+	return rcu_variant_hotplug;
 }
 
 void rcu_hook_init(void)
