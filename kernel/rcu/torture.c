@@ -179,6 +179,7 @@ static const struct {
 	{ "flood", offsetof(struct torture_errors, flood), false },
 	{ "stall", offsetof(struct torture_errors, stall), false },
 	{ "nomem", offsetof(struct torture_errors, alloc), false },
+	{ "hotplug", offsetof(struct torture_errors, hotplug), false },
 };
 
 static long error_count(int k)
@@ -366,7 +367,7 @@ static bool rcu_torture_run(char *why, size_t len)
 	take_snapshot(&start);
 	last = start;
 	started = !torture_writer_start() && !torture_readers_start() &&
-		  !torture_flood_start();
+		  !torture_flood_start() && !torture_onoff_start();
 	if (started && torture_params.stutter_ms) {
 		stutter_task = kthread_run(torture_stutter, NULL, "rcu_torture_stutter");
 		started = stutter_task != NULL;
@@ -397,6 +398,7 @@ static bool rcu_torture_run(char *why, size_t len)
 		kthread_join(stutter_task);
 		stutter_task = NULL;
 	}
+	torture_onoff_stop();		/* every CPU back before anything drains */
 	torture_readers_stop();
 	stopped = torture_writer_stop();
 	torture_flood_stop(MAX(30UL, torture_params.duration_s));
