@@ -13,6 +13,14 @@
 int cpu_down(unsigned int cpu);
 int cpu_up(unsigned int cpu);
 
+/*
+ * Hold CPUs where they are (no cpu_down()/cpu_up() until the unlock):
+ * for code that walks cpu_online_mask and needs every CPU it found to
+ * stay (rcu_barrier(), the barrier tester). May sleep.
+ */
+void cpus_read_lock(void);
+void cpus_read_unlock(void);
+
 /* Is this CPU parked (offline, in the halt loop)? For the NMI handler. */
 bool cpu_is_parked(unsigned int cpu);
 

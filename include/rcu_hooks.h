@@ -33,6 +33,13 @@ void rcu_hook_cpu_online(unsigned int cpu);
  * rcu_hook_cpu_online() is called again, on it, before its tick.
  */
 void rcu_hook_cpu_offline(unsigned int cpu);
+/*
+ * The CPU is parked; called on the CPU that ran cpu_down() (a task,
+ * interrupts on, hotplug lock held): the variant adopts the dead CPU's
+ * callbacks here, so that an rcu_barrier() that waits for the hotplug
+ * lock finds them on a live CPU's lists, behind nothing it queues.
+ */
+void rcu_hook_cpu_dead(unsigned int cpu);
 /* Can the variant built in lose a CPU? cpu_down() refuses if not. */
 bool rcu_hotplug_supported(void);
 /* Boot: before any other CPU or thread runs, and once threads can run. */

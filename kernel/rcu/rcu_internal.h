@@ -172,6 +172,7 @@ void rcu_variant_init_cpu(unsigned int cpu);
 extern bool rcu_variant_hotplug;
 void rcu_variant_cpu_offline(unsigned int cpu);
 void rcu_variant_cpu_reonline(unsigned int cpu);
+void rcu_variant_cpu_dead(unsigned int cpu);
 void rcu_variant_late_init(void);
 
 /* Has rcu_variant_init_cpu() run for this CPU? (update.c; for the tick

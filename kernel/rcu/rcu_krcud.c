@@ -496,6 +496,17 @@ static void rcu_adopt_orphans(struct rcu_data *rd)
 	local_irq_enable();
 }
 
+/* On the CPU that ran cpu_down(): adopt the orphans now (rcu_hooks.h). */
+void rcu_variant_cpu_dead(unsigned int cpu)
+{
+	preempt_disable();
+	rcu_adopt_orphans(this_cpu_ptr(&rcu_data));
+	if (READ_ONCE(rcu_krcud_running))
+		rcu_mark_active(smp_processor_id());
+	preempt_enable();
+	(void)cpu;
+}
+
 void rcu_variant_cpu_reonline(unsigned int cpu)
 {
 	per_cpu_ptr(&rcu_data, cpu)->last_qsctr = RCU_QSCTR_INVALID;

@@ -365,6 +365,15 @@ static void rcu_adopt_orphans(struct rcu_data *rd)
 	local_irq_enable();
 }
 
+/* On the CPU that ran cpu_down(): adopt the orphans now (rcu_hooks.h). */
+void rcu_variant_cpu_dead(unsigned int cpu)
+{
+	preempt_disable();
+	rcu_adopt_orphans(this_cpu_ptr(&rcu_data));
+	preempt_enable();
+	(void)cpu;
+}
+
 void rcu_variant_cpu_reonline(unsigned int cpu)
 {
 	struct rcu_data *rd = per_cpu_ptr(&rcu_data, cpu);

@@ -57,6 +57,16 @@ static volatile bool cpu_unpark[CONFIG_NR_CPUS];	/* cpu_up() says: come back */
 static struct completion down_done, up_done;
 static struct cpu_hotplug_stats hp_stats;
 
+void cpus_read_lock(void)
+{
+	mutex_lock(&hotplug_lock);
+}
+
+void cpus_read_unlock(void)
+{
+	mutex_unlock(&hotplug_lock);
+}
+
 bool cpu_is_parked(unsigned int cpu)
 {
 	return cpu < CONFIG_NR_CPUS && READ_ONCE(cpu_parked[cpu]);
@@ -193,6 +203,7 @@ int cpu_down(unsigned int cpu)
 	sched_setscheduler(t, SCHED_FIFO, 99);
 	wake_up_process(t);
 	wait_for_completion(&down_done);
+	rcu_hook_cpu_dead(cpu);		/* here, a live CPU adopts its callbacks */
 	put_task(t);	/* it finishes when the CPU comes back */
 	u64 ns = ktime_get_ns() - t0;
 	hp_stats.downs++;
