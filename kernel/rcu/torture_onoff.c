@@ -8,6 +8,7 @@
  * every CPU is brought back before the writer drains.
  */
 #include "torture.h"
+#include "rcu_internal.h"
 #include <cpuhotplug.h>
 #include <cmdline.h>
 #include <errno.h>
@@ -30,6 +31,32 @@ static void onoff_fail(const char *what, unsigned int cpu, int err)
 	torture_report("hotplug: %s cpu%u failed: %d", what, cpu, err);
 }
 
+/*
+ * Once cpu_down() has returned, no grace period may wait for that CPU:
+ * the one in flight dropped it, later ones copy cpu_online_mask without
+ * it. A variant that still lists it as owing a quiescent state would
+ * only be rescued when the CPU comes back (or hang if it never does).
+ * Irqs off around the look: the tick takes the same locks (stall.c).
+ */
+static void onoff_check_owing(unsigned int cpu)
+{
+	struct rcu_stall_info si;
+
+	for (int tries = 0; tries < 100; tries++) {
+		unsigned long flags = local_irq_save();
+		bool busy;
+
+		cpumask_clear(&si.owing);
+		busy = rcu_variant_stall_info(&si);
+		local_irq_restore(flags);
+		if (!busy)
+			continue;	/* no grace period, or its lock was busy: again */
+		if (cpumask_test(cpu, &si.owing))
+			onoff_fail("down (still owes a grace period after offline)", cpu, -EBUSY);
+		return;
+	}
+}
+
 static int torture_onoff(void *arg)
 {
 	struct torture_rand r;
@@ -48,8 +75,10 @@ static int torture_onoff(void *arg)
 		}
 		if (err)
 			onoff_fail("down", cpu, err);
-		else
+		else {
 			onoff_downs++;
+			onoff_check_owing(cpu);
+		}
 		msleep(base + torture_random(&r) % (base + 1));
 		if (!err) {
 			err = cpu_up(cpu);
