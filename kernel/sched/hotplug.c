@@ -43,6 +43,7 @@
 #include <tick.h>
 #include <errno.h>
 #include <printk.h>
+#include <string.h>
 #include <softirq.h>
 #include <workqueue.h>
 #include <timer.h>
@@ -77,6 +78,26 @@ void cpu_hotplug_get_stats(struct cpu_hotplug_stats *out)
 	mutex_lock(&hotplug_lock);
 	*out = hp_stats;
 	mutex_unlock(&hotplug_lock);
+}
+
+void cpu_hotplug_show(void)
+{
+	struct cpu_hotplug_stats st = hp_stats;	/* a racy copy is fine for a report */
+	char line[160];
+	int n = snprintf(line, sizeof(line), "cpus: online");
+	unsigned int cpu;
+
+	for_each_online_cpu(cpu)
+		n += snprintf(line + n, sizeof(line) - n, " %u", cpu);
+	n += snprintf(line + n, sizeof(line) - n, " (%u of %u); offline:", num_online_cpus(),
+		      nr_cpu_ids);
+	for_each_possible_cpu(cpu)
+		if (!cpu_online(cpu))
+			n += snprintf(line + n, sizeof(line) - n, " %u", cpu);
+	printk("%s\n", line);
+	printk("cpus: hotplug %lu down %lu up, down avg %lu us, up avg %lu us\n",
+	       st.downs, st.ups, st.downs ? (unsigned long)(st.down_ns_total / st.downs / 1000) : 0,
+	       st.ups ? (unsigned long)(st.up_ns_total / st.ups / 1000) : 0);
 }
 
 /* A live CPU to inherit the dying one's work: the boot CPU is always live. */
@@ -141,6 +162,7 @@ static void park_this_cpu(unsigned int cpu)
 	while (!READ_ONCE(cpu_unpark[cpu]))
 		halt();
 	WRITE_ONCE(cpu_unpark[cpu], false);
+	smp_call_discard_parked();	/* before senders stop seeing us parked */
 	WRITE_ONCE(cpu_parked[cpu], false);
 
 	/* Back: the mirror of ap_main(): RCU first, then the tick, then
