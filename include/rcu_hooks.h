@@ -29,6 +29,24 @@ void rcu_hook_cpu_online(unsigned int cpu);
  * task passed a voluntary switch, cond_resched() or a tick in user mode.
  */
 void rcu_tasks_hook_qs(void);
+/*
+ * This CPU is going offline (CPU hotplug, kernel/sched/hotplug.c): called
+ * on it, interrupts off, after it left cpu_online_mask and stopped its
+ * tick, with no reader running on it (the stopper thread preempted
+ * whatever ran). The variant takes it out of what a grace period waits
+ * on and hands its callbacks to a live CPU. When it comes back,
+ * rcu_hook_cpu_online() is called again, on it, before its tick.
+ */
+void rcu_hook_cpu_offline(unsigned int cpu);
+/*
+ * The CPU is parked; called on the CPU that ran cpu_down() (a task,
+ * interrupts on, hotplug lock held): the variant adopts the dead CPU's
+ * callbacks here, so that an rcu_barrier() that waits for the hotplug
+ * lock finds them on a live CPU's lists, behind nothing it queues.
+ */
+void rcu_hook_cpu_dead(unsigned int cpu);
+/* Can the variant built in lose a CPU? cpu_down() refuses if not. */
+bool rcu_hotplug_supported(void);
 /* Boot: before any other CPU or thread runs, and once threads can run. */
 void rcu_hook_init(void);
 void rcu_hook_late_init(void);

@@ -41,6 +41,9 @@ void smp_call_function(smp_call_func_t fn, void *arg, bool wait);
 /* fn on every online CPU, this one included. */
 void on_each_cpu(smp_call_func_t fn, void *arg, bool wait);
 
+/* CPU hotplug: a CPU back from its park drops the calls queued meanwhile. */
+void smp_call_discard_parked(void);
+
 void smp_send_reschedule(unsigned int cpu);
 void smp_send_nmi_allbutself(void);
 void smp_send_nmi(unsigned int cpu);

@@ -47,6 +47,8 @@ int timer_cpu(const struct timer_list *t);
 /* From the tick: raise TIMER_SOFTIRQ if this CPU has a timer due. */
 void timer_tick(void);
 void timers_init(void);
+/* CPU hotplug: from's timers move to to's wheel (kernel/sched/hotplug.c). */
+void timers_migrate(unsigned int from, unsigned int to);
 
 struct timer_stats {
 	unsigned long fired, added, cascades, softirqs;

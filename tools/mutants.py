@@ -50,7 +50,8 @@ MUTANTS = REPO / "tests" / "mutants"
 SCRATCH = REPO / "build" / "mutants" / "src"
 KINDS = ("quiescent state too early", "stale snapshot", "cpu left out",
          "callbacks a batch early", "ordering dropped", "wrong context",
-         "lock order reversed", "wrong comparison", "returns early")
+         "lock order reversed", "wrong comparison", "returns early",
+         "callbacks dropped")
 KEYS = {"description", "variant", "kind", "file", "find", "replace", "config", "options",
         "cpus", "cmdline", "budget", "timeout"}
 

@@ -15,6 +15,7 @@ void lapic_send_init(u32 apic_id);
 void lapic_send_sipi(u32 apic_id, u32 page);
 void lapic_timer_calibrate(void);
 void lapic_timer_start(void);
+void lapic_timer_stop(void);
 
 void ioapic_add(u32 id, u64 phys, u32 gsi_base);
 void ioapic_add_override(u8 isa_irq, u32 gsi, u16 flags);

@@ -53,6 +53,11 @@
 
 /* RCU work on demand, for the shell's `rcu sync|call N|barrier` (kernel/user/qs_rcu.c). */
 #define SYS_qs_rcu		32	/* (QS_RCU_*, n) */
+/* CPU hotplug, for user/bin/cpu (`cpu N off|on`, kernel/user/qs_cpu.c). */
+#define SYS_qs_cpu		33	/* (QS_CPU_*, cpu): root only */
+#define QS_CPU_ONLINE		0x6f6e6c6e	/* -> the online CPUs as a bit mask (CPUs 0-62) */
+#define QS_CPU_DOWN		0x6f666600	/* cpu_down(cpu) */
+#define QS_CPU_UP		0x6f6e0000	/* cpu_up(cpu) */
 
 /*
  * Ranges kept for each subsystem's calls, numbered in its own uapi header:

@@ -176,6 +176,15 @@ bool rcu_call_rcu_irq_safe(void);
 
 void rcu_variant_init(void);
 void rcu_variant_init_cpu(unsigned int cpu);
+/*
+ * CPU hotplug (include/rcu_hooks.h, docs/hotplug.md): a variant that can
+ * lose a CPU defines rcu_variant_hotplug = true and these two; the others
+ * keep update.c's defaults and cpu_down() refuses them.
+ */
+extern bool rcu_variant_hotplug;
+void rcu_variant_cpu_offline(unsigned int cpu);
+void rcu_variant_cpu_reonline(unsigned int cpu);
+void rcu_variant_cpu_dead(unsigned int cpu);
 void rcu_variant_late_init(void);
 
 /* Has rcu_variant_init_cpu() run for this CPU? (update.c; for the tick

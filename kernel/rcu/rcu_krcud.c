@@ -315,12 +315,15 @@ report:
  * The tasklet of Figure 15, and the daemon's body (Figure 17), always on
  * this CPU in softirq or with bottom halves off.
  */
+static void rcu_adopt_orphans(struct rcu_data *rd);
+
 static void rcu_process_callbacks(unsigned long data)
 {
 	lockdep_assert_bh_disabled();	/* the tasklet, or the daemon with BH off */
 	int cpu = smp_processor_id();
 	struct rcu_data *rd = this_cpu_ptr(&rcu_data);
 
+	rcu_adopt_orphans(rd);
 	if (!list_empty(&rd->curlist) && RCU_BATCH_GT(READ_ONCE(rcu_currbatch), rd->batch)) {
 		list_splice_tail_init(&rd->curlist, &rd->donelist);
 		rd->curlen = 0;
@@ -429,6 +432,84 @@ void rcu_variant_init_cpu(unsigned int cpu)
 	INIT_LIST_HEAD(&rd->donelist);
 	tasklet_init(&rd->tasklet, rcu_process_callbacks, 0);
 	sema_init(&rd->krcud_sema, 0);
+}
+
+/*
+ * CPU hotplug (docs/hotplug.md), as Linux 2.6's rcupdate.c did for this
+ * design: the dying CPU leaves rcu_cpumask (ending the batch if it owed
+ * the last quiescent state: it runs no reader, the stopper preempted
+ * whatever ran, and a switch is a quiescent state here) and
+ * rcu_active_cpumask; its lists become orphans. The boot CPU is marked
+ * active, so the timeout wakes its daemon, whose pass (or any CPU's
+ * tasklet first) adopts them onto its nxtlist: a whole new batch, late
+ * but never early. Its daemon stays bound to it, asleep, until it
+ * returns. rcu-preempt (this file plus rcu_preempt.c) refuses hotplug:
+ * a reader preempted on the dying CPU keeps a count there that only its
+ * own rcu_read_unlock() can drop, and that bookkeeping is not written.
+ */
+static struct list_head rcu_orphans = LIST_HEAD_INIT(rcu_orphans);
+static unsigned long rcu_orphans_len;
+
+#ifdef CONFIG_RCU_PREEMPT
+bool rcu_variant_hotplug = false;
+#else
+bool rcu_variant_hotplug = true;
+#endif
+
+void rcu_variant_cpu_offline(unsigned int cpu)
+{
+	struct rcu_data *rd = per_cpu_ptr(&rcu_data, cpu);
+
+	spin_lock(&rcu_lock);
+	if (cpumask_test(cpu, &rcu_cpumask)) {
+		cpumask_clear_cpu(cpu, &rcu_cpumask);
+		rcu_stats_qs();
+		rcu_trace_qs(cpu);
+		if (cpumask_empty(&rcu_cpumask)) {
+			rcu_gp_end(rcu_currbatch);
+			rcu_currbatch++;
+			rcu_reg_batch(rcu_maxbatch);
+		}
+	}
+	list_splice_tail_init(&rd->donelist, &rcu_orphans);
+	list_splice_tail_init(&rd->curlist, &rcu_orphans);
+	list_splice_tail_init(&rd->nxtlist, &rcu_orphans);
+	rcu_orphans_len += rd->curlen + rd->nxtlen;
+	rd->curlen = rd->nxtlen = 0;
+	rd->last_qsctr = RCU_QSCTR_INVALID;
+	cpumask_clear_cpu(cpu, &rcu_active_cpumask);
+	spin_unlock(&rcu_lock);
+	if (!list_empty(&rcu_orphans) && READ_ONCE(rcu_krcud_running))
+		rcu_mark_active(0);
+}
+
+static void rcu_adopt_orphans(struct rcu_data *rd)
+{
+	if (list_empty(&rcu_orphans))
+		return;
+	local_irq_disable();		/* call_rcu() edits nxtlist from interrupts */
+	spin_lock(&rcu_lock);
+	list_splice_tail_init(&rcu_orphans, &rd->nxtlist);
+	rd->nxtlen += rcu_orphans_len;
+	rcu_orphans_len = 0;
+	spin_unlock(&rcu_lock);
+	local_irq_enable();
+}
+
+/* On the CPU that ran cpu_down(): adopt the orphans now (rcu_hooks.h). */
+void rcu_variant_cpu_dead(unsigned int cpu)
+{
+	preempt_disable();
+	rcu_adopt_orphans(this_cpu_ptr(&rcu_data));
+	if (READ_ONCE(rcu_krcud_running))
+		rcu_mark_active(smp_processor_id());
+	preempt_enable();
+	(void)cpu;
+}
+
+void rcu_variant_cpu_reonline(unsigned int cpu)
+{
+	per_cpu_ptr(&rcu_data, cpu)->last_qsctr = RCU_QSCTR_INVALID;
 }
 
 void rcu_variant_init(void)

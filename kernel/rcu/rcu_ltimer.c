@@ -252,12 +252,15 @@ static void rcu_check_callbacks(void)
 		rcu_do_batch(rd);
 }
 
+static void rcu_adopt_orphans(struct rcu_data *rd);
+
 /* Figure 44: the tasklet. Anything to do on this CPU? */
 static void rcu_process_callbacks(unsigned long data)
 {
 	int cpu = smp_processor_id();
 	struct rcu_data *rd = this_cpu_ptr(&rcu_data);
 
+	rcu_adopt_orphans(rd);
 	if ((!list_empty(&rd->curlist) && RCU_BATCH_GT(rcu_ctrlblk.curbatch, rd->batch)) ||
 	    (list_empty(&rd->curlist) && !list_empty(&rd->nxtlist)) ||
 	    (!list_empty(&rd->donelist) && !rcu_throttle_plugged(cpu)) ||
@@ -305,6 +308,76 @@ void rcu_variant_init_cpu(unsigned int cpu)
 	INIT_LIST_HEAD(&rd->donelist);
 	rcu_offload_cpu_online(cpu);
 	tasklet_init(&rd->tasklet, rcu_process_callbacks, 0);
+}
+
+/*
+ * CPU hotplug (docs/hotplug.md), as Linux 2.6's rcupdate.c did it for
+ * this design (rcu_offline_cpu): the dying CPU's bit leaves rcu_cpu_mask,
+ * ending the batch if it was the last one owed, and its callbacks go to
+ * the orphan list. We put them all, curlist and donelist included, on the
+ * heir's nxtlist: they wait for a whole new batch, late but never early,
+ * and no list is touched from two CPUs (the heir adopts the orphans in
+ * its own tasklet). The dying CPU runs no reader now (the stopper
+ * preempted whatever ran, and a switch is a quiescent state here).
+ * Interrupts off; cpu_online_mask no longer has it, so a batch started
+ * after we drop the mutex never waits for it.
+ */
+static struct list_head rcu_orphans = LIST_HEAD_INIT(rcu_orphans);
+static unsigned long rcu_orphans_len;
+
+bool rcu_variant_hotplug = true;
+
+void rcu_variant_cpu_offline(unsigned int cpu)
+{
+	struct rcu_data *rd = per_cpu_ptr(&rcu_data, cpu);
+
+	spin_lock(&rcu_ctrlblk.mutex);
+	if (cpumask_test(cpu, &rcu_ctrlblk.rcu_cpu_mask)) {
+		cpumask_clear_cpu(cpu, &rcu_ctrlblk.rcu_cpu_mask);
+		rcu_stats_qs();
+		rcu_trace_qs(cpu);
+		if (cpumask_empty(&rcu_ctrlblk.rcu_cpu_mask)) {
+			rcu_gp_end(rcu_ctrlblk.curbatch);
+			rcu_ctrlblk.curbatch++;
+			rcu_reg_batch(rcu_ctrlblk.maxbatch);
+		}
+	}
+	list_splice_tail_init(&rd->donelist, &rcu_orphans);
+	list_splice_tail_init(&rd->curlist, &rcu_orphans);
+	list_splice_tail_init(&rd->nxtlist, &rcu_orphans);
+	rcu_orphans_len += rd->donelen + rd->curlen + rd->nxtlen;
+	rd->donelen = rd->curlen = rd->nxtlen = 0;
+	rd->last_qsctr = RCU_QSCTR_INVALID;
+	spin_unlock(&rcu_ctrlblk.mutex);
+}
+
+/* The heir's tasklet: orphans join its nxtlist (interrupts off, as
+ * call_rcu() edits nxtlist from interrupts). */
+static void rcu_adopt_orphans(struct rcu_data *rd)
+{
+	if (list_empty(&rcu_orphans))
+		return;
+	local_irq_disable();
+	spin_lock(&rcu_ctrlblk.mutex);
+	list_splice_tail_init(&rcu_orphans, &rd->nxtlist);
+	rd->nxtlen += rcu_orphans_len;
+	rcu_orphans_len = 0;
+	spin_unlock(&rcu_ctrlblk.mutex);
+	local_irq_enable();
+}
+
+/* On the CPU that ran cpu_down(): adopt the orphans now (rcu_hooks.h). */
+void rcu_variant_cpu_dead(unsigned int cpu)
+{
+	preempt_disable();
+	rcu_adopt_orphans(this_cpu_ptr(&rcu_data));
+	preempt_enable();
+	(void)cpu;
+}
+
+void rcu_variant_cpu_reonline(unsigned int cpu)
+{
+	per_cpu_ptr(&rcu_data, cpu)->last_qsctr = RCU_QSCTR_INVALID;
 }
 
 void rcu_variant_init(void)

@@ -229,11 +229,14 @@ report:
  * report a quiescent state; invoke donelist. From this CPU's timer
  * (softirq), interrupts on.
  */
+static void rcu_adopt_orphans(struct rcu_data *rd);
+
 static void rcu_process_callbacks(void)
 {
 	lockdep_assert_bh_disabled();	/* this CPU's timer, a softirq */
 	struct rcu_data *rd = this_cpu_ptr(&rcu_data);
 
+	rcu_adopt_orphans(rd);
 	if (!list_empty(&rd->currlist) && RCU_BATCH_GT(READ_ONCE(rcu_currbatch), rd->batch)) {
 		list_splice_tail_init(&rd->currlist, &rd->donelist);
 		rd->currlen = 0;
@@ -305,6 +308,79 @@ void rcu_variant_init_cpu(unsigned int cpu)
 	INIT_LIST_HEAD(&rd->currlist);
 	INIT_LIST_HEAD(&rd->donelist);
 	setup_timer(&rd->timer, rcu_percpu_tick, cpu);
+}
+
+/*
+ * CPU hotplug (docs/hotplug.md). The paper's X-rcu predates hotplug; we
+ * do what Linux 2.6's rcupdate.c did for its descendant: the dying CPU
+ * leaves rcu_cpumask (ending the batch if it owed the last quiescent
+ * state: it runs no reader, the stopper preempted whatever ran, and a
+ * switch is a quiescent state here), and its three lists become orphans,
+ * adopted onto the nextlist of the next CPU whose timer runs: they wait
+ * for a whole new batch, late but never early. Its per-CPU timer is
+ * stopped here (else timers_migrate() would move it to a CPU whose own
+ * lists it does not serve) and rearmed on the CPU when it returns.
+ * Interrupts off, cpu_online_mask without it already.
+ */
+static struct list_head rcu_orphans = LIST_HEAD_INIT(rcu_orphans);
+static unsigned long rcu_orphans_len;
+
+bool rcu_variant_hotplug = true;
+
+void rcu_variant_cpu_offline(unsigned int cpu)
+{
+	struct rcu_data *rd = per_cpu_ptr(&rcu_data, cpu);
+
+	del_timer(&rd->timer);
+	spin_lock(&rcu_lock);
+	if (cpumask_test(cpu, &rcu_cpumask)) {
+		cpumask_clear_cpu(cpu, &rcu_cpumask);
+		rcu_stats_qs();
+		rcu_trace_qs(cpu);
+		if (cpumask_empty(&rcu_cpumask)) {
+			rcu_gp_end(rcu_currbatch);
+			rcu_currbatch++;
+			rcu_reg_batch(rcu_maxbatch);
+		}
+	}
+	list_splice_tail_init(&rd->donelist, &rcu_orphans);
+	list_splice_tail_init(&rd->currlist, &rcu_orphans);
+	list_splice_tail_init(&rd->nextlist, &rcu_orphans);
+	rcu_orphans_len += rd->currlen + rd->nextlen;
+	rd->currlen = rd->nextlen = 0;
+	rd->last_qsctr = RCU_QSCTR_INVALID;
+	spin_unlock(&rcu_lock);
+}
+
+static void rcu_adopt_orphans(struct rcu_data *rd)
+{
+	if (list_empty(&rcu_orphans))
+		return;
+	local_irq_disable();		/* call_rcu() edits nextlist from interrupts */
+	spin_lock(&rcu_lock);
+	list_splice_tail_init(&rcu_orphans, &rd->nextlist);
+	rd->nextlen += rcu_orphans_len;
+	rcu_orphans_len = 0;
+	spin_unlock(&rcu_lock);
+	local_irq_enable();
+}
+
+/* On the CPU that ran cpu_down(): adopt the orphans now (rcu_hooks.h). */
+void rcu_variant_cpu_dead(unsigned int cpu)
+{
+	preempt_disable();
+	rcu_adopt_orphans(this_cpu_ptr(&rcu_data));
+	preempt_enable();
+	(void)cpu;
+}
+
+void rcu_variant_cpu_reonline(unsigned int cpu)
+{
+	struct rcu_data *rd = per_cpu_ptr(&rcu_data, cpu);
+
+	rd->last_qsctr = RCU_QSCTR_INVALID;
+	rd->timer.expires = jiffies + RCU_XRCU_PERIOD;
+	add_timer_on(&rd->timer, cpu);
 }
 
 void rcu_variant_init(void)

@@ -58,7 +58,9 @@ unsigned long rcu_pending_callbacks(void)
 	long queued = 0, invoked = 0;
 	unsigned int cpu;
 
-	for_each_online_cpu(cpu) {
+	/* Every CPU that ever ran: an offline CPU's counts still hold the
+	 * callbacks it queued and invoked (CPU hotplug moved them on). */
+	for_each_possible_cpu(cpu) {
 		queued += READ_ONCE(per_cpu(rcu_cpu_stats, cpu).queued);
 		invoked += READ_ONCE(per_cpu(rcu_cpu_stats, cpu).invoked);
 	}
@@ -99,10 +101,10 @@ void rcu_show_stats(void)
 			n += snprintf(line + n, sizeof(line) - n, " <%lu:%lu", 1UL << b,
 				      rcu_gp_stats.hist[b]);
 	printk("%s\n", line);
-	for_each_online_cpu(cpu) {
+	for_each_possible_cpu(cpu) {
 		struct rcu_cpu_stats *s = &per_cpu(rcu_cpu_stats, cpu);
-		printk("rcu: cpu%u: queued %lu invoked %lu qs %lu longest list %lu largest batch %lu\n",
-		       cpu, s->queued, s->invoked, s->qs, s->longest_list, s->max_batch);
+		printk("rcu: cpu%u%s: queued %lu invoked %lu qs %lu longest list %lu largest batch %lu\n",
+		       cpu, cpu_online(cpu) ? "" : " (offline)", s->queued, s->invoked, s->qs, s->longest_list, s->max_batch);
 	}
 }
 

@@ -202,6 +202,7 @@ static const struct {
 	{ "stall", offsetof(struct torture_errors, stall), false },
 	{ "nomem", offsetof(struct torture_errors, alloc), false },
 	{ "segment", offsetof(struct torture_errors, segment), true },
+	{ "hotplug", offsetof(struct torture_errors, hotplug), false },
 };
 
 static long error_count(int k)
@@ -391,7 +392,8 @@ static bool rcu_torture_run(char *why, size_t len)
 	last = start;
 	started = !torture_writer_start() && !torture_readers_start() &&
 		  !torture_segments_start() && !torture_flood_start() &&
-		  !torture_fwd_start() && !torture_readexit_start();
+		  !torture_fwd_start() && !torture_readexit_start() &&
+		  !torture_onoff_start();
 	if (started && torture_params.stutter_ms) {
 		stutter_task = kthread_run(torture_stutter, NULL, "rcu_torture_stutter");
 		started = stutter_task != NULL;
@@ -422,6 +424,7 @@ static bool rcu_torture_run(char *why, size_t len)
 		kthread_join(stutter_task);
 		stutter_task = NULL;
 	}
+	torture_onoff_stop();		/* every CPU back before anything drains */
 	torture_readers_stop();
 	torture_segments_stop();
 	torture_readexit_stop();

@@ -88,6 +88,7 @@ struct torture_errors {
 	atomic_long_t stall;		/* the writer made no progress in a pass */
 	atomic_long_t alloc;		/* kmalloc() failed */
 	atomic_long_t segment;		/* a reader segment chain lost its element */
+	atomic_long_t hotplug;		/* torture.onoff: a cpu_down()/cpu_up() failed */
 };
 extern struct torture_errors torture_errors;
 long torture_error_total(void);
@@ -110,6 +111,10 @@ unsigned long torture_random(struct torture_rand *r);
 void torture_sleep(long jiffies);
 /* Stutter (torture.stutter): while the run pauses, wait for it to go on. */
 void torture_stutter_wait(void);
+
+/* ---- CPU hotplug during the run (torture_onoff.c, torture.onoff=MS). */
+int torture_onoff_start(void);
+void torture_onoff_stop(void);
 
 /* ---- Writer side (torture_writer.c). */
 struct torture_writer_stats {

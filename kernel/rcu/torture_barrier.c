@@ -39,6 +39,7 @@ struct barrier_heads {
 static DEFINE_PER_CPU(struct barrier_heads, torture_barrier_heads);
 static struct work_struct barrier_work[CONFIG_NR_CPUS];
 static atomic_long_t barrier_invoked;
+static atomic_long_t barrier_queued;	/* a CPU may go offline mid-round (torture.onoff) */
 static unsigned long barrier_n;		/* callbacks per CPU this round */
 static bool barrier_bh;			/* this round's work items hold BH off */
 static struct task *barrier_task;
@@ -57,6 +58,7 @@ static void barrier_queue_cpu(unsigned int cpu)
 
 	for (unsigned long i = 0; i < barrier_n; i++)
 		call_rcu(&bh->h[i], barrier_cb, NULL);
+	atomic_long_add((long)barrier_n, &barrier_queued);
 }
 
 /* In the IPI handler (or, on the calling CPU, with interrupts off). */
@@ -83,6 +85,7 @@ static void barrier_queue_all(enum barrier_ctx ctx)
 	unsigned int cpu;
 
 	atomic_long_set(&barrier_invoked, 0);
+	atomic_long_set(&barrier_queued, 0);
 	if (ctx == BARRIER_IPI) {
 		on_each_cpu(barrier_queue_ipi, NULL, true);
 		return;
@@ -99,8 +102,8 @@ static void barrier_queue_all(enum barrier_ctx ctx)
 /* One round: queue, rcu_barrier(), count. True if every callback ran. */
 static bool barrier_round(enum barrier_ctx ctx, long *got, long *want)
 {
-	*want = (long)barrier_n * num_online_cpus();
 	barrier_queue_all(ctx);
+	*want = atomic_long_read(&barrier_queued);
 	rcu_barrier();
 	*got = atomic_long_read(&barrier_invoked);
 	return *got == *want;

@@ -18,6 +18,7 @@
  */
 #include "rcu_internal.h"
 #include <rcu_hooks.h>
+#include <cpuhotplug.h>
 #include <sched.h>
 #include <completion.h>
 #include <mutex.h>
@@ -80,6 +81,9 @@ void rcu_barrier(void)
 	unsigned int cpu;
 
 	might_sleep();
+	/* Every CPU we queue on stays online until its callback is queued,
+	 * and no dead CPU's callbacks wait unadopted (rcu_hook_cpu_dead()). */
+	cpus_read_lock();
 	mutex_lock(&barrier_mutex);
 	init_completion(&barrier_done);
 	atomic_set(&barrier_left, 1);		/* our own reference */
@@ -94,6 +98,7 @@ void rcu_barrier(void)
 		complete(&barrier_done);
 	wait_for_completion(&barrier_done);
 	mutex_unlock(&barrier_mutex);
+	cpus_read_unlock();
 }
 
 /* ---- kfree_rcu(), call_rcu_rt() */
@@ -216,9 +221,45 @@ static void rcu_init_cpu(unsigned int cpu)
 	per_cpu(rcu_cpu_ready, cpu) = true;
 }
 
+/*
+ * A CPU that comes back after cpu_down() keeps its per-CPU data (its
+ * lists were emptied when it left, its tasklet may still be queued on the
+ * CPU that inherited its work): the variant only says it is back.
+ */
 void rcu_hook_cpu_online(unsigned int cpu)
 {
-	rcu_init_cpu(cpu);
+	if (per_cpu(rcu_cpu_ready, cpu))
+		rcu_variant_cpu_reonline(cpu);
+	else
+		rcu_init_cpu(cpu);
+}
+
+void rcu_hook_cpu_offline(unsigned int cpu)
+{
+	rcu_variant_cpu_offline(cpu);
+}
+
+void rcu_hook_cpu_dead(unsigned int cpu)
+{
+	rcu_variant_cpu_dead(cpu);
+}
+
+/* Variants that implement CPU hotplug replace these (docs/hotplug.md). */
+__attribute__((weak)) bool rcu_variant_hotplug;
+__attribute__((weak)) void rcu_variant_cpu_offline(unsigned int cpu)
+{
+	panic("rcu: %s cannot take cpu%u offline", rcu_variant_name(), cpu);
+}
+__attribute__((weak)) void rcu_variant_cpu_reonline(unsigned int cpu)
+{
+}
+__attribute__((weak)) void rcu_variant_cpu_dead(unsigned int cpu)
+{
+}
+
+bool rcu_hotplug_supported(void)
+{
+	return rcu_variant_hotplug;
 }
 
 void rcu_hook_init(void)

@@ -65,6 +65,11 @@ void migrate_after_switch(struct task *p);
 void load_balance_tick(struct rq *rq);
 bool move_queued_task(struct task *p, unsigned int from, unsigned int to);
 
+/* CPU hotplug (hotplug.c moves a dying CPU's work with these). */
+void sleepers_migrate(unsigned int from, unsigned int to);
+/* Ctrl-T: which CPUs are online, the hotplug counts and latencies. */
+void cpu_hotplug_show(void);
+
 /* stats.c: the scheduler's Ctrl-T report (include/sysrq.h), from sched_init(). */
 void sched_register_sysrq(void);
 

@@ -117,3 +117,31 @@ void sched_sleep_tick(void)
 	}
 	spin_unlock(&rq->sleep_lock);
 }
+
+/*
+ * CPU hotplug: the timed sleepers of a CPU whose tick has stopped move to
+ * CPU to's list (sleep_cpu with them, under both locks, as
+ * schedule_timeout() reads it under the lock it names).
+ */
+void sleepers_migrate(unsigned int from, unsigned int to)
+{
+	struct rq *a = cpu_rq(from), *b = cpu_rq(to);
+	unsigned long flags = local_irq_save();
+	struct task *p, *n;
+
+	if (from < to) {
+		spin_lock(&a->sleep_lock);
+		spin_lock_nested(&b->sleep_lock, SINGLE_DEPTH_NESTING);
+	} else {
+		spin_lock(&b->sleep_lock);
+		spin_lock_nested(&a->sleep_lock, SINGLE_DEPTH_NESTING);
+	}
+	list_for_each_entry_safe(p, n, &a->sleepers, sleep_list) {
+		list_del(&p->sleep_list);
+		list_add_tail(&p->sleep_list, &b->sleepers);
+		WRITE_ONCE(p->sleep_cpu, (int)to);
+	}
+	spin_unlock(&a->sleep_lock);
+	spin_unlock(&b->sleep_lock);
+	local_irq_restore(flags);
+}

@@ -58,6 +58,7 @@ static void show_timers(void)
 /* Ctrl-T (include/sysrq.h): the scheduler's part. */
 static void sched_sysrq_show(void)
 {
+	cpu_hotplug_show();
 	sched_show_stats();
 	show_tasks();
 	softirq_show_stats();

@@ -15,6 +15,7 @@
 #include <interrupt.h>
 #include <sched.h>
 #include <percpu.h>
+#include <smp.h>
 #include <panic.h>
 #include <arch/cpu.h>
 
@@ -143,4 +144,51 @@ void tasklet_init_softirqs(void)
 {
 	open_softirq(TASKLET_SOFTIRQ, tasklet_action);
 	open_softirq(HI_SOFTIRQ, tasklet_hi_action);
+}
+
+/*
+ * CPU hotplug: the dying CPU (its tick stopped, its softirqs run) hands
+ * its queued tasklets to CPU to, which appends them to its own lists in
+ * the call-function IPI and raises the softirqs there. A tasklet keeps
+ * TASKLET_STATE_SCHED throughout, so nobody queues it twice meanwhile.
+ */
+struct tasklet_handoff {
+	struct tasklet_struct *list[2];
+};
+
+static void tasklet_adopt(void *arg)
+{
+	struct tasklet_handoff *h = arg;
+	struct tasklet_list *dst[2] = { this_cpu_ptr(&tasklet_vec), this_cpu_ptr(&tasklet_hi_vec) };
+	unsigned int nr[2] = { TASKLET_SOFTIRQ, HI_SOFTIRQ };
+
+	for (int i = 0; i < 2; i++) {
+		struct tasklet_struct *t = h->list[i];
+
+		if (!t)
+			continue;
+		while (t) {
+			struct tasklet_struct *next = t->next;
+
+			list_append(dst[i], t);
+			t = next;
+		}
+		raise_softirq_irqoff(nr[i]);
+	}
+}
+
+void tasklets_migrate(unsigned int to)
+{
+	struct tasklet_list *src[2] = { this_cpu_ptr(&tasklet_vec), this_cpu_ptr(&tasklet_hi_vec) };
+	struct tasklet_handoff h;
+	unsigned long flags = local_irq_save();
+
+	for (int i = 0; i < 2; i++) {
+		h.list[i] = src[i]->head;
+		src[i]->head = NULL;
+		src[i]->tail = &src[i]->head;
+	}
+	local_irq_restore(flags);
+	if (h.list[0] || h.list[1])
+		smp_call_function_single(to, tasklet_adopt, &h, true);
 }

@@ -356,3 +356,33 @@ void timers_init(void)
 	}
 	open_softirq(TIMER_SOFTIRQ, timer_softirq);
 }
+
+/*
+ * CPU hotplug: every timer on from's wheel moves to to's, keeping its
+ * expiry; from's tick is stopped already, so nothing runs its wheel while
+ * we hold both locks. A timer that was due fires at to's next tick.
+ */
+void timers_migrate(unsigned int from, unsigned int to)
+{
+	struct timer_base *ob = per_cpu_ptr(&timer_base, from);
+	struct timer_base *nb = per_cpu_ptr(&timer_base, to);
+	unsigned long flags = local_irq_save();
+	unsigned long moved = 0;
+
+	lock_two_bases(ob, nb);
+	for (int i = 0; i < TVR_SIZE + 4 * TVN_SIZE; i++) {
+		struct list_head *head = i < TVR_SIZE ? &ob->tv1[i] :
+					 &ob->tvn[(i - TVR_SIZE) / TVN_SIZE][(i - TVR_SIZE) % TVN_SIZE];
+
+		while (!list_empty(head)) {
+			struct timer_list *t = container_of(head->next, struct timer_list, entry);
+
+			detach_timer(ob, t);
+			enqueue(nb, t);
+			moved++;
+		}
+	}
+	unlock_two_bases(ob, nb);
+	local_irq_restore(flags);
+	(void)moved;
+}

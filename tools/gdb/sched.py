@@ -209,7 +209,27 @@ lead back up the stack."""
             print(f"#{n:<2d} {pc:#x} {_sym(pc)}")
 
 
+class QsCpus(gdb.Command):
+    """qs-cpus: each CPU online, or offline and parked (CPU hotplug, docs/hotplug.md)."""
+
+    def __init__(self):
+        super().__init__("qs-cpus", gdb.COMMAND_DATA)
+
+    def invoke(self, arg, from_tty):
+        n = _nr_cpus()
+        on = [c for c in range(n) if _online(c)]
+        for c in range(n):
+            try:
+                parked = bool(int(gdb.parse_and_eval(f"cpu_parked[{c}]")))
+            except gdb.error:
+                parked = False
+            state = "online" if _online(c) else ("offline, parked" if parked else "offline")
+            print(f"cpu{c}: {state}")
+        print(f"{len(on)} of {n} online")
+
+
 QsTasks()
+QsCpus()
 QsRunqueues()
 QsSchedStats()
 QsBt()

@@ -13,6 +13,7 @@ int qs_ps(struct qs_procinfo *buf, int max);
 int poweroff(int code);
 /* RCU work on demand: QS_RCU_SYNC, QS_RCU_CALL (n callbacks), QS_RCU_BARRIER. */
 long qs_rcu(int op, unsigned long n);
+long qs_cpu(long op, unsigned long cpu);
 /* The index-th file of the initrd; -1 (ENOENT) past the last. */
 int qs_readdir(int index, struct qs_dirent *d);
 

@@ -43,6 +43,7 @@ int uname(struct utsname *u)			{ return ret(__syscall1(SYS_uname, u)); }
 int qs_stats(struct qs_stats *s, int flags)	{ return ret(__syscall3(SYS_qs_stats, s, sizeof(*s), flags)); }
 int qs_ps(struct qs_procinfo *buf, int max)	{ return ret(__syscall2(SYS_qs_ps, buf, max)); }
 int poweroff(int code)				{ return ret(__syscall1(SYS_poweroff, code)); }
+long qs_cpu(long op, unsigned long cpu)		{ return ret(__syscall2(SYS_qs_cpu, op, cpu)); }
 long qs_rcu(int op, unsigned long n)		{ return ret(__syscall2(SYS_qs_rcu, op, n)); }
 
 void _exit(int status)

@@ -152,3 +152,10 @@ void lapic_timer_start(void)
 	lapic_write(APIC_LVT_TIMER, VEC_LOCAL_TIMER | LVT_PERIODIC);
 	lapic_write(APIC_TIMER_INIT, timer_ticks_per_sec / HZ);
 }
+
+/* CPU hotplug: no more ticks on this CPU until lapic_timer_start(). */
+void lapic_timer_stop(void)
+{
+	lapic_write(APIC_LVT_TIMER, LVT_MASKED);
+	lapic_write(APIC_TIMER_INIT, 0);
+}

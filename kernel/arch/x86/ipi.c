@@ -21,6 +21,7 @@
 #include <arch/apic.h>
 #include <arch/irq.h>
 #include <arch/cpu.h>
+#include <cpuhotplug.h>
 
 struct call_slot {
 	struct call_slot *next;
@@ -64,14 +65,46 @@ static void reschedule_interrupt(struct pt_regs *regs, void *arg)
 	scheduler_ipi();
 }
 
-static void queue_call(unsigned int cpu, smp_call_func_t fn, void *arg)
+/*
+ * CPU hotplug (kernel/sched/hotplug.c): a sender that read cpu_online_mask
+ * just before the target left it may queue a call the parked target will
+ * not answer (interrupts off). It gives up waiting once it sees the
+ * target parked; the call is then dropped, not run, when the target
+ * comes back (smp_call_discard_parked(): the sender's arg may be gone).
+ * The returning CPU flushes its whole TLB, for the shootdowns it missed.
+ */
+__attribute__((weak)) bool cpu_is_parked(unsigned int cpu)
+{
+	return false;
+}
+
+void smp_call_discard_parked(void)
+{
+	struct call_slot *s = __atomic_exchange_n(this_cpu_ptr(&call_queue), NULL,
+						  __ATOMIC_ACQUIRE);
+	u64 cr4 = read_cr4();
+
+	while (s) {
+		struct call_slot *n = s->next;
+
+		smp_store_release(&s->busy, 0);
+		s = n;
+	}
+	write_cr4(cr4 & ~X86_CR4_PGE);		/* drops global entries too */
+	write_cr4(cr4);
+}
+
+static bool queue_call(unsigned int cpu, smp_call_func_t fn, void *arg)
 {
 	struct call_slot *s = &this_cpu(call_slots)[cpu];
 	struct call_slot **q = per_cpu_ptr(&call_queue, cpu);
 	struct call_slot *head;
 
-	while (READ_ONCE(s->busy))		/* our previous call to cpu still queued */
+	while (READ_ONCE(s->busy)) {		/* our previous call to cpu still queued */
+		if (cpu_is_parked(cpu))
+			return false;
 		cpu_relax();
+	}
 	s->fn = fn;
 	s->arg = arg;
 	s->busy = 1;
@@ -81,14 +114,18 @@ static void queue_call(unsigned int cpu, smp_call_func_t fn, void *arg)
 	} while (!__atomic_compare_exchange_n(q, &head, s, false,
 					      __ATOMIC_RELEASE, __ATOMIC_RELAXED));
 	lapic_send_ipi(cpu_apic_id[cpu], VEC_CALL_FUNCTION);
+	return true;
 }
 
 static void wait_call(unsigned int cpu)
 {
 	struct call_slot *s = &this_cpu(call_slots)[cpu];
 
-	while (smp_load_acquire(&s->busy))
+	while (smp_load_acquire(&s->busy)) {
+		if (cpu_is_parked(cpu))
+			return;			/* dropped when it returns (above) */
 		cpu_relax();
+	}
 }
 
 int smp_call_function_single(unsigned int cpu, smp_call_func_t fn, void *arg, bool wait)
@@ -101,8 +138,7 @@ int smp_call_function_single(unsigned int cpu, smp_call_func_t fn, void *arg, bo
 		fn(arg);
 		local_irq_restore(flags);
 	} else {
-		queue_call(cpu, fn, arg);
-		if (wait)
+		if (queue_call(cpu, fn, arg) && wait)
 			wait_call(cpu);
 	}
 	preempt_enable();

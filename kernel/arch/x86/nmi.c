@@ -20,6 +20,7 @@
 #include <arch/cpu.h>
 #include <time.h>
 #include <nmi.h>
+#include <cpuhotplug.h>
 
 extern char panic_reason[];
 static cpumask_t backtrace_mask;
@@ -75,6 +76,8 @@ void nmi_handler(struct pt_regs *regs)
 		show_regs(regs);
 		show_backtrace_regs(regs);
 		this_cpu(nmi_backtraces)++;
+	} else if (!handled && cpu_is_parked(me)) {
+		/* cpu_up()'s wake-up for a parked CPU (kernel/sched/hotplug.c). */
 	} else if (!handled && !nmi_timer_note_unclaimed()) {
 		unknown_nmis++;
 		printk("NMI received for unknown reason on CPU %u at %pS\n", me, (void *)regs->rip);

@@ -1,0 +1,266 @@
+/*
+ * CPU hotplug: cpu_down() takes an application CPU out of service,
+ * cpu_up() brings it back (docs/hotplug.md).
+ *
+ * Going down. The caller (any other CPU, a task) starts a stopper thread
+ * bound to the dying CPU at the highest real-time priority, so that
+ * whatever ran there is switched out, then waits for it. The stopper, on
+ * the dying CPU:
+ *   1. interrupts off: stops the local tick, clears the CPU from
+ *      cpu_online_mask (a full barrier after it: a CPU that starts a grace
+ *      period, picks a CPU for a wake-up or sends a call-function IPI from
+ *      now on sees it gone), and tells RCU (rcu_hook_cpu_offline: the CPU
+ *      leaves the masks and counters a grace period waits on, and hands
+ *      its callbacks to a live CPU);
+ *   2. interrupts on: runs its pending softirqs, then moves its queued
+ *      tasks (those allowed elsewhere), timers, timed sleepers and
+ *      tasklets to a live CPU. Work items: the caller flushes the system
+ *      work queue before it starts the stopper, and queue_work_on()
+ *      refuses an offline CPU from then on.
+ *   3. parks: interrupts off for good, hlt in a loop until cpu_up() sets
+ *      the flag and sends an NMI.
+ * Device interrupts need nothing: the IOAPIC routes every line to the
+ * boot CPU (ioapic.c), which never goes down (-EBUSY).
+ *
+ * Why park instead of INIT and SIPI: the parked CPU keeps its GDT, IDT,
+ * LAPIC, per-CPU area and idle task, so cpu_up() is an NMI and a few
+ * microseconds, where a re-INIT would rebuild all of that through the
+ * boot trampoline whose ap_boot_* slots are single-use. With interrupts
+ * off only an NMI (or INIT, SMI) ends hlt, so nothing but cpu_up() wakes
+ * it; a real machine would rather power the core off, which QEMU's CPUs
+ * cannot.
+ *
+ * Tasks bound to the dying CPU (its ksoftirqd, its worker, per-CPU RCU
+ * threads) stay on its run queue, frozen, until it returns: like Linux's
+ * parked per-CPU threads. One hotplug operation at a time (hotplug_lock).
+ */
+#include "sched.h"
+#include <cpuhotplug.h>
+#include <completion.h>
+#include <mutex.h>
+#include <smp.h>
+#include <time.h>
+#include <tick.h>
+#include <errno.h>
+#include <printk.h>
+#include <string.h>
+#include <softirq.h>
+#include <workqueue.h>
+#include <timer.h>
+#include <interrupt.h>
+#include <rcu_hooks.h>
+#include <arch/apic.h>
+#include <arch/cpu.h>
+
+static DEFINE_MUTEX(hotplug_lock);
+static volatile bool cpu_parked[CONFIG_NR_CPUS];	/* in the park loop */
+static volatile bool cpu_unpark[CONFIG_NR_CPUS];	/* cpu_up() says: come back */
+static struct completion down_done, up_done;
+static struct cpu_hotplug_stats hp_stats;
+
+void cpus_read_lock(void)
+{
+	mutex_lock(&hotplug_lock);
+}
+
+void cpus_read_unlock(void)
+{
+	mutex_unlock(&hotplug_lock);
+}
+
+bool cpu_is_parked(unsigned int cpu)
+{
+	return cpu < CONFIG_NR_CPUS && READ_ONCE(cpu_parked[cpu]);
+}
+
+void cpu_hotplug_get_stats(struct cpu_hotplug_stats *out)
+{
+	mutex_lock(&hotplug_lock);
+	*out = hp_stats;
+	mutex_unlock(&hotplug_lock);
+}
+
+void cpu_hotplug_show(void)
+{
+	struct cpu_hotplug_stats st = hp_stats;	/* a racy copy is fine for a report */
+	char line[160];
+	int n = snprintf(line, sizeof(line), "cpus: online");
+	unsigned int cpu;
+
+	for_each_online_cpu(cpu)
+		n += snprintf(line + n, sizeof(line) - n, " %u", cpu);
+	n += snprintf(line + n, sizeof(line) - n, " (%u of %u); offline:", num_online_cpus(),
+		      nr_cpu_ids);
+	for_each_possible_cpu(cpu)
+		if (!cpu_online(cpu))
+			n += snprintf(line + n, sizeof(line) - n, " %u", cpu);
+	printk("%s\n", line);
+	printk("cpus: hotplug %lu down %lu up, down avg %lu us, up avg %lu us\n",
+	       st.downs, st.ups, st.downs ? (unsigned long)(st.down_ns_total / st.downs / 1000) : 0,
+	       st.ups ? (unsigned long)(st.up_ns_total / st.ups / 1000) : 0);
+}
+
+/* A live CPU to inherit the dying one's work: the boot CPU is always live. */
+static unsigned int heir_cpu(unsigned int dying)
+{
+	(void)dying;
+	return 0;
+}
+
+/* One queued task of this run queue that may run elsewhere, referenced. */
+static struct task *pick_movable(struct rq *rq)
+{
+	struct task *found = NULL;
+	unsigned long flags = local_irq_save();
+
+	spin_lock(&rq->lock);
+	for (int prio = 0; prio < NR_PRIO && !found; prio++) {
+		struct task *p;
+
+		list_for_each_entry(p, &rq->queue[prio], run_list) {
+			cpumask_t other;
+
+			if (p == rq->curr || p->is_idle)
+				continue;
+			cpumask_copy(&other, &p->cpus_allowed);
+			cpumask_clear_cpu(rq->cpu, &other);
+			if (cpumask_empty(&other))
+				continue;		/* bound here: frozen until we return */
+			get_task(p);
+			found = p;
+			break;
+		}
+	}
+	spin_unlock(&rq->lock);
+	local_irq_restore(flags);
+	return found;
+}
+
+static void migrate_tasks_off(unsigned int cpu)
+{
+	struct task *p;
+	int tries = 0;
+
+	while ((p = pick_movable(cpu_rq(cpu))) && tries++ < 10000) {
+		unsigned int target = select_task_cpu(p);
+
+		if (target == cpu)
+			target = heir_cpu(cpu);
+		move_queued_task(p, cpu, target);
+		put_task(p);
+	}
+	if (p)
+		put_task(p);
+}
+
+static void park_this_cpu(unsigned int cpu)
+{
+	/* Interrupts stay off: only cpu_up()'s NMI ends the hlt. */
+	local_irq_disable();
+	WRITE_ONCE(cpu_parked[cpu], true);
+	complete(&down_done);
+	while (!READ_ONCE(cpu_unpark[cpu]))
+		halt();
+	WRITE_ONCE(cpu_unpark[cpu], false);
+	smp_call_discard_parked();	/* before senders stop seeing us parked */
+	WRITE_ONCE(cpu_parked[cpu], false);
+
+	/* Back: the mirror of ap_main(): RCU first, then the tick, then
+	 * online (a release: the CPU's state before anyone picks it). */
+	rcu_hook_cpu_online(cpu);
+	tick_start_this_cpu();
+	smp_mb();
+	cpumask_set(cpu, &cpu_online_mask);
+	smp_mb();
+	local_irq_enable();
+	complete(&up_done);
+}
+
+static int cpu_stopper(void *arg)
+{
+	unsigned int cpu = smp_processor_id(), heir = heir_cpu(cpu);
+
+	local_irq_disable();
+	lapic_timer_stop();
+	cpumask_clear_cpu(cpu, &cpu_online_mask);
+	smp_mb();	/* gone from the mask before RCU forgets us (rcu_hooks.h) */
+	rcu_hook_cpu_offline(cpu);
+	local_irq_enable();
+
+	if (local_softirq_pending())
+		do_softirq();
+	migrate_tasks_off(cpu);
+	timers_migrate(cpu, heir);
+	sleepers_migrate(cpu, heir);
+	tasklets_migrate(heir);
+	park_this_cpu(cpu);
+	return 0;
+}
+
+int cpu_down(unsigned int cpu)
+{
+	struct task *t;
+	u64 t0;
+	int ret = 0;
+
+	if (cpu == 0)
+		return -EBUSY;
+	if (cpu >= nr_cpu_ids)
+		return -EINVAL;
+	if (!rcu_hotplug_supported())
+		return -EOPNOTSUPP;
+	mutex_lock(&hotplug_lock);
+	if (!cpu_online(cpu) || cpu_is_parked(cpu)) {
+		ret = -EINVAL;
+		goto out;
+	}
+	t0 = ktime_get_ns();
+	flush_workqueue(system_wq);		/* its items run before it goes */
+	init_completion(&down_done);
+	t = kthread_create_on_cpu(cpu_stopper, NULL, cpu, "cpuhp/%u", cpu);
+	if (!t) {
+		ret = -ENOMEM;
+		goto out;
+	}
+	sched_setscheduler(t, SCHED_FIFO, 99);
+	wake_up_process(t);
+	wait_for_completion(&down_done);
+	rcu_hook_cpu_dead(cpu);		/* here, a live CPU adopts its callbacks */
+	put_task(t);	/* it finishes when the CPU comes back */
+	u64 ns = ktime_get_ns() - t0;
+	hp_stats.downs++;
+	hp_stats.down_ns_total += ns;
+	if (ns > hp_stats.down_ns_max)
+		hp_stats.down_ns_max = ns;
+out:
+	mutex_unlock(&hotplug_lock);
+	return ret;
+}
+
+int cpu_up(unsigned int cpu)
+{
+	u64 t0;
+	int ret = 0;
+
+	if (cpu == 0 || cpu >= nr_cpu_ids)
+		return cpu == 0 ? -EINVAL : -EINVAL;
+	mutex_lock(&hotplug_lock);
+	if (!cpu_is_parked(cpu)) {
+		ret = -EINVAL;
+		goto out;
+	}
+	t0 = ktime_get_ns();
+	init_completion(&up_done);
+	WRITE_ONCE(cpu_unpark[cpu], true);
+	smp_mb();
+	smp_send_nmi(cpu);
+	wait_for_completion(&up_done);
+	u64 ns = ktime_get_ns() - t0;
+	hp_stats.ups++;
+	hp_stats.up_ns_total += ns;
+	if (ns > hp_stats.up_ns_max)
+		hp_stats.up_ns_max = ns;
+out:
+	mutex_unlock(&hotplug_lock);
+	return ret;
+}
