@@ -381,7 +381,7 @@ test-quick: deps
 SPARSE		?= sparse
 SPARSE_FLAGS	:= -D__CHECKER__ -std=gnu11 -m64 -ffreestanding -nostdinc -isystem $(GCC_INCLUDE) \
 		   -Iinclude -Ikernel -I$(O)/include -include $(AUTOCONF) \
-		   -Wsparse-error -Wno-decl -Wno-context
+		   -Wsparse-error -Wno-decl
 SPARSE_STAMPS	:= $(patsubst %.c,$(O)/%.chk,$(C_SRCS))
 SPARSE_PRESENT	= @command -v $(SPARSE) >/dev/null || { \
 		echo "make check needs sparse; install it with: sudo apt-get install sparse (or: make deps)"; exit 1; }

@@ -33,7 +33,10 @@
  * __acquires(l)/__releases(l)/__must_hold(l) say that a function returns
  * with l held, is entered with it held and drops it, or keeps it held;
  * sparse (make check) counts each lock's context through every function
- * and reports one left unbalanced ("context imbalance").
+ * and reports one left unbalanced ("context imbalance"). A lookup that
+ * returns its object locked or NULL cannot be counted that way: it ends
+ * with __lock_handoff(l), and the unlock that matches it begins with
+ * __lock_takeback(l) (the lock validator still checks them at run time).
  * __iomem marks a device's registers (ioremap()): only mmio_read32()/
  * mmio_write32() (include/arch/io.h) may touch them.
  * __rcu marks a pointer that RCU readers load without a lock: read it with
@@ -54,6 +57,8 @@
 #define __acquire(x)	__context__(x, 1)
 #define __release(x)	__context__(x, -1)
 #define __cond_lock(x, c)	((c) ? ({ __acquire(x); 1; }) : 0)
+#define __lock_handoff(x)	__context__(x, -1)
+#define __lock_takeback(x)	__context__(x, 1)
 #else
 #define __acquires(x)
 #define __releases(x)
@@ -61,6 +66,8 @@
 #define __acquire(x)	((void)0)
 #define __release(x)	((void)0)
 #define __cond_lock(x, c)	(c)
+#define __lock_handoff(x)	((void)0)
+#define __lock_takeback(x)	((void)0)
 #define __user
 #define __iomem
 #define __kernel

@@ -153,14 +153,21 @@ static int grow_ary(struct ipc_ids *ids, int newsize)
 	return ids->size;
 }
 
-/* Lock a new object before anyone can find it (ipc_addid()'s return). */
+/*
+ * Lock a new object before anyone can find it (ipc_addid()'s return).
+ * Like ipc_lock(), it returns holding one of two locks, which sparse's
+ * context counting cannot follow: the count goes to the caller with
+ * __lock_handoff() and ipc_unlock() takes it back (docs/rcu/checking.md).
+ */
 static void ipc_lock_new(struct ipc_ids *ids, struct kern_ipc_perm *new)
 {
 	if (ipc_mode == IPC_MODE_GLOBAL) {
 		spin_lock(&ids->ary);
+		__lock_handoff(&ids->ary);
 	} else {
 		rcu_read_lock();
 		spin_lock(&new->lock);
+		__lock_handoff(&new->lock);
 	}
 }
 
@@ -241,6 +248,7 @@ static struct kern_ipc_perm *ipc_lock_global(struct ipc_ids *ids, int lid)
 		spin_unlock(&ids->ary);
 		return NULL;
 	}
+	__lock_handoff(&ids->ary);	/* to the caller's ipc_unlock() */
 	return out;
 }
 
@@ -278,15 +286,18 @@ struct kern_ipc_perm *ipc_lock(struct ipc_ids *ids, int id)
 		rcu_read_unlock();
 		return NULL;
 	}
+	__lock_handoff(&out->lock);	/* to the caller's ipc_unlock() */
 	return out;
 }
 
 void ipc_unlock(struct ipc_ids *ids, struct kern_ipc_perm *perm)
 {
 	if (ipc_mode == IPC_MODE_GLOBAL) {
+		__lock_takeback(&ids->ary);
 		spin_unlock(&ids->ary);
 		return;
 	}
+	__lock_takeback(&perm->lock);
 	spin_unlock(&perm->lock);
 	rcu_read_unlock();
 }

@@ -183,16 +183,20 @@ void rt_bucket_lock(unsigned int hash, enum rt_cache_mode mode)
 {
 	if (mode == RT_CACHE_RWLOCK)
 		write_lock(&rt_hash_table[hash].lock);
-	else
+	else {
 		spin_lock(rt_hash_lock_addr(hash));
+		__lock_handoff(rt_hash_lock_addr(hash));	/* one of two locks */
+	}
 }
 
 void rt_bucket_unlock(unsigned int hash, enum rt_cache_mode mode)
 {
 	if (mode == RT_CACHE_RWLOCK)
 		write_unlock(&rt_hash_table[hash].lock);
-	else
+	else {
+		__lock_takeback(rt_hash_lock_addr(hash));
 		spin_unlock(rt_hash_lock_addr(hash));
+	}
 }
 
 /* ---- Lookups (softirqs off, as every caller of the cache) */

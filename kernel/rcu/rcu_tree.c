@@ -281,12 +281,16 @@ static bool rcu_accelerate_cbs(struct rcu_node *rnp, struct rcu_data *rdp)
 		return false;
 	if (rnp != root)	/* leaf, then root: one class, two levels */
 		spin_lock_nested(&root->lock, SINGLE_DEPTH_NESTING);
+	else
+		__acquire(&root->lock);	/* sparse: held already, as rnp->lock */
 	c = rcu_state.gpnum + 1;
 	rcu_stats_list_len(rdp->cbl.len[RCU_NEXT]);
 	if (rcu_segcblist_accelerate(&rdp->cbl, c))
 		wake = rcu_start_future_gp(c);
 	if (rnp != root)
 		spin_unlock(&root->lock);
+	else
+		__release(&root->lock);
 	return wake;
 }
 
@@ -340,6 +344,7 @@ static void note_gp_changes(struct rcu_data *rdp)
  */
 static void rcu_report_qs_rnp(unsigned long mask, struct rcu_node *rnp, unsigned long gpnum,
 			      unsigned long flags)
+	__releases(&rnp->lock)
 {
 	for (;;) {
 		if (!(rnp->qsmask & mask) || rnp->gpnum != gpnum) {

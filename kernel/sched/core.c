@@ -391,6 +391,7 @@ static struct task *context_switch(struct rq *rq, struct task *prev, struct task
  * now: move it to an allowed CPU, or drop a dead task's own reference.
  */
 void finish_task_switch(struct task *prev)
+	__releases(&rq->lock)
 {
 	struct rq *rq = this_rq();
 	bool migrate = prev->migrate_pending;

@@ -205,8 +205,9 @@ void put_task(struct task *p)
 }
 
 /* First C code of every kernel thread (via kthread_trampoline). */
-__noreturn void kthread_entry(struct task *prev);
+__noreturn void kthread_entry(struct task *prev) __releases(&rq->lock);
 __noreturn void kthread_entry(struct task *prev)
+	__releases(&rq->lock)
 {
 	struct task *me = current;
 	int code = -EINTR;

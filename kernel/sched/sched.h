@@ -47,7 +47,8 @@ enum sched_mode {
 };
 
 void __schedule(enum sched_mode mode);
-void finish_task_switch(struct task *prev);
+/* Releases the run-queue lock the previous task's __schedule() took. */
+void finish_task_switch(struct task *prev) __releases(&rq->lock);
 /* Lock the run queue p is on (interrupts must be off); it may move meanwhile. */
 struct rq *task_rq_lock(struct task *p) __acquires(&rq->lock);
 void double_rq_lock(struct rq *a, struct rq *b) __acquires(&a->lock) __acquires(&b->lock);

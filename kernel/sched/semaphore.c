@@ -24,6 +24,7 @@ void sema_init(struct semaphore *s, unsigned int n)
 
 /* Called with s->lock held (interrupts off); returns with it held. */
 static int __down_common(struct semaphore *s, long state, long timeout, unsigned long *flags)
+	__must_hold(&s->lock)
 {
 	struct semaphore_waiter w = { .task = current, .up = false };
 

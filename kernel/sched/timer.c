@@ -106,8 +106,10 @@ static struct timer_base *lock_timer_base(struct timer_list *t, unsigned long *f
 		if (!b)
 			return NULL;
 		*flags = spin_lock_irqsave(&b->lock);
-		if (b == READ_ONCE(t->base))
+		if (b == READ_ONCE(t->base)) {
+			__lock_handoff(&b->lock);	/* locked, or NULL: the caller's */
 			return b;
+		}
 		spin_unlock_irqrestore(&b->lock, *flags);
 	}
 }
@@ -137,9 +139,11 @@ static void enqueue(struct timer_base *b, struct timer_list *t)
  * already off.
  */
 static void lock_two_bases(struct timer_base *a, struct timer_base *b)
+	__acquires(&a->lock) __acquires(&b->lock)
 {
 	if (a == b) {
 		spin_lock(&a->lock);
+		__acquire(&b->lock);	/* sparse: one lock, counted as both */
 	} else if (a < b) {
 		spin_lock(&a->lock);
 		spin_lock_nested(&b->lock, SINGLE_DEPTH_NESTING);	/* address order */
@@ -150,10 +154,13 @@ static void lock_two_bases(struct timer_base *a, struct timer_base *b)
 }
 
 static void unlock_two_bases(struct timer_base *a, struct timer_base *b)
+	__releases(&a->lock) __releases(&b->lock)
 {
 	spin_unlock(&a->lock);
 	if (a != b)
 		spin_unlock(&b->lock);
+	else
+		__release(&b->lock);
 }
 
 /*
@@ -218,6 +225,7 @@ bool mod_timer(struct timer_list *t, unsigned long expires)
 		add_timer(t);
 		return false;
 	}
+	__lock_takeback(&b->lock);	/* lock_timer_base() returned it locked */
 	was_pending = detach_timer(b, t);
 	t->expires = expires;
 	enqueue(b, t);
@@ -233,6 +241,7 @@ bool del_timer(struct timer_list *t)
 
 	if (!b)
 		return false;
+	__lock_takeback(&b->lock);	/* lock_timer_base() returned it locked */
 	was_pending = detach_timer(b, t);
 	spin_unlock_irqrestore(&b->lock, flags);
 	return was_pending;

@@ -326,6 +326,7 @@ KTEST_MANUAL(lockdep_misuse_unlock_not_held)
 	spin_lock(&lockdep_unheld);
 	spin_unlock(&lockdep_unheld);
 	preempt_disable();	/* the count the second unlock gives back */
+	__acquire(&lockdep_unheld);	/* sparse: the unlock below is the bug on purpose */
 	int l = LINE_OF(spin_unlock(&lockdep_unheld));
 	spin_lock_init(&lockdep_unheld, "lockdep_unheld");	/* repair the ticket */
 
@@ -428,6 +429,8 @@ static u64 cost_checked(spinlock_t *outer, spinlock_t *l)
 
 	if (outer)
 		spin_lock(outer);
+	else
+		__acquire(outer);	/* sparse: one count for either path */
 	for (int r = 0; r < COST_RUNS; r++) {
 		u64 t0 = rdtsc_ordered();
 
@@ -441,6 +444,8 @@ static u64 cost_checked(spinlock_t *outer, spinlock_t *l)
 	}
 	if (outer)
 		spin_unlock(outer);
+	else
+		__release(outer);
 	return best;
 }
 

@@ -99,7 +99,7 @@ static int tramp_writer(void *arg)
 	return 0;
 }
 
-KTEST(rcu_tasks_trampoline)
+KTEST_MANUAL(rcu_tasks_trampoline)
 {
 	struct task *runners[2 * CONFIG_NR_CPUS], *writer;
 	unsigned int nr = num_online_cpus() + 1, i;
@@ -107,6 +107,7 @@ KTEST(rcu_tasks_trampoline)
 	unsigned long gp0 = rcu_tasks_gp_count();
 
 	rcu_barrier_tasks();		/* its kthread's memory before the baseline */
+	rcu_barrier();			/* dead tasks are freed by call_rcu() */
 	kmalloc_get_stats(&k0);
 	tramp_cur = kmalloc(sizeof(*tramp_cur));
 	tramp_cur->magic = TRAMP_LIVE;
@@ -123,6 +124,7 @@ KTEST(rcu_tasks_trampoline)
 	tramp_cur->magic = 0;
 	kfree(tramp_cur);
 	tramp_cur = NULL;
+	rcu_barrier();			/* the runners' task structs */
 	kmalloc_get_stats(&k1);
 	printk("rcu-tasks-test: %u runners on %u CPUs, rcu=%s, preemption=%s: runs %ld, "
 	       "trampolines replaced %ld, tasks grace periods %lu\n", nr, num_online_cpus(),

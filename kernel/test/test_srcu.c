@@ -151,6 +151,7 @@ static bool srcu_torture_run(struct ktest_ctx *t)
 	u64 t0 = ktime_get_ns();
 	bool ok;
 
+	rcu_barrier();			/* dead tasks are freed by call_rcu() */
 	kmalloc_get_stats(&k0);
 	KT_EXPECT(t, init_srcu_struct(&torture_ss, "torture") == 0, "init_srcu_struct");
 	last = kmalloc(sizeof(*last));
@@ -171,6 +172,7 @@ static bool srcu_torture_run(struct ktest_ctx *t)
 	RCU_INIT_POINTER(srcu_cur, NULL);
 	kfree(last);
 	cleanup_srcu_struct(&torture_ss);
+	rcu_barrier();			/* the readers' and writer's task structs */
 	kmalloc_get_stats(&k1);
 
 	printk("srcu-torture: %llu ms, %u readers on %u CPUs, rcu=%s: reads %ld (slept inside %ld); "

@@ -178,6 +178,7 @@ unsigned int files_max_fds(struct files *fs)
  * table, -ENOMEM.
  */
 static int expand_fdtable(struct files *fs, unsigned int fd, unsigned long *flags)
+	__must_hold(&fs->lock)
 {
 	for (;;) {
 		struct fdtable *old = fdt_locked(fs), *new;

@@ -357,13 +357,22 @@ static void fill_kthread(struct task *t, void *arg)
  * (seed 001 Table 4's get_pid_list()); tasklist=lock takes proc_lock and
  * task_list_lock, which fork, exit and kthread creation also take.
  */
+static void proc_list_fill(struct kthread_fill *f)
+{
+	struct process *p;
+
+	list_for_each_entry_rcu(p, &all_processes, list, lockdep_is_held(&proc_lock)) {
+		if (f->n == f->max)
+			break;
+		fill_info(&f->info[f->n++], p->task, p);
+	}
+}
+
 long proc_list(struct qs_procinfo __user *buf, int arg)
 {
 	int max = arg & ~QS_PS_KTHREADS;
 	struct kthread_fill f = { .n = 0, .max = max };
-	struct process *p;
-	unsigned long flags = 0;
-	bool rcu = tasklist_is_rcu();
+	unsigned long flags;
 	long err;
 
 	if (max <= 0 || max > QS_PS_MAX)
@@ -371,19 +380,15 @@ long proc_list(struct qs_procinfo __user *buf, int arg)
 	f.info = kzalloc(sizeof(*f.info) * max);
 	if (!f.info)
 		return -ENOMEM;
-	if (rcu)
+	if (tasklist_is_rcu()) {
 		rcu_read_lock();
-	else
-		flags = spin_lock_irqsave(&proc_lock);
-	list_for_each_entry_rcu(p, &all_processes, list, lockdep_is_held(&proc_lock)) {
-		if (f.n == max)
-			break;
-		fill_info(&f.info[f.n++], p->task, p);
-	}
-	if (rcu)
+		proc_list_fill(&f);
 		rcu_read_unlock();
-	else
+	} else {
+		flags = spin_lock_irqsave(&proc_lock);
+		proc_list_fill(&f);
 		spin_unlock_irqrestore(&proc_lock, flags);
+	}
 	if (arg & QS_PS_KTHREADS)
 		for_each_task(fill_kthread, &f);
 	err = copy_to_user(buf, f.info, sizeof(*f.info) * f.n);
