@@ -17,7 +17,7 @@ def gdb_out(defconfig_elf):
     cmds = ["hbreak kmain", "continue", "print $pc == &kmain", "qs-help", "qs-rcu",
             "print nr_cpu_ids",
             "delete", "hbreak ktest_run_selected", "continue",
-            "print nr_cpu_ids", "print jiffies > 0", "qs-ticks", "qs-cpus", "qs-dmesg 3",
+            "print nr_cpu_ids", "print jiffies > 0", "qs-ticks", "qs-cpus", "qs-online", "qs-dmesg 3",
             'print $percpu("tick_count", 1) > 0']
     out, serial = gdb_session(defconfig_elf, cpus=2, cmdline="poweroff", batch_cmds=cmds,
                                    timeout=120)

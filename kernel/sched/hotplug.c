@@ -143,10 +143,15 @@ static void migrate_tasks_off(unsigned int cpu)
 
 	while ((p = pick_movable(cpu_rq(cpu))) && tries++ < 10000) {
 		unsigned int target = select_task_cpu(p);
+		unsigned long flags;
 
 		if (target == cpu)
 			target = heir_cpu(cpu);
+		/* Run-queue locks are taken with interrupts off: the tick
+		 * takes them in hard-IRQ context (set_cpus_allowed() does so). */
+		flags = local_irq_save();
 		move_queued_task(p, cpu, target);
+		local_irq_restore(flags);
 		put_task(p);
 	}
 	if (p)

@@ -23,6 +23,8 @@
 #include <rcupdate.h>
 #include <rculist.h>
 #include <cmdline.h>
+#include <interrupt.h>
+#include <arch/irq.h>
 
 /*
  * The task list and PID hash (seed 001 Table 4, Dipankar Sarma's change):
@@ -196,12 +198,49 @@ static void task_free_rcu(void *arg)
 	atomic_dec(&tasks_alive);
 }
 
+/*
+ * A dead task's last reference can go in finish_task_switch(), with
+ * interrupts off, where call_rcu() is illegal on the variants that are
+ * BH-safe but not IRQ-safe (seed 000 Table 1: the poll family warns).
+ * Those tasks wait here for a tasklet, which queues them with interrupts
+ * on; it runs at the next interrupt exit, well inside the grace period
+ * any rcu_barrier() caller then waits for.
+ */
+static LIST_HEAD(dead_tasks);
+static DEFINE_SPINLOCK(dead_tasks_lock);
+
+static void dead_tasks_free(unsigned long unused)
+{
+	unsigned long flags;
+	LIST_HEAD(batch);
+
+	flags = spin_lock_irqsave(&dead_tasks_lock);
+	list_splice_tail_init(&dead_tasks, &batch);
+	spin_unlock_irqrestore(&dead_tasks_lock, flags);
+	while (!list_empty(&batch)) {
+		struct task *p = container_of(batch.next, struct task, rcu.list);
+
+		list_del(&p->rcu.list);
+		call_rcu(&p->rcu, task_free_rcu, p);
+	}
+}
+static DECLARE_TASKLET(dead_tasks_tasklet, dead_tasks_free, 0);
+
 void put_task(struct task *p)
 {
+	unsigned long flags;
+
 	if (!atomic_dec_and_test(&p->usage))
 		return;
 	/* The last reference goes after task_exit() took p off the list and hash. */
-	call_rcu(&p->rcu, task_free_rcu, p);
+	if (!irqs_disabled()) {
+		call_rcu(&p->rcu, task_free_rcu, p);
+		return;
+	}
+	flags = spin_lock_irqsave(&dead_tasks_lock);
+	list_add_tail(&p->rcu.list, &dead_tasks);	/* not queued on RCU yet */
+	spin_unlock_irqrestore(&dead_tasks_lock, flags);
+	tasklet_hi_schedule(&dead_tasks_tasklet);
 }
 
 /* First C code of every kernel thread (via kthread_trampoline). */

@@ -209,11 +209,11 @@ lead back up the stack."""
             print(f"#{n:<2d} {pc:#x} {_sym(pc)}")
 
 
-class QsCpus(gdb.Command):
-    """qs-cpus: each CPU online, or offline and parked (CPU hotplug, docs/hotplug.md)."""
+class QsOnline(gdb.Command):
+    """qs-online: each CPU online, or offline and parked (CPU hotplug, docs/hotplug.md)."""
 
     def __init__(self):
-        super().__init__("qs-cpus", gdb.COMMAND_DATA)
+        super().__init__("qs-online", gdb.COMMAND_DATA)
 
     def invoke(self, arg, from_tty):
         n = _nr_cpus()
@@ -229,7 +229,7 @@ class QsCpus(gdb.Command):
 
 
 QsTasks()
-QsCpus()
+QsOnline()
 QsRunqueues()
 QsSchedStats()
 QsBt()
