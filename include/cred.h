@@ -26,6 +26,10 @@ int current_uid(void);
 int current_gid(void);
 /* The calling process's pid; a kernel thread's own task id. */
 int current_tgid(void);
+/* The calling process's SEM_UNDO list head (kernel/ipc/sem_undo.c), or
+ * NULL in a kernel thread. */
+struct sem_undo;
+struct sem_undo **current_sem_undo(void);
 /* Whether the caller holds cap (today: whether it runs as uid 0). */
 bool capable(enum cap cap);
 

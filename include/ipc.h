@@ -10,7 +10,9 @@ struct process;
 
 /* The semaphore ID table, in the mode the command line chose (ipc=rcu|global). */
 void ipc_init(void);
-/* Process exit (and kill): apply and free p's SEM_UNDO adjustments. */
-void exit_sem(struct process *p);
+/* Process exit (and kill): apply and free the SEM_UNDO adjustments on
+ * list (the process's), on behalf of pid. */
+struct sem_undo;
+void exit_sem(struct sem_undo **list, int pid);
 
 #endif

@@ -20,17 +20,17 @@
 #include "sem.h"
 #include <ipc.h>
 #include <kmalloc.h>
-#include "user/user.h"
+#include <cred.h>
 
 struct sem_undo *find_alloc_undo(struct sem_array *sma, int semid)
 {
-	struct process *p = current_proc();
+	struct sem_undo **list = current_sem_undo();
 	struct sem_undo **pp, *un;
 	int id;
 
-	if (!p)
+	if (!list)
 		return NULL;
-	for (pp = &p->sem_undo; (un = *pp); ) {
+	for (pp = list; (un = *pp); ) {
 		id = smp_load_acquire(&un->semid);
 		if (id == semid)
 			return un;
@@ -46,8 +46,8 @@ struct sem_undo *find_alloc_undo(struct sem_array *sma, int semid)
 		return NULL;
 	un->semid = semid;
 	list_add(&un->id_list, &sma->sem_undo);
-	un->proc_next = p->sem_undo;
-	p->sem_undo = un;
+	un->proc_next = *list;
+	*list = un;
 	return un;
 }
 
@@ -91,20 +91,20 @@ static void apply_undo(struct sem_array *sma, struct sem_undo *un, int pid)
 	}
 }
 
-void exit_sem(struct process *p)
+void exit_sem(struct sem_undo **list, int pid)
 {
 	struct sem_undo *un, *next;
 	struct sem_array *sma;
 	int semid;
 
-	for (un = p->sem_undo; un; un = next) {
+	for (un = *list; un; un = next) {
 		next = un->proc_next;
 		semid = smp_load_acquire(&un->semid);
 		if (semid != -1) {
 			sma = sem_lock_check(semid);
 			if (sma) {
 				list_del(&un->id_list);
-				apply_undo(sma, un, p->pid);
+				apply_undo(sma, un, pid);
 				update_queue(sma);
 				sem_unlock(sma);
 			} else {
@@ -114,5 +114,5 @@ void exit_sem(struct process *p)
 		}
 		kfree(un);
 	}
-	p->sem_undo = NULL;
+	*list = NULL;
 }

@@ -31,3 +31,10 @@ bool capable(enum cap cap)
 {
 	return current_uid() == 0;
 }
+
+struct sem_undo **current_sem_undo(void)
+{
+	struct process *p = current_proc();
+
+	return p ? &p->sem_undo : NULL;
+}

@@ -231,7 +231,7 @@ __noreturn void proc_exit(int wstatus)
 	uvm_destroy(vm);
 	files_close_all(&p->files);
 	cwd_put(p);
-	exit_sem(p);			/* SEM_UNDO: give back what we still hold */
+	exit_sem(&p->sem_undo, p->pid);	/* SEM_UNDO: give back what we still hold */
 
 	flags = spin_lock_irqsave(&proc_lock);
 	if (p == init_proc)
