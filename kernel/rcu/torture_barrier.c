@@ -27,6 +27,7 @@
 #include <completion.h>
 #include <sched.h>
 #include <smp.h>
+#include <cpuhotplug.h>
 #include <time.h>
 #include <printk.h>
 #include <arch/cpu.h>
@@ -79,24 +80,33 @@ static void barrier_queue_work(struct work_struct *w)
 		local_bh_enable();
 }
 
-/* Queue barrier_n callbacks on every online CPU from ctx; all queued on return. */
+/*
+ * Queue barrier_n callbacks on every online CPU from ctx; all queued on
+ * return. The hotplug lock keeps the set of online CPUs the same between
+ * the queueing loop and the flushing one: without it a CPU that goes
+ * offline in between is skipped by the flush, its work item runs later on
+ * the heir CPU, and its callbacks are counted after barrier_queued was
+ * read, so the tester blames rcu_barrier() for its own race.
+ */
 static void barrier_queue_all(enum barrier_ctx ctx)
 {
 	unsigned int cpu;
 
+	cpus_read_lock();
 	atomic_long_set(&barrier_invoked, 0);
 	atomic_long_set(&barrier_queued, 0);
 	if (ctx == BARRIER_IPI) {
 		on_each_cpu(barrier_queue_ipi, NULL, true);
-		return;
+	} else {
+		WRITE_ONCE(barrier_bh, ctx == BARRIER_WORK_BH);
+		for_each_online_cpu(cpu) {
+			INIT_WORK(&barrier_work[cpu], barrier_queue_work);
+			schedule_work_on(cpu, &barrier_work[cpu]);
+		}
+		for_each_online_cpu(cpu)
+			flush_work(&barrier_work[cpu]);
 	}
-	WRITE_ONCE(barrier_bh, ctx == BARRIER_WORK_BH);
-	for_each_online_cpu(cpu) {
-		INIT_WORK(&barrier_work[cpu], barrier_queue_work);
-		schedule_work_on(cpu, &barrier_work[cpu]);
-	}
-	for_each_online_cpu(cpu)
-		flush_work(&barrier_work[cpu]);
+	cpus_read_unlock();
 }
 
 /* One round: queue, rcu_barrier(), count. True if every callback ran. */
