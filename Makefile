@@ -89,7 +89,11 @@ KSYMTAB		:= $(O)/ksymtab.o
 
 GCC_INCLUDE	:= $(shell $(CC) -print-file-name=include 2>/dev/null)
 
-CFLAGS		:= -std=gnu11 -O2 -g -pipe \
+# -fdebug-prefix-map: debug information names sources relative to the
+# tree, so an object does not depend on where the tree is checked out and
+# ccache shares it between clones (the fresh clone CI builds, a worktree).
+DEBUG_PREFIX	:= -fdebug-prefix-map=$(CURDIR)=.
+CFLAGS		:= -std=gnu11 -O2 -g $(DEBUG_PREFIX) -pipe \
 		   -ffreestanding -nostdinc -isystem $(GCC_INCLUDE) \
 		   -fno-pic -fno-pie -mcmodel=kernel -mno-red-zone \
 		   -mgeneral-regs-only -mno-mmx -mno-sse -mno-sse2 -mno-80387 \
@@ -111,7 +115,7 @@ LDFLAGS		:= -nostdlib -z max-page-size=0x1000 -z noexecstack --no-warn-rwx-segme
 # with the same compiler and packed into the initrd, a cpio archive the
 # boot loader hands the kernel as a module (docs/user-mode.md).
 # -mgeneral-regs-only: the kernel does not save SSE/x87 state yet.
-USER_CFLAGS	:= -std=gnu11 -O2 -g -pipe -ffreestanding -nostdinc -isystem $(GCC_INCLUDE) \
+USER_CFLAGS	:= -std=gnu11 -O2 -g $(DEBUG_PREFIX) -pipe -ffreestanding -nostdinc -isystem $(GCC_INCLUDE) \
 		   -Iuser/include -fno-pic -fno-pie -mgeneral-regs-only -fno-stack-protector \
 		   -fno-asynchronous-unwind-tables -fno-omit-frame-pointer \
 		   -Wall -Wextra -Werror -Wno-unused-parameter -Wno-sign-compare
