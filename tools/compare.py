@@ -37,11 +37,12 @@ VARIANTS = ["ltimer", "tiny", "xrcu", "krcud", "poll", "poll_percpu", "taskq", "
 
 
 # The timer-paced variants again with shorter periods than the papers'
-# (label, config stem, options): what paces their grace periods.
+# (label, config stem, boot parameters): what paces their grace periods.
+# Boot parameters, so a tuned row boots the variant's own build again.
 TUNED = [
-    ("xrcu, period 1 jiffy", "xrcu", ["CONFIG_RCU_XRCU_PERIOD=1"]),
-    ("krcud, period 4 ms", "krcud", ["CONFIG_RCU_KRCUD_PERIOD_MS=4"]),
-    ("preempt, period 4 ms", "preempt", ["CONFIG_RCU_KRCUD_PERIOD_MS=4"]),
+    ("xrcu, period 1 jiffy", "xrcu", "rcu_xrcu.period=1"),
+    ("krcud, period 4 ms", "krcud", "rcu_krcud.period_ms=4"),
+    ("preempt, period 4 ms", "preempt", "rcu_krcud.period_ms=4"),
 ]
 
 
@@ -63,14 +64,14 @@ def available(cpus):
     return out
 
 
-def bench(stem, cfg, cpus, kvm, extra=(), name=None, samples=SYNC_SAMPLES):
+def bench(stem, cfg, cpus, kvm, extra="", name=None, samples=SYNC_SAMPLES):
     # The test configurations count read-side nesting (CONFIG_RCU_DEBUG_READ,
     # which PROVE_RCU turns on: rcu_tree_defconfig has it); the comparison
     # measures the read side as a production build has it.
     r = boot(name=name or f"compare-{stem}", defconfig=cfg, boot="kernel", cpus=cpus,
-                  options=["# CONFIG_PROVE_RCU is not set", "# CONFIG_RCU_DEBUG_READ is not set",
-                           *extra],
-                  cmdline=f"ktest=bench_rcu_* bench.sync_samples={samples}", timeout=600,
+                  options=["# CONFIG_PROVE_RCU is not set", "# CONFIG_RCU_DEBUG_READ is not set"],
+                  cmdline=f"ktest=bench_rcu_* bench.sync_samples={samples} {extra}".strip(),
+                  timeout=600,
                   kvm=kvm, label=f"compare-smp{cpus}")
     rows = [b for b in r.console.bench]
     print(f"compare: {stem}: {accel_desc(r)}", file=sys.stderr)
@@ -181,8 +182,7 @@ def run(cpus, kvm, variants=(), tuned=True, samples=SYNC_SAMPLES):
             if stem not in have:
                 continue
             print(f"compare: {label} at -smp {cpus} ...", file=sys.stderr)
-            s = summarise(bench(stem, have[stem], cpus, kvm, extra,
-                               name=f"compare-{stem}-tuned", samples=samples))
+            s = summarise(bench(stem, have[stem], cpus, kvm, extra, samples=samples))
             s["variant"] = label
             s["tuned"] = True
             results.append((stem, s))

@@ -79,6 +79,7 @@
  *    rcu_currbatch + 1, so from idle it waits for two batches.
  */
 #include "rcu_internal.h"
+#include <cmdline.h>
 #include "batch.h"
 #include <rcu_hooks.h>
 #include <interrupt.h>
@@ -113,8 +114,16 @@ static inline bool rcu_preempt_cpu_quiet(void) { return true; }
 static inline void rcu_preempt_show_cpu(unsigned int cpu) { }
 #endif
 
-/* Table 2: "50ms global" timer (CONFIG_RCU_KRCUD_PERIOD_MS, default 50). */
-#define RCU_KRCUD_PERIOD	msecs_to_jiffies(CONFIG_RCU_KRCUD_PERIOD_MS)
+/*
+ * Table 2: "50ms global" timer. CONFIG_RCU_KRCUD_PERIOD_MS (default 50) is
+ * the default; rcu_krcud.period_ms= sets it at boot, so a torture run can
+ * ask for hundreds of grace periods a second without a build of its own.
+ */
+static unsigned long rcu_krcud_period_ms = CONFIG_RCU_KRCUD_PERIOD_MS;
+CMDLINE_ULONG("rcu_krcud.period_ms", rcu_krcud_period_ms, 1, 1000,
+	      "rcu_krcud.period_ms=N: how often rcu_timer runs while callbacks wait "
+	      "(default CONFIG_RCU_KRCUD_PERIOD_MS, 1..1000)");
+#define RCU_KRCUD_PERIOD	msecs_to_jiffies(READ_ONCE(rcu_krcud_period_ms))
 
 spinlock_t rcu_lock = SPINLOCK_INIT("rcu_lock");
 rcu_batch_t rcu_currbatch = 1;		/* rcu_lock */

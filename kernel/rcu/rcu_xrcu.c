@@ -85,10 +85,19 @@
 #include <percpu.h>
 #include <smp.h>
 #include <printk.h>
+#include <cmdline.h>
 #include <string.h>
 #include <arch/cpu.h>
 
-#define RCU_XRCU_PERIOD		CONFIG_RCU_XRCU_PERIOD	/* jiffies */
+/*
+ * The paper's "every 5 jiffies". CONFIG_RCU_XRCU_PERIOD is the default;
+ * rcu_xrcu.period= sets it at boot (a torture run asks for 1).
+ */
+static unsigned long rcu_xrcu_period = CONFIG_RCU_XRCU_PERIOD;
+CMDLINE_ULONG("rcu_xrcu.period", rcu_xrcu_period, 1, 100,
+	      "rcu_xrcu.period=N: each CPU's X-rcu timer period in jiffies "
+	      "(default CONFIG_RCU_XRCU_PERIOD, 1..100)");
+#define RCU_XRCU_PERIOD		READ_ONCE(rcu_xrcu_period)	/* jiffies */
 
 spinlock_t rcu_lock = SPINLOCK_INIT("rcu_lock");
 rcu_batch_t rcu_currbatch = 1;		/* rcu_lock */
@@ -424,7 +433,7 @@ void rcu_variant_show_state(void)
 {
 	unsigned int cpu;
 
-	printk("x-rcu: rcu_currbatch %ld rcu_maxbatch %ld rcu_cpumask %#lx period %d jiffies\n",
+	printk("x-rcu: rcu_currbatch %ld rcu_maxbatch %ld rcu_cpumask %#lx period %lu jiffies\n",
 	       rcu_currbatch, rcu_maxbatch, rcu_cpumask.bits[0], RCU_XRCU_PERIOD);
 	for_each_online_cpu(cpu) {
 		struct rcu_data *rd = per_cpu_ptr(&rcu_data, cpu);

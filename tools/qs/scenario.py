@@ -8,7 +8,7 @@ a matrix, and each combination is one case: one boot, one pytest case
     description = "rcutorture on ${variant}, -smp ${cpus}: SUCCESS"
     name    = "torture-${config}-smp${cpus}"        # the default is shown below
     config  = ["rcu_ltimer_defconfig",
-               { name = "rcu_krcud_defconfig", option = ["CONFIG_RCU_KRCUD_PERIOD_MS=2"] }]
+               { name = "rcu_krcud_defconfig", cmdline = "rcu_krcud.period_ms=2" }]
     cpus    = [1, 2, 4, 8]
     cmdline = "ktest=torture_rcu torture.duration=3"
     timeout = 180
@@ -20,9 +20,12 @@ Keys (all optional; the defaults in Scenario below):
     name          the case's name; default: the file's stem, then -${config}
                   if config is a list, -smp${cpus} if cpus is, -${boot} if boot is
     config        configs/<config>, or a list; an entry may be a table
-                  { name = "x_defconfig", option = [...], label = "x" }
-                  with options of its own and the label ${config} names it by
+                  { name = "x_defconfig", option = [...], label = "x",
+                    cmdline = "..." }
+                  with options of its own, the label ${config} names it by
                   (default: the name without rcu_ and _defconfig, _ as -)
+                  and kernel options added to this entry's cases' cmdline
+                  (a boot parameter costs no build; an option, a build)
     option        CONFIG_X=y lines added to every configuration (one string
                   or a list); cases with the same configuration and options
                   share one build (Scenario.build_name)
@@ -165,18 +168,29 @@ def _as_list(v, key, where):
     raise ValueError(f"{where}: {key} must be a value or a list")
 
 
+def add_kernel_args(cmdline, extra):
+    """cmdline with the kernel options extra added before any " -- " (what
+    follows it is init's)."""
+    if not extra:
+        return cmdline
+    head, sep, tail = cmdline.partition(" -- ")
+    return f"{head} {extra}".strip() + (sep + tail if sep else "")
+
+
 def _config_entries(raw, where):
     out = []
     for e in _as_list(raw, "config", where):
         if isinstance(e, str):
-            out.append((e, [], default_label(e)))
+            out.append((e, [], default_label(e), ""))
         elif isinstance(e, dict):
-            unknown = set(e) - {"name", "option", "label"}
+            unknown = set(e) - {"name", "option", "label", "cmdline"}
             if unknown or "name" not in e:
-                raise ValueError(f"{where}: a config table has name, option, label "
+                raise ValueError(f"{where}: a config table has name, option, label, cmdline "
                                  f"(got {sorted(e)})")
+            if not isinstance(e.get("cmdline", ""), str):
+                raise ValueError(f"{where}: a config table's cmdline must be a string")
             out.append((e["name"], [str(o) for o in _as_list(e.get("option", []), "option", where)],
-                        e.get("label", default_label(e["name"]))))
+                        e.get("label", default_label(e["name"])), e.get("cmdline", "")))
         else:
             raise ValueError(f"{where}: config entries are names or tables")
     return out
@@ -223,10 +237,11 @@ def load_scenarios(path):
         if isinstance(doc.get(key), list)))
 
     cases = []
-    for (config, own_opts, label), n, bootk in itertools.product(configs, cpus, boots):
+    for (config, own_opts, label, own_cmdline), n, bootk in itertools.product(configs, cpus, boots):
         sc = Scenario(name="", path=str(path), config=config, label=label, cpus=n, boot=bootk,
                       **{k: (list(v) if isinstance(v, list) else v) for k, v in base.items()})
         sc.options = list(base.get("options", [])) + own_opts
+        sc.cmdline = add_kernel_args(sc.cmdline, own_cmdline)
         pre = sc.variables()
         here = f"{where}: "
         sc.name = substitute(name_t, pre, where=here)
