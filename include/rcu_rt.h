@@ -3,7 +3,7 @@
  * whichever of krcud offload, direct invocation and throttling is built
  * in (kernel/rcu/rt.h, docs/rcu/realtime.md) can be switched off and on
  * at run time, so that one boot measures seed 003 Table 1's rows side by
- * side under the same load (kernel/test/bench_amlat.c). Implemented in
+ * side under the same load (kernel/bench/bench_amlat.c). Implemented in
  * kernel/rcu/rt_mode.c, built with every variant; without an option, only
  * its row is missing.
  */

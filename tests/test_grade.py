@@ -299,15 +299,15 @@ def test_a_warning_a_check_allows_does_not_end_it(monkeypatch):
 
 
 GCC_OUT = """\
-  CC      kernel/test/lab3_table.o
-kernel/test/lab3_table.c: In function 'lab3_insert':
-kernel/test/lab3_table.c:41:9: error: implicit declaration of function 'spin_lock' [-Werror]
+  CC      kernel/labs/lab3_table.o
+kernel/labs/lab3_table.c: In function 'lab3_insert':
+kernel/labs/lab3_table.c:41:9: error: implicit declaration of function 'spin_lock' [-Werror]
    41 |         spin_lock(&table_lock);
       |         ^~~~~~~~~
-kernel/test/lab3_table.c:47:9: error: 'table_lock' undeclared (first use in this function)
+kernel/labs/lab3_table.c:47:9: error: 'table_lock' undeclared (first use in this function)
    47 |         spin_unlock(&table_lock);
 cc1: all warnings being treated as errors
-make: *** [Makefile:300: build/x/kernel/test/lab3_table.o] Error 1"""
+make: *** [Makefile:300: build/x/kernel/labs/lab3_table.o] Error 1"""
 
 
 def test_a_build_error_shows_its_first_error_and_log_once(monkeypatch, capsys):
@@ -471,7 +471,7 @@ def test_lab3_prove_rcu_report_is_shown_with_its_place(monkeypatch):
     the locks held, with Lab 3's hint about what to fix."""
     fake_qemu(monkeypatch,
               "echo '[    0.5] cpu1: WARNING: suspicious rcu_dereference_check() usage'; "
-              "echo '[    0.5] cpu1:   kernel/test/lab3_table.c:58: rcu_dereference_check() "
+              "echo '[    0.5] cpu1:   kernel/labs/lab3_table.c:58: rcu_dereference_check() "
               "outside an RCU read-side section and without its condition'; "
               "echo '[    0.5] cpu1:   task lab3-r1/9 on cpu1: rcu_read_lock nesting 0, "
               "preempt_count 00000000, irqs on'; "

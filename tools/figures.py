@@ -8,7 +8,7 @@ with the paper's numbers beside ours and one sentence on each
 difference, and the machine it ran on. The parts (tools/figs/, picked up
 when their tool and benchmark exist in the tree):
 
-  hashlookup  seed 001 Figures 1, 4, 5 and Table 1  (kernel/test/bench_hashlookup.c,
+  hashlookup  seed 001 Figures 1, 4, 5 and Table 1  (kernel/bench/bench_hashlookup.c,
                                                      bench_opcost.c)
   variants    seed 000 Figures 9-10 and Table 2      (tools/compare.py, make compare)
   realtime    seed 003 Table 1                        (tools/amlat.py, make amlat)

@@ -22,7 +22,7 @@ A grade.toml:
     [reference]                       # what --reference puts in the student's place
     config = { rcu_student_defconfig = "rcu_poll_defconfig" }   # another configuration
     answers = "labs/instructor/lab1/answers.toml"              # another answers file
-    files = { "kernel/test/lab3_table.c" = "labs/instructor/lab3/lab3_table.c" }
+    files = { "kernel/labs/lab3_table.c" = "labs/instructor/lab3/lab3_table.c" }
 
     [[check]]
     name = "torture-smp2"

@@ -22,7 +22,7 @@
 #include <ktest.h>
 #include <smp.h>
 #include <cmdline.h>
-#include "hashlookup.h"
+#include "bench/hashlookup.h"
 
 static unsigned long hl_stress_ms;	/* 0: 500, or 200 with hashlookup.quick=1 */
 CMDLINE_ULONG("hashlookup.stress_ms", hl_stress_ms, 10, 600000,

@@ -385,7 +385,7 @@ static void bench_run(enum bench_pattern pattern, const char *name, size_t size,
 	bench_report(name, cpus);
 }
 
-KTEST(kmalloc_bench)
+KTEST(bench_kmalloc)
 {
 	struct kmalloc_stats before, after;
 

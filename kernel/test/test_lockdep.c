@@ -390,7 +390,7 @@ KTEST_MANUAL(lockdep_misuse_assert_bh)
  * and arch_spin_*), alone and nested inside another lock (an order the
  * validator already knows). Best of five runs, interrupts off. Without
  * the option both columns run the same code. The context-switch cost
- * needs two boots (sched_bench_ctxsw with and without the option):
+ * needs two boots (bench_sched_ctxsw with and without the option):
  * docs/locking.md has both.
  */
 

@@ -201,7 +201,7 @@ static void empty_softirq(void)
 {
 }
 
-KTEST(softirq_bench)
+KTEST(bench_softirq)
 {
 	const int n = 20000;
 	u64 t0, t1, t2;

@@ -175,7 +175,7 @@ static void late_fn(unsigned long data)
 }
 
 
-KTEST(timer_lateness_bench)
+KTEST(bench_timer_lateness)
 {
 	u64 sum = 0;
 

@@ -1,6 +1,6 @@
 """Seed 001 Figures 1, 4 and 5 and Table 1: the hash-lookup benchmarklet
-(kernel/test/bench_hashlookup.c) and the operation costs
-(kernel/test/bench_opcost.c), from one boot of the default configuration
+(kernel/bench/bench_hashlookup.c) and the operation costs
+(kernel/bench/bench_opcost.c), from one boot of the default configuration
 at -smp CPUS."""
 from qs import REPO
 from qs.boot import boot
@@ -55,7 +55,7 @@ TABLE1 = [
 
 def available():
     if not (REPO / "kernel" / "test" / "bench_hashlookup.c").exists():
-        return False, "no kernel/test/bench_hashlookup.c in this tree"
+        return False, "no kernel/bench/bench_hashlookup.c in this tree"
     return True, ""
 
 
@@ -212,7 +212,7 @@ def render(data, ctx, out):
           f"`{b['cmdline']}`. A reader thread pinned on each CPU "
           f"looks random integer keys up in {cells_facts(data)} for a fixed time; each cell is "
           f"the best of {data['cells'][0].get('passes', 2) if data['cells'] else '?'} runs, "
-          f"the disciplines in one order and then the reverse (kernel/test/bench_hashlookup.c).")
+          f"the disciplines in one order and then the reverse (kernel/bench/bench_hashlookup.c).")
 
     if data.get("tcg") or data.get("kvm_fallback"):
         side_by_side(doc, data)

@@ -1,6 +1,6 @@
 /*
  * Lab 3's reference conversion (labs/instructor/lab3/; the grader's
- * --reference puts it in place of kernel/test/lab3_table.c in a scratch
+ * --reference puts it in place of kernel/labs/lab3_table.c in a scratch
  * copy of the tree). The handed-out rwlock table, converted to RCU after
  * seed 001's analogy (Table 2, the transformations of Table 3):
  *   read_lock/read_unlock       -> rcu_read_lock/rcu_read_unlock

@@ -1,9 +1,9 @@
 /*
  * Lab 3's table (labs/lab3-rwlock-to-rcu/README.md): a small keyed table
  * that readers on every CPU search while one updater inserts, replaces and
- * deletes entries. kernel/test/lab3_table.c implements it (first with a
+ * deletes entries. kernel/labs/lab3_table.c implements it (first with a
  * reader-writer lock; the lab converts it to RCU after seed 001's
- * rwlock/RCU analogy, Tables 2 and 3); kernel/test/test_lab3.c is the
+ * rwlock/RCU analogy, Tables 2 and 3); kernel/labs/lab3_table_test.c is the
  * stress test and the benchmark, which use only this interface.
  */
 #ifndef _LAB3_TABLE_H

@@ -2,7 +2,7 @@
  * SRCU's costs beside RCU's, in one boot (BENCH "srcu" lines, never
  * asserted; docs/rcu/srcu.md, docs/rcu/then-and-now.md):
  *
- *   ktest=srcu_bench
+ *   ktest=bench_srcu
  *
  *   read_pair        srcu_read_lock() + srcu_read_unlock(), empty section
  *   rcu_read_pair    rcu_read_lock() + rcu_read_unlock() of the variant
@@ -97,7 +97,7 @@ static u64 bench_gp_median(bool srcu)
 	return t[GP_CALLS / 2];
 }
 
-KTEST(srcu_bench)
+KTEST(bench_srcu)
 {
 	KT_EXPECT(t, init_srcu_struct(&bench_ss, "bench") == 0, "init_srcu_struct");
 	srcu_bench_emit("read_pair", bench_srcu_pairs(), READ_LOOPS);

@@ -1,11 +1,11 @@
 /*
  * Scheduler benchmarks (BENCH JSON lines; never asserted, DESIGN.md):
  *
- *   sched_bench_ctxsw       two threads ping-pong through semaphores, on one
+ *   bench_sched_ctxsw       two threads ping-pong through semaphores, on one
  *                           CPU and on two CPUs: cost of a switch, and of a
  *                           cross-CPU round trip next to a tick (a remote
  *                           wake-up should cost one IPI, not a tick);
- *   sched_bench_rt_latency  a SCHED_FIFO task woken by the timer interrupt
+ *   bench_sched_rt_latency  a SCHED_FIFO task woken by the timer interrupt
  *                           while a CPU-bound normal task runs kernel code
  *                           that reaches a preemption point every
  *                           HOG_CHUNK_US: wake-up latency mean/p99/max,
@@ -93,7 +93,7 @@ static u64 pingpong_rtt(struct ktest_ctx *t, unsigned int cpu_a, unsigned int cp
 	return cycles_to_ns(pb.cycles) / iters;
 }
 
-KTEST(sched_bench_ctxsw)
+KTEST(bench_sched_ctxsw)
 {
 	unsigned int n = num_online_cpus();
 	unsigned int c0 = n > 2 ? 1 : 0, c1 = n > 2 ? 2 : 1;
@@ -199,7 +199,7 @@ static void report_latency(const char *model, const struct lat_result *r)
 		   (unsigned long)r->mean, (unsigned long)r->p99, (unsigned long)r->max);
 }
 
-KTEST(sched_bench_rt_latency)
+KTEST(bench_sched_rt_latency)
 {
 	unsigned int cpu = num_online_cpus() > 1 ? 1 : 0;
 	struct lat_result none, full;

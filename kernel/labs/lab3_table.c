@@ -6,10 +6,10 @@
  * RCU with seed 001's analogy (Table 2: read_lock -> rcu_read_lock,
  * write_lock -> spin_lock, list_* -> list_*_rcu, kfree -> call_rcu or
  * kfree_rcu; Table 3 shows the transformation of each operation), so that
- * kernel/test/test_lab3.c's stress test still passes on real RCU variants
+ * kernel/labs/lab3_table_test.c's stress test still passes on real RCU variants
  * and now fails on the busted one (configs/rcu_busted_defconfig), whose
  * grace periods end at once: proof that your readers rely on RCU.
- * Only this file changes; kernel/test/lab3_table.h is the interface.
+ * Only this file changes; kernel/labs/lab3_table.h is the interface.
  */
 #include "lab3_table.h"
 #include <rwlock.h>

@@ -31,7 +31,7 @@
 #include <rwlock.h>
 #include <ksyms.h>
 #include <arch/cpu.h>
-#include "test_module.h"
+#include "test/test_module.h"
 #include "cpus_together.h"
 
 #define LOAD_SAMPLES	20

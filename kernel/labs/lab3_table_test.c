@@ -1,6 +1,6 @@
 /*
  * Lab 3's checks (labs/lab3-rwlock-to-rcu/README.md), over the interface
- * of kernel/test/lab3_table.h only, whatever the table does inside:
+ * of kernel/labs/lab3_table.h only, whatever the table does inside:
  *
  *   ktest=lab3_table_stress [lab3.duration=S]
  *
@@ -19,7 +19,7 @@
  * objects must be back near their count before (a leak per update would
  * show as thousands).
  *
- *   ktest=lab3_table_bench [lab3.bench_ms=MS]
+ *   ktest=bench_lab3_table [lab3.bench_ms=MS]
  *
  * Seed 001's benchmarklet shape (Figures 1, 4): read-only lookups, first
  * on one CPU, then on every CPU, in one boot; prints the scaling ratio
@@ -42,7 +42,7 @@ CMDLINE_ULONG_TAGGED("lab3.duration", lab3dur, lab3_duration_s, 1, 600,
 		     "lab3.duration=S: seconds of lab3_table_stress (default 2, 1..600)");
 static unsigned long lab3_bench_ms = 500;
 CMDLINE_ULONG_TAGGED("lab3.bench_ms", lab3bms, lab3_bench_ms, 50, 60000,
-		     "lab3.bench_ms=MS: each phase of lab3_table_bench (default 500, 50..60000)");
+		     "lab3.bench_ms=MS: each phase of bench_lab3_table (default 500, 50..60000)");
 
 struct lab3_reader {
 	struct task *task;
@@ -223,7 +223,7 @@ static unsigned long lab3_phase(struct ktest_ctx *t, bool all)
 	return lab3_join_readers();
 }
 
-KTEST_MANUAL(lab3_table_bench)
+KTEST_MANUAL(bench_lab3_table)
 {
 	unsigned long one, every, n = num_online_cpus();
 	unsigned long per_s_one, per_s_all, scaling_pct;
