@@ -9,7 +9,7 @@
 #include <printk.h>
 #include <time.h>
 #include <sched.h>
-#include "../kernel/test/modslow.h"
+#include "../kernel/module/modslow.h"
 
 static int init_ms;
 static int fail;
@@ -17,7 +17,7 @@ static bool publish;
 
 module_param(init_ms, int, "milliseconds init sleeps before it returns");
 module_param(fail, int, "if not 0, init fails with -fail after its sleep");
-module_param(publish, bool, "publish ops for the test during init (kernel/test/modslow.h)");
+module_param(publish, bool, "publish ops for the test during init (kernel/module/modslow.h)");
 
 long modslow_answer(void);
 long modslow_answer(void)

@@ -1,9 +1,9 @@
 /*
  * modstress: the module that the unload stress tests load and unload in a
- * loop while other CPUs call into it (kernel/test/test_module_stress.c,
+ * loop while other CPUs call into it (kernel/module/module_stress.c,
  * ktest=module_unload_stress, nmi_handler_stress).
  *
- * It publishes a struct modstress_ops (kernel/test/modstress.h) whose
+ * It publishes a struct modstress_ops (kernel/module/modstress.h) whose
  * call() reads a table in the module's data; with nmi=1 it also
  * registers an NMI handler that reads the same table on every NMI. Both
  * the ops and the table live in module memory, which the loader poisons
@@ -14,7 +14,7 @@
 #include <nmi.h>
 #include <printk.h>
 #include <smp.h>
-#include "../kernel/test/modstress.h"
+#include "../kernel/module/modstress.h"
 
 static bool nmi, forget;
 module_param(nmi, bool, "also register an NMI handler that reads the table");

@@ -6,7 +6,7 @@ Boots the kernel once with an interface and
 
   ktest=bench_route_lookup route_bench.ms=<ms>
 
-(kernel/bench/bench_route.c: rcu, rwlock and off, hit ratios 100/90/10 %,
+(kernel/net/route_bench.c: rcu, rwlock and off, hit ratios 100/90/10 %,
 1, 2, 4 ... N CPUs), prints the table with the ratios rcu/rwlock and
 rcu/off and each design's scaling from one CPU, and writes
 build/rtbench/route_lookup.json and a plot, build/rtbench/route-lookups.png.

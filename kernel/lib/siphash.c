@@ -2,7 +2,7 @@
  * SipHash-2-4 (include/siphash.h): two compression rounds per 8-byte
  * word, the length in the last word's top byte, four finalization
  * rounds. The state starts as the key xor "somepseudorandomlygenerated
- * bytes", as the paper specifies. kernel/test/test_route.c checks it
+ * bytes", as the paper specifies. kernel/net/route_test.c checks it
  * against the paper's test vector.
  */
 #include <siphash.h>

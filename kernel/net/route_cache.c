@@ -20,7 +20,7 @@
  *      only after every reader that might stand on the entry is done
  *      (rt_free(), Figure 5).
  * Figure 6 is the speedup of ip_route_output_key() on up to 8 CPUs and
- * Figure 7 its kernel profile; kernel/bench/bench_route.c measures the
+ * Figure 7 its kernel profile; kernel/net/route_bench.c measures the
  * same lookups here (docs/net-route-cache.md).
  *
  * One kernel, three designs (rtcache= at boot, qs_rtcache() at run time):

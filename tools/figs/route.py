@@ -14,7 +14,7 @@ TITLE = "Seed 000 Figure 6: the IP route cache, rcu against rwlock"
 
 def available():
     if not (REPO / "tools" / "rtbench.py").exists() or not (REPO / "kernel" / "test" / "bench_route.c").exists():
-        return False, "no tools/rtbench.py or kernel/bench/bench_route.c"
+        return False, "no tools/rtbench.py or kernel/net/route_bench.c"
     return True, ""
 
 

@@ -6,14 +6,14 @@
  * that outlive a flush, input routes (local, broadcast, forwarded, none),
  * and mode switches emptying the table. They need an interface with an
  * address (the route-* scenarios give eth0 10.0.2.15/24); the concurrent
- * stress is test_route_stress.c, the floods test_route_flood.c.
+ * stress is route_stress.c, the floods route_flood_test.c.
  */
 #include <ktest.h>
 #include <siphash.h>
 #include <rcupdate.h>
 #include <string.h>
 #include <errno.h>
-#include "test_route.h"
+#include "route_test.h"
 
 int rt_test_net_get(struct rt_test_net *n)
 {

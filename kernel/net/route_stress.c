@@ -40,7 +40,7 @@
 #include <cmdline.h>
 #include <string.h>
 #include <rculist.h>
-#include "test_route.h"
+#include "route_test.h"
 
 unsigned long route_stress_duration_s = 3;
 CMDLINE_ULONG_TAGGED("route_stress.duration", rsdur, route_stress_duration_s, 1, 600,

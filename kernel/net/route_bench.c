@@ -30,7 +30,7 @@
 #include <cmdline.h>
 #include <string.h>
 #include <rcupdate.h>
-#include "test/test_route.h"
+#include "route_test.h"
 
 static unsigned long route_bench_ms = 100;
 CMDLINE_ULONG_TAGGED("route_bench.ms", rbms, route_bench_ms, 10, 10000,

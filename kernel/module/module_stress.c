@@ -5,7 +5,7 @@
  *
  * CPU 0 loads modstress.ko (modules/modstress.c) and unloads it, over and
  * over. Every other CPU runs a reader that, inside rcu_read_lock(), takes
- * the module's published ops (kernel/test/modstress.h), calls into the
+ * the module's published ops (kernel/module/modstress.h), calls into the
  * module, checks the answer, and symbolizes the address it called (which
  * walks the module list and reads the module's own symbol table); one call
  * in 16 instead takes a reference (try_module_get()) and calls outside the
@@ -33,7 +33,7 @@
 #include <time.h>
 #include <cmdline.h>
 #include "modstress.h"
-#include "test_module.h"
+#include "module_test.h"
 #include <spinlock.h>
 #include <rculist.h>
 

@@ -22,7 +22,7 @@
 #include <errno.h>
 #include <time.h>
 #include "modslow.h"
-#include "test_module.h"
+#include "module_test.h"
 
 static struct modslow_ops __rcu *modslow_hook;	/* RCU-protected */
 static DEFINE_SPINLOCK(modslow_lock);

@@ -1,6 +1,6 @@
-/* Helpers the module and NMI tests share (kernel/test/test_module.c). */
-#ifndef _TEST_MODULE_H
-#define _TEST_MODULE_H
+/* Helpers the module and NMI tests share (kernel/module/module_test.c). */
+#ifndef _MODULE_TEST_H
+#define _MODULE_TEST_H
 
 #include <ktest.h>
 #include <types.h>

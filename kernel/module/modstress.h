@@ -1,6 +1,6 @@
 /*
  * The hook through which the module stress tests call into a module
- * (kernel/test/test_module_stress.c, modules/modstress.c). The module
+ * (kernel/module/module_stress.c, modules/modstress.c). The module
  * publishes its ops at init and unpublishes them at exit without waiting:
  * the unload's synchronize_kernel() (seed 000 Figure 8) covers every
  * reader that found them.

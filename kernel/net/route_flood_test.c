@@ -27,7 +27,7 @@
 #include <cmdline.h>
 #include <string.h>
 #include <rculist.h>
-#include "test_route.h"
+#include "route_test.h"
 
 #define COLLIDERS	64
 #define ROUNDS		20

@@ -1,6 +1,6 @@
 /*
  * The hook through which ktest=module_init_* reaches modslow's code by a
- * reference rather than by linking (kernel/test/test_module_init.c,
+ * reference rather than by linking (kernel/module/module_init_test.c,
  * modules/modslow.c): its init publishes its ops before it sleeps and,
  * when told to fail, unpublishes them before it returns the error.
  */

@@ -31,8 +31,8 @@
 #include <rwlock.h>
 #include <ksyms.h>
 #include <arch/cpu.h>
-#include "test/test_module.h"
-#include "cpus_together.h"
+#include "module_test.h"
+#include "bench/cpus_together.h"
 
 #define LOAD_SAMPLES	20
 

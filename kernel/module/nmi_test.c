@@ -29,7 +29,7 @@
 #include <string.h>
 #include <errno.h>
 #include <rcupdate.h>
-#include "test_module.h"
+#include "module_test.h"
 
 #define PROBE_MAGIC	0x4e4d4950524f4245UL	/* "NMIPROBE" */
 #define PROBE_WORDS	32

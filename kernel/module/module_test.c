@@ -19,7 +19,7 @@
 #include <rcupdate.h>
 #include <user/user.h>
 #include <arch/layout.h>
-#include "test_module.h"
+#include "module_test.h"
 
 int test_module_image(const char *name, const void **data, size_t *size)
 {

@@ -1,10 +1,10 @@
 /*
- * Shared by the route tests (test_route*.c, bench_route.c): the interface
+ * Shared by the route tests (route_*test.c, route_stress.c, route_bench.c): the interface
  * they route by and routes of their own in 172.16.0.0/12, which nothing
  * else on the test machines uses.
  */
-#ifndef _TEST_ROUTE_H
-#define _TEST_ROUTE_H
+#ifndef _ROUTE_TEST_H
+#define _ROUTE_TEST_H
 
 #include <net/route.h>
 

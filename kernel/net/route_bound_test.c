@@ -21,7 +21,7 @@
 #include <string.h>
 #include <time.h>
 #include <errno.h>
-#include "test_route.h"
+#include "route_test.h"
 
 #define BOUND_MAX_SIZE	256
 
