@@ -448,11 +448,11 @@ figures: deps
 # A timeline of grace periods (docs/rcu/timeline.md): a traced rcutorture
 # run of TRACE_SECONDS (default 1) on RCU=<variant> at -smp CPUS, then
 # build/trace/<variant>/{trace.json,timeline.png,verdict.txt}; the
-# verdict is tools/trace.py's grace-period checker's.
+# verdict is tools/timeline.py's grace-period checker's.
 TRACE_SECONDS	?= 1
 TRACE_VARIANT	:= $(if $(RCU_DEFCONFIG),$(RCU_DEFCONFIG:rcu_%_defconfig=%),ltimer)
 trace: deps
-	$(Q)$(PYTHON) tools/trace.py run --config rcu_$(TRACE_VARIANT)_defconfig --cpus $(CPUS) \
+	$(Q)$(PYTHON) tools/timeline.py run --config rcu_$(TRACE_VARIANT)_defconfig --cpus $(CPUS) \
 		--kvm $(if $(filter auto,$(KVM)),0,$(KVM)) --seconds $(TRACE_SECONDS) \
 		-d build/trace/$(subst _,-,$(TRACE_VARIANT))
 

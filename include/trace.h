@@ -2,7 +2,7 @@
  * Per-CPU trace buffers (kernel/trace/, docs/rcu/timeline.md): a fixed
  * ring of fixed-size records per CPU, written only by its own CPU, safe
  * from interrupt and NMI context, read out as TRACE lines on the console
- * and turned by tools/trace.py into a timeline and a grace-period check.
+ * and turned by tools/timeline.py into a timeline and a grace-period check.
  *
  *   trace_event(TRACE_RCU, TR_GP_START, gpnum, 0);
  *
@@ -26,7 +26,7 @@
 
 /*
  * The events; their names (trace_event_names[]) are what TRACE lines and
- * tools/trace.py use. a and b are per event:
+ * tools/timeline.py use. a and b are per event:
  */
 enum trace_event_type {
 	TR_NONE,

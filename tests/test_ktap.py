@@ -1,5 +1,5 @@
 """The runner's own parsers (tools/ktap.py, qs.log) on sample text."""
-import ktap
+from qs import ktap
 from qs.boot import BootResult
 from qs.log import parse_console, user_view
 from qs.qemu import STATUS_BY_CODE

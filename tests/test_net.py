@@ -36,7 +36,7 @@ import time
 import pytest
 
 import netpkt as P
-import ktap
+from qs import ktap
 from qs import REPO
 from qs.boot import boot
 from qs.build import build

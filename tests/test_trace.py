@@ -1,18 +1,14 @@
-"""tools/trace.py (docs/rcu/timeline.md): the grace-period checker on made-up
+"""qs.timeline (docs/rcu/timeline.md): the grace-period checker on made-up
 traces with known answers, the trace-event JSON's required fields on a real
 traced torture run, and gdb's qs-trace."""
-import importlib.util
 import json
 import re
 
 import pytest
 
-from qs import REPO, boot as qboot
+from qs import boot as qboot
+from qs import timeline as trace
 from qs.gdb import gdb_session
-
-_spec = importlib.util.spec_from_file_location("qs_trace_tool", REPO / "tools" / "trace.py")
-trace = importlib.util.module_from_spec(_spec)
-_spec.loader.exec_module(trace)
 
 KHZ = 1000      # 1 cycle = 1 us: easy numbers below
 

@@ -19,9 +19,8 @@ import termios
 import tty
 from pathlib import Path
 
-sys.path.insert(0, str(Path(__file__).resolve().parent))
-from qs import REPO  # noqa: E402
-from qs.gdb import connect_unix, console_paths  # noqa: E402
+from qs import REPO
+from qs.gdb import connect_unix, console_paths
 
 QUIT = b"\x1d"                   # Ctrl-]
 

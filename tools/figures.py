@@ -39,11 +39,10 @@ import time
 import traceback
 from pathlib import Path
 
-sys.path.insert(0, str(Path(__file__).resolve().parent))
-from qs import REPO  # noqa: E402
-from figs import Ctx, Section, Timer  # noqa: E402
-from figs import machine as fmachine, report as freport  # noqa: E402
-from figs.doc import Doc  # noqa: E402
+from qs import REPO
+from figs import Ctx, Section, Timer
+from figs import machine as fmachine, report as freport
+from figs.doc import Doc
 
 PARTS = ["hashlookup", "variants", "realtime", "ipc", "route"]
 OUT = REPO / "build" / "figures"

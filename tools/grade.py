@@ -78,15 +78,13 @@ import sys
 import textwrap
 import time
 import tomllib
-from pathlib import Path
 
-sys.path.insert(0, str(Path(__file__).resolve().parent))
-from qs import REPO  # noqa: E402
-from qs import grade_gradescope  # noqa: E402
-from qs.build import BuildError, build  # noqa: E402
-from qs.log import user_view  # noqa: E402
-from qs.scenario import Scenario, default_label, run_scenario  # noqa: E402
-from qs.sync_tree import sync_tree  # noqa: E402
+from qs import REPO
+from qs import grade_gradescope
+from qs.build import BuildError, build
+from qs.log import user_view
+from qs.scenario import Scenario, default_label, run_scenario
+from qs.sync_tree import sync_tree
 
 LABS = REPO / "labs"
 BOOT_KEYS = {"config": str, "option": list, "cpus": int, "cmdline": str, "timeout": int,

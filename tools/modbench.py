@@ -19,12 +19,9 @@ whose module stress is left out: it faults, as module-busted-smp4 shows).
 """
 import argparse
 import re
-import sys
-from pathlib import Path
 
-sys.path.insert(0, str(Path(__file__).resolve().parent))
-from qs.boot import accel_desc, boot  # noqa: E402
-from compare import available  # noqa: E402
+from qs.boot import accel_desc, boot
+from qs.compare import available
 
 RE_STRESS = re.compile(r"# (\S+): (\d+) loads and unloads .*; \d+ readers: (\d+) calls")
 RE_NMI = re.compile(r"# (\S+): (\d+) rounds .*, (\d+) unregistrations, (\d+) found an NMI")

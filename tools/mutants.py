@@ -42,8 +42,7 @@ import time
 import tomllib
 from pathlib import Path
 
-sys.path.insert(0, str(Path(__file__).resolve().parent))
-from qs.sync_tree import sync_tree  # noqa: E402
+from qs.sync_tree import sync_tree
 
 REPO = Path(__file__).resolve().parent.parent
 MUTANTS = REPO / "tests" / "mutants"

@@ -25,26 +25,25 @@ import subprocess
 import sys
 from pathlib import Path
 
-sys.path.insert(0, str(Path(__file__).resolve().parent))
-from qs import REPO  # noqa: E402
-from qs.boot import boot, summary_line  # noqa: E402
-from qs.build import BuildError  # noqa: E402
-from qs.gdb import gdb_session  # noqa: E402
-from qs.kvm import decide, kvm_probe  # noqa: E402
-from qs.net import Nic  # noqa: E402
-from qs.qemu import EXIT_PASS, STATUS_BY_CODE, qemu_command  # noqa: E402
-from qs.scenario import run_scenario, scenarios  # noqa: E402
+from qs import REPO
+from qs.boot import boot, summary_line
+from qs.build import BuildError
+from qs.gdb import gdb_session
+from qs.kvm import decide, kvm_probe
+from qs.net import Nic
+from qs.qemu import EXIT_PASS, STATUS_BY_CODE, qemu_command
+from qs.scenario import run_scenario, scenarios
 
 # Scripts written against the single-module qrun (`import qrun; qrun.boot(...)`)
 # keep working: the names they used, from where they live now.
-import ktap  # noqa: E402,F401
-from qs.boot import BootResult, boot_image, boot_pair  # noqa: E402,F401
-from qs.build import build, configure  # noqa: E402,F401
-from qs.kvm import accel_notes  # noqa: E402,F401
-from qs.log import parse_console  # noqa: E402,F401
-from qs.net import free_udp_port  # noqa: E402,F401
-from qs.qemu import EXIT_FAIL, EXIT_PANIC  # noqa: E402,F401
-from qs.scenario import Scenario, check_online, load_scenarios  # noqa: E402,F401
+from qs import ktap
+from qs.boot import BootResult, boot_image, boot_pair
+from qs.build import build, configure
+from qs.kvm import accel_notes
+from qs.log import parse_console
+from qs.net import free_udp_port
+from qs.qemu import EXIT_FAIL, EXIT_PANIC
+from qs.scenario import Scenario, check_online, load_scenarios
 
 
 def _build_dir_image(build_dir, boot_kind):

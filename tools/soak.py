@@ -33,8 +33,7 @@ from pathlib import Path
 
 REPO = Path(__file__).resolve().parent.parent
 QRUN = REPO / "tools" / "qrun.py"
-sys.path.insert(0, str(REPO / "tools"))
-from qs.judge import console_problems  # noqa: E402
+from qs.judge import console_problems
 
 # The variants by name, as RCU= takes them (docs/rcu/README.md, "Names"):
 # configs/rcu_<name>_defconfig, with - written _.

@@ -11,7 +11,7 @@
  * interrupt must not wait for.
  *
  * Ctrl-Y dumps the trace buffers (include/trace.h) the same way, without
- * stopping them: the records of the moment, for tools/trace.py.
+ * stopping them: the records of the moment, for tools/timeline.py.
  */
 #include <sysrq.h>
 #include <printk.h>

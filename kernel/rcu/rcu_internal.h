@@ -91,7 +91,7 @@ extern struct rcu_gp_stats rcu_gp_stats;
  * queued. The trace records the grace period head must wait for: the
  * next one to start (seed 000 section 2: a callback waits for a grace
  * period that begins after it was queued), the polled API's cookie
- * (update.c), which tools/trace.py's checker holds its invocation to.
+ * (update.c), which tools/timeline.py's checker holds its invocation to.
  */
 /* CONFIG_PROVE_RCU (prove.c): struct rcu_head's debug_state while queued. */
 #define RCU_HEAD_QUEUED		0x5155455545440a11UL

@@ -263,7 +263,7 @@ static void rcu_torture_reader_call_rcu(void)
 
 /*
  * Reader ids for the trace (docs/rcu/timeline.md): one per read, so that
- * tools/trace.py can pair an enter with its exit even when the reader
+ * tools/timeline.py can pair an enter with its exit even when the reader
  * was preempted and moved, or an IPI read nested inside a thread read.
  * The enter is recorded inside the section and the exit before it ends,
  * so the traced section lies within the real one: a grace period the

@@ -8,7 +8,7 @@
  *   trace.dump_at_end=1   print the buffers when a ktest run ends
  *
  * The dump is text on the console, one record a line, after a header
- * tools/trace.py needs to turn cycles into time:
+ * tools/timeline.py needs to turn cycles into time:
  *
  *   TRACE-HEADER tsc_khz=<kHz> cpus=<n> entries=<per cpu> mode=<m> mask=<hex>
  *   TRACE <cpu> <tsc> <event> <a> <b>           (tsc, a and b in hex)

@@ -54,7 +54,7 @@ TABLE1 = [
 
 
 def available():
-    if not (REPO / "kernel" / "test" / "bench_hashlookup.c").exists():
+    if not (REPO / "kernel" / "bench" / "bench_hashlookup.c").exists():
         return False, "no kernel/bench/bench_hashlookup.c in this tree"
     return True, ""
 

@@ -5,7 +5,7 @@ from qs import REPO
 from figs import Section, pyplot, save
 from figs.doc import Doc
 
-import semopbench as tool       # tools/semopbench.py
+from qs import semopbench as tool
 
 KEY = "ipc"
 TITLE = "Seed 004 Table 5: semopbench, one ID-table lock against RCU"

@@ -6,7 +6,7 @@ from qs import REPO
 from figs import Section
 from figs.doc import Doc
 
-import amlat as tool            # tools/amlat.py
+from qs import amlat as tool
 
 KEY = "realtime"
 TITLE = "Seed 003 Table 1: realtime latency under an RCU callback load"

@@ -6,14 +6,14 @@ from qs import REPO
 from figs import Section, boot_facts
 from figs.doc import Doc
 
-import rtbench as tool          # tools/rtbench.py
+from qs import rtbench as tool
 
 KEY = "route"
 TITLE = "Seed 000 Figure 6: the IP route cache, rcu against rwlock"
 
 
 def available():
-    if not (REPO / "tools" / "rtbench.py").exists() or not (REPO / "kernel" / "test" / "bench_route.c").exists():
+    if not (REPO / "tools" / "rtbench.py").exists() or not (REPO / "kernel" / "net" / "route_bench.c").exists():
         return False, "no tools/rtbench.py or kernel/net/route_bench.c"
     return True, ""
 

@@ -8,7 +8,7 @@ from qs import REPO
 from figs import Section
 from figs.doc import Doc
 
-import compare as tool          # tools/compare.py
+from qs import compare as tool
 
 KEY = "variants"
 TITLE = "Seed 000 Figures 9 and 10, Table 2: the RCU variants side by side"

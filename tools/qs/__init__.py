@@ -19,8 +19,13 @@ suites in tests/ and the benchmark tools import it. One idea per module:
                and stall lines a case did not name as expected
   qs.gdb       QEMU stopped under gdb, the console on a unix socket
 
-Every module finds the tree through REPO; tools/ must be on sys.path
-(ktap is imported as a sibling), as it is for qrun.py and tests/conftest.py.
+Every module finds the tree through REPO. tools/ is on sys.path for a
+command run as `python3 tools/<command>.py` (Python puts the script's
+folder first) and for the tests (tests/conftest.py); nothing imports by
+file path. Also here: qs.ktap (the KTAP parser), qs.timeline (the trace
+parser and grace-period checker), qs.sync_tree, and the code of the
+benchmark commands make figures reuses (qs.compare, qs.semopbench,
+qs.amlat, qs.rtbench); each tools/<command>.py is a thin entry point.
 """
 from pathlib import Path
 

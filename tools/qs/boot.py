@@ -25,7 +25,7 @@ import threading
 from dataclasses import dataclass
 from pathlib import Path
 
-import ktap
+from qs import ktap
 from qs import REPO
 from qs import console as qconsole
 from qs.build import build, facts

@@ -32,7 +32,7 @@ included, it must.
 """
 import re
 
-import ktap
+from qs import ktap
 
 CONSOLE_PROBLEM = re.compile(r"WARNING:|\bBUG\b|Call Trace:|\bpanic\b|INFO: .*detected stall")
 # Not reports themselves: a backtrace's frames ("[<ffff...>] panic+0x40/0x90";

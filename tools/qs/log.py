@@ -14,8 +14,8 @@ import json
 import re
 from dataclasses import dataclass, field
 
-import ktap
-from ktap import Report as KtapReport
+from qs import ktap
+from qs.ktap import Report as KtapReport
 
 RE_PRINTK = re.compile(r"^\[\s*(\d+\.\d+)\] cpu(\d+): (.*)$")
 RE_BANNER = re.compile(r"config: HZ=(\d+) CPUs=(\d+) \(max (\d+)\) preemption=(\S+) rcu=(\S+)")

@@ -50,7 +50,7 @@ Keys (all optional; the defaults in Scenario below):
     peer_cmdline, peer_log    net = pair: the second guest's command line and log
     banner_cpus   the CPU count the banner must show where the kernel is meant
                   to find fewer than QEMU has (acpi=off: the MP table's)
-    timeline      pass | fail: the verdict tools/trace.py's checker must give on
+    timeline      pass | fail: the verdict tools/timeline.py's checker must give on
                   the log's trace dump (trace.dump_at_end=1; docs/rcu/timeline.md)
 
 ${cpus}, ${config} and ${boot} may appear in name, description, cmdline and
@@ -120,7 +120,7 @@ class Scenario:
     peer_cmdline: str = ""
     peer_log: list = field(default_factory=list)
     banner_cpus: int = None      # the CPUs the kernel finds, where not QEMU's all
-    timeline: str = ""           # pass | fail: tools/trace.py check's verdict
+    timeline: str = ""           # pass | fail: tools/timeline.py check's verdict
     expect_console: list = field(default_factory=list)   # qs.judge: lines allowed
 
     @property
@@ -337,13 +337,10 @@ def check_groups(r, groups):
 
 
 def check_timeline(log, expect):
-    """tools/trace.py's grace-period checker on the log's trace dump."""
-    import importlib.util
-    spec = importlib.util.spec_from_file_location("qs_trace_tool", REPO / "tools" / "trace.py")
-    tool = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(tool)
+    """The grace-period checker (qs.timeline) on the log's trace dump."""
+    from qs import timeline
     try:
-        ok, text = tool.check(tool.Trace(log))
+        ok, text = timeline.check(timeline.Trace(log))
     except ValueError as e:
         return [f"timeline: {e}"]
     verdict = {True: "pass", False: "fail", None: "inconclusive"}[ok]

@@ -3,7 +3,7 @@
  *
  *	trace start [rcu,sched,softirq,irq,torture|all] [overwrite|stop]
  *	trace stop
- *	trace dump          TRACE lines on the console, for tools/trace.py
+ *	trace dump          TRACE lines on the console, for tools/timeline.py
  *	trace status
  *
  * start empties the rings and records the categories named (all by

@@ -1,4 +1,3 @@
-#!/usr/bin/env python3
 """Grace-period timelines from a boot log's trace dump (docs/rcu/timeline.md).
 
 The kernel prints its per-CPU trace buffers (kernel/trace/control.c) as
@@ -8,11 +7,11 @@ The kernel prints its per-CPU trace buffers (kernel/trace/control.c) as
   TRACE-CPU <cpu> records=<n> skipped=<n> dropped=<n>
   TRACE-END records=<n>
 
-  trace.py check LOG                 verify every grace period; exit 1 on a violation
-  trace.py json LOG -o trace.json    Chrome/Perfetto trace-event JSON
-  trace.py png LOG -o timeline.png   CPUs as rows, grace periods shaded, QS marked
-  trace.py all LOG -d DIR            the three: DIR/{trace.json,timeline.png,verdict.txt}
-  trace.py run --config rcu_poll_defconfig --cpus 4 -d DIR
+  timeline.py check LOG                 verify every grace period; exit 1 on a violation
+  timeline.py json LOG -o trace.json    Chrome/Perfetto trace-event JSON
+  timeline.py png LOG -o timeline.png   CPUs as rows, grace periods shaded, QS marked
+  timeline.py all LOG -d DIR            the three: DIR/{trace.json,timeline.png,verdict.txt}
+  timeline.py run --config rcu_poll_defconfig --cpus 4 -d DIR
                                      boot a traced rcutorture run, then `all` (make trace)
 
 The checker proves from the record, not from the kernel's own counters:
@@ -350,13 +349,13 @@ def run(a):
     cmdline = ("ktest=torture_rcu torture.duration=%d torture.flood=0 trace=%s trace.size=%d "
                "trace.dump_at_end=1" % (a.seconds, a.cats, a.size))
     name = "trace-" + a.config.replace("_defconfig", "")
-    print("trace.py: booting %s at -smp %d: %s" % (a.config, a.cpus, cmdline))
+    print("timeline.py: booting %s at -smp %d: %s" % (a.config, a.cpus, cmdline))
     r = boot(name=name, defconfig=a.config, cpus=a.cpus, cmdline=cmdline,
              timeout=120 + 10 * a.seconds, kvm=a.kvm)
     d = Path(a.dir)
     d.mkdir(parents=True, exist_ok=True)
     (d / "console.log").write_text(r.log)
-    print("trace.py: the run ended %s; its console: %s" % (r.status, d / "console.log"))
+    print("timeline.py: the run ended %s; its console: %s" % (r.status, d / "console.log"))
     return d / "console.log"
 
 
@@ -387,7 +386,7 @@ def main(argv=None):
     try:
         tr = Trace(Path(a.log).read_text(errors="replace"))
     except (OSError, ValueError) as e:
-        print("trace.py: %s: %s" % (a.log, e), file=sys.stderr)
+        print("timeline.py: %s: %s" % (a.log, e), file=sys.stderr)
         return 2
     if a.cmd == "json":
         Path(a.out or "trace.json").write_text(json.dumps(to_json(tr)))
@@ -403,9 +402,6 @@ def main(argv=None):
         (d / "verdict.txt").write_text(text + "\n")
         (d / "trace.json").write_text(json.dumps(to_json(tr)))
         to_png(tr, d / "timeline.png", a.title, a.span_us)
-        print("trace.py: wrote %s/{trace.json,timeline.png,verdict.txt}" % d)
+        print("timeline.py: wrote %s/{trace.json,timeline.png,verdict.txt}" % d)
     return 0 if ok else (2 if ok is None else 1)
 
-
-if __name__ == "__main__":
-    sys.exit(main())
