@@ -1,7 +1,8 @@
 /*
- * wc [-l]: count the lines, words and bytes of standard input, to the end
- * of file: `ls /bin | wc -l`. It only finishes when every write end of
- * its pipe is closed, so a pipeline that leaks one hangs here.
+ * wc [-l | -w | -c]: count the lines, words and bytes of standard input
+ * (or one of them) to the end of file: `ls /bin | wc -l`. It finishes
+ * only when every write end of its pipe is closed, so a pipeline that
+ * leaks one hangs here.
  */
 #include <stdio.h>
 #include <string.h>
@@ -31,6 +32,10 @@ int main(int argc, char **argv)
 	}
 	if (argc > 1 && !strcmp(argv[1], "-l"))
 		printf("%lu\n", lines);
+	else if (argc > 1 && !strcmp(argv[1], "-w"))
+		printf("%lu\n", words);
+	else if (argc > 1 && !strcmp(argv[1], "-c"))
+		printf("%lu\n", bytes);
 	else
 		printf("%lu %lu %lu\n", lines, words, bytes);
 	return 0;
