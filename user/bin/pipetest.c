@@ -351,6 +351,11 @@ static void check_emfile(void)
 	int p[2], n = 0, last = -1;
 
 	qs_stats(&s0, 0);
+	if (s0.pipes_max - s0.pipes_open <= (QS_OPEN_MAX - 3) / 2) {
+		printf("pipetest: pipe_max %lu is below a table's worth: EMFILE not checked\n",
+		       s0.pipes_max);
+		return;
+	}
 	while (pipe(p) == 0) {
 		n++;
 		last = p[1];
