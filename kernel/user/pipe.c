@@ -109,11 +109,12 @@ static void pipe_drop(struct pipe *p, bool writer)
 	bool last;
 
 	mutex_lock(&p->lock);
+	/* WRITE_ONCE: a sleeper looks at the counts without the lock (pipe_wait) */
 	if (writer) {
-		p->writers--;
+		WRITE_ONCE(p->writers, p->writers - 1);
 		wake_up_all(&p->rwait);		/* readers see end of file */
 	} else {
-		p->readers--;
+		WRITE_ONCE(p->readers, p->readers - 1);
 		wake_up_all(&p->wwait);		/* writers see EPIPE */
 	}
 	last = !p->readers && !p->writers;
