@@ -91,6 +91,8 @@ void file_put(struct file *f);
 int fd_install(struct file *f);
 /* A reference to the file behind fd, or NULL (EBADF). */
 struct file *fd_get(int fd);
+/* close(fd) in the calling process: 0 or -EBADF. */
+int fd_close(int fd);
 
 static inline bool file_nonblock(const struct file *f)
 {

@@ -58,6 +58,9 @@
 #define QS_CPU_ONLINE		0x6f6e6c6e	/* -> the online CPUs as a bit mask (CPUs 0-62) */
 #define QS_CPU_DOWN		0x6f666600	/* cpu_down(cpu) */
 #define QS_CPU_UP		0x6f6e0000	/* cpu_up(cpu) */
+/* Pipes and signal dispositions (kernel/user/pipe.c, kernel/user/signal.c). */
+#define SYS_pipe2		34	/* (int fds[2], flags: O_NONBLOCK, O_CLOEXEC) */
+#define SYS_signal		35	/* (sig, QS_SIG_DFL or QS_SIG_IGN) -> the old one */
 
 /*
  * Ranges kept for each subsystem's calls, numbered in its own uapi header:
@@ -99,6 +102,14 @@
 #define QS_SIGTERM		15
 #define QS_NSIG			65	/* valid signals are 1 .. QS_NSIG - 1 */
 
+/*
+ * signal()'s dispositions: the default (the signal ends the process) or
+ * ignored (kill() and the kernel discard it; SIGKILL cannot be ignored).
+ * There are no handlers. SIG_IGN survives fork and exec, as in POSIX.
+ */
+#define QS_SIG_DFL		0
+#define QS_SIG_IGN		1
+
 #define QS_SCHED_NORMAL		0
 #define QS_SCHED_FIFO		1
 #define QS_SCHED_RR		2
@@ -128,6 +139,7 @@
 #define QS_SEEK_END		2
 
 #define QS_OPEN_MAX		256	/* file descriptors per process */
+#define QS_PIPE_BUF		4096	/* a pipe's capacity; writes up to this are atomic */
 #define QS_PATH_MAX		256
 
 /* File types in qs_stat.mode (POSIX's S_IF* values). */
@@ -136,6 +148,7 @@
 #define QS_S_IFREG		0100000
 #define QS_S_IFDIR		0040000
 #define QS_S_IFCHR		0020000
+#define QS_S_IFIFO		0010000
 
 struct qs_stat {
 	uint64_t size;
@@ -205,6 +218,8 @@ struct qs_stats {
 	uint64_t syscalls;		/* since boot, all CPUs */
 	uint64_t files_open;		/* struct file alive (include/file.h) */
 	struct qs_cpu_stats cpu[QS_STATS_MAX_CPUS];
+	uint64_t pipes_open;		/* pipes alive (kernel/user/pipe.c) */
+	uint64_t pipes_max;		/* the system's limit: pipe() fails with ENFILE */
 };
 
 /* qs_rcu() operations: the public RCU API (include/rcupdate.h), from user space. */

@@ -422,7 +422,13 @@ static int do_dup(struct files *fs, int oldfd, int newfd, int min)
 		goto out;
 	}
 	file_get(f);
-	old = remove_locked(fs, newfd);
+	/*
+	 * One store replaces the old file: a lock-free fd_get() of newfd on
+	 * another CPU finds the old file or the new one, never an empty slot
+	 * (POSIX: dup2 closes newfd atomically). One that took the old file
+	 * sees the slot changed on its re-check and looks again.
+	 */
+	old = slot_locked(fs, fdt_locked(fs), newfd);
 	install_locked(fs, newfd, f);
 out:
 	spin_unlock_irqrestore(&fs->lock, flags);
@@ -638,9 +644,14 @@ static long sys_write(struct pt_regs *r)
 }
 SYSCALL_DEFINE(SYS_write, sys_write);
 
+int fd_close(int fd)
+{
+	return files_close(my_files(), fd);
+}
+
 static long sys_close(struct pt_regs *r)
 {
-	return files_close(my_files(), SYSCALL_ARG0(r));
+	return fd_close(SYSCALL_ARG0(r));
 }
 SYSCALL_DEFINE(SYS_close, sys_close);
 

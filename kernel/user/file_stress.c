@@ -271,3 +271,100 @@ KTEST_MANUAL(files_rcu_stress_expect_failure)
 {
 	KT_EXPECT(t, !fstress_run(t), "files-stress reported SUCCESS; this RCU variant should fail it");
 }
+
+/*
+ * ktest=files_dup2_atomic: dup2() onto an open descriptor replaces its
+ * file in one store (POSIX: newfd is closed atomically), so a lock-free
+ * fget() of that descriptor on another CPU finds the old file or the
+ * new one, never an empty slot. Readers on every CPU but the first look
+ * fd 5 up in a loop while a thread on CPU 0 dup2()s fds 1 and 2 onto it
+ * in turn; a lookup that finds nothing is counted. Before the fix dup2
+ * cleared the slot and then stored the new file (both under the lock),
+ * and the readers found the gap.
+ */
+static struct files d2t;
+static volatile bool d2_stopping;
+static atomic_long_t d2_lookups, d2_missing, d2_swaps;
+
+static int d2_reader(void *arg)
+{
+	unsigned long n = 0;
+
+	while (!READ_ONCE(d2_stopping)) {
+		struct file *f = files_fget(&d2t, 5, FILES_RCU);
+
+		if (f)
+			file_put(f);
+		else
+			atomic_long_inc(&d2_missing);
+		atomic_long_inc(&d2_lookups);
+		if ((++n & 1023) == 0)
+			schedule_timeout_uninterruptible(1);	/* a quiescent state */
+	}
+	return 0;
+}
+
+static int d2_swapper(void *arg)
+{
+	unsigned long n = 0;
+
+	while (!READ_ONCE(d2_stopping)) {
+		if (files_dup2(&d2t, 1 + (n & 1), 5) == 5)
+			atomic_long_inc(&d2_swaps);
+		if ((++n & 1023) == 0)
+			schedule_timeout_uninterruptible(1);
+	}
+	return 0;
+}
+
+KTEST(files_dup2_atomic)
+{
+	struct task *tasks[CONFIG_NR_CPUS];
+	unsigned int n = 0, cpu;
+	long files0 = nr_files_alive();
+	int fd;
+
+	atomic_long_set(&d2_lookups, 0);
+	atomic_long_set(&d2_missing, 0);
+	atomic_long_set(&d2_swaps, 0);
+	d2_stopping = false;
+	if (!KT_EXPECT(t, files_init(&d2t) == 0, "files_init"))
+		return;
+	for (fd = 0; fd < 6; fd++) {
+		struct file *f = fs_new_file();
+
+		if (!KT_EXPECT(t, f && files_install(&d2t, f, 0) == fd, "install fd %d", fd)) {
+			if (f)
+				file_put(f);
+			goto out;
+		}
+	}
+	if (!KT_EXPECT(t, num_online_cpus() > 1, "needs two CPUs"))
+		goto out;
+	for_each_online_cpu(cpu) {
+		tasks[n] = cpu ? kthread_create_on_cpu(d2_reader, NULL, cpu, "d2_rd%u", cpu)
+			       : kthread_create_on_cpu(d2_swapper, NULL, cpu, "d2_swap");
+		if (tasks[n])
+			wake_up_process(tasks[n++]);
+	}
+	msleep(500);
+	WRITE_ONCE(d2_stopping, true);
+	for (unsigned int i = 0; i < n; i++) {
+		int code;
+
+		if (!kthread_join_timeout(tasks[i], 30 * HZ, &code))
+			KT_EXPECT(t, false, "files-dup2: thread %u did not stop", i);
+	}
+	printk("files-dup2: %ld dup2()s onto fd 5, %ld lock-free lookups of it, %ld found "
+	       "it empty\n", atomic_long_read(&d2_swaps), atomic_long_read(&d2_lookups),
+	       atomic_long_read(&d2_missing));
+	KT_EXPECT(t, atomic_long_read(&d2_missing) == 0,
+		  "dup2 left fd 5 empty for %ld lookups", atomic_long_read(&d2_missing));
+	KT_EXPECT(t, atomic_long_read(&d2_swaps) > 0 && atomic_long_read(&d2_lookups) > 0,
+		  "swaps %ld lookups %ld", atomic_long_read(&d2_swaps),
+		  atomic_long_read(&d2_lookups));
+out:
+	files_close_all(&d2t);
+	rcu_barrier();
+	KT_EXPECT(t, nr_files_alive() == files0, "open files %ld -> %ld", files0, nr_files_alive());
+}

@@ -181,6 +181,7 @@ static long proc_fork_once(struct pt_regs *regs)
 		return -ENOMEM;
 	}
 	child->entry_regs = *regs;
+	child->sig_ignored = READ_ONCE(parent->sig_ignored);	/* POSIX: fork keeps SIG_IGN */
 	child->entry_regs.rax = 0;		/* fork() returns 0 in the child */
 	t = proc_make_task(child);
 	if (!t) {
@@ -435,7 +436,7 @@ long proc_signal(int pid, int sig, int sender_uid)
 	err = 0;
 	if (sender_uid != 0 && sender_uid != READ_ONCE(p->uid))
 		err = -EPERM;
-	else if (sig) {
+	else if (sig && !sig_ignored(p, sig)) {	/* an ignored signal is discarded */
 		/* The first signal wins: it is what waitpid() reports. */
 		__sync_bool_compare_and_swap(&p->kill_signal, 0, sig);
 		task_interrupt(t);		/* out of an interruptible sleep */

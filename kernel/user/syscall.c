@@ -293,6 +293,8 @@ static void fill_stats(struct qs_stats *s)
 	s->user_pages = uvm_pages_alive();
 	s->syscalls = syscall_count();
 	s->files_open = nr_files_alive();
+	s->pipes_open = nr_pipes_alive();
+	s->pipes_max = pipes_limit();
 }
 
 static long sys_qs_stats(struct pt_regs *r)

@@ -42,6 +42,7 @@ struct process {
 	struct files files;		/* open file descriptors (file.c) */
 	struct dentry *cwd;		/* working directory, referenced; NULL: / (fs_cwd.c) */
 	int kill_signal;		/* kill() asked this process to end (proc_signal) */
+	u64 sig_ignored;		/* bit sig - 1: signal(sig, SIG_IGN) (signal.c) */
 	struct sem_undo *sem_undo;	/* SEM_UNDO adjustments (kernel/ipc/sem_undo.c) */
 	char name[QS_COMM_LEN];
 };
@@ -96,6 +97,15 @@ void cwd_clone(struct process *child, struct process *parent);
 void cwd_put(struct process *p);
 void files_close_on_exec(struct files *fs);
 extern struct file console_file;
+
+/* signal.c */
+bool sig_ignored(struct process *p, int sig);
+/* The kernel raises sig in the calling process (SIGPIPE): it ends on its way out, unless ignored. */
+void signal_self(int sig);
+
+/* pipe.c */
+long nr_pipes_alive(void);
+unsigned long pipes_limit(void);
 
 /* tty.c */
 long tty_read(char __user *buf, size_t n);

@@ -22,13 +22,18 @@
  * allocation count (routes the children's lookups cached are not leaks).
  *
  * Never chosen: exit, fork (the number of processes and calls would stop
- * being bounded) and read (it would wait for the console). write to the
+ * being bounded); read only on a pipe (the console would wait). write to the
  * console and nanosleep are tamed (short, a few dots; short sleeps) when
  * their arguments happen to be valid, so the run stays bounded; kill only
  * asks (signal 0: the siblings share our uid), and close and dup2 leave
  * fds 0-2 alone so that each child can print its summary. The SysV
  * semaphore calls get arguments that reach their deeper paths, and never
- * wait for long (tame_sem() below).
+ * wait for long (tame_sem() below). Pipes (pipe2, dup, dup2, close,
+ * read, write, fcntl, signal) get small descriptors and scratch for their
+ * fds most of the time, so real pipes are made, duplicated and closed;
+ * every pipe is non-blocking (pipe2 always gets O_NONBLOCK, F_SETFL on a
+ * pipe keeps it) and SIGPIPE stays ignored, so no call waits and no
+ * write to a readerless pipe ends a child; read is made only on a pipe.
  */
 #include <stdio.h>
 #include <stdlib.h>
@@ -46,6 +51,9 @@
 #include <sys/trace.h>
 #include <qs_route.h>
 #include <errno.h>
+#include <fcntl.h>
+#include <signal.h>
+#include <sys/stat.h>
 
 static char scratch[8192] __attribute__((aligned(4096)));
 static unsigned long long state;
@@ -93,8 +101,13 @@ static long pick_nr(void)
 			nr = SYS_socket + (long)((r >> 3) % (SYS_qs_neigh - SYS_socket + 1));
 		if (r % 16 == 2)	/* and a semaphore call (kernel/ipc) */
 			nr = SYS_semget + (long)((r >> 4) % 4);
+		if (r % 16 == 3) {	/* and a descriptor call on pipes (tame_pipe) */
+			static const long fdcalls[] = { SYS_pipe2, SYS_pipe2, SYS_dup, SYS_dup2,
+				SYS_close, SYS_read, SYS_write, SYS_fcntl, SYS_signal, SYS_kill };
+			nr = fdcalls[(r >> 4) % (sizeof(fdcalls) / sizeof(fdcalls[0]))];
+		}
 
-		if (nr == SYS_exit || nr == SYS_fork || nr == SYS_read)
+		if (nr == SYS_exit || nr == SYS_fork)
 			continue;
 		return nr;
 	}
@@ -216,6 +229,45 @@ static void tame_route(long nr, long a[6])
 		a[2] = (long)buf;
 		a[3] = (long)((r >> 20) % 40) - 4;	/* entries of a bucket, 35 at most */
 	}
+}
+
+/* The kernel takes a descriptor as an int, as Linux does: 1L << 32 | 3 is fd 3. */
+static bool is_pipe(long fd)
+{
+	struct stat st;
+	int f = (int)fd;
+
+	return f >= 0 && f < QS_OPEN_MAX && fstat(f, &st) == 0 && S_ISFIFO(st.st_mode);
+}
+
+/* Pipes and descriptors: see the comment at the top. Runs before tame(). */
+static void tame_pipe(long nr, long a[6])
+{
+	unsigned long long r = rnd();
+
+	if (nr == SYS_pipe2) {
+		if (r % 4)
+			a[0] = (long)scratch + 8 * (long)((r >> 2) % (sizeof(scratch) / 8 - 1));
+		a[1] = r % 8 ? QS_O_NONBLOCK | ((r >> 8) & 1 ? QS_O_CLOEXEC : 0) : a[1] | QS_O_NONBLOCK;
+		return;
+	}
+	if ((nr == SYS_dup || nr == SYS_dup2 || nr == SYS_close || nr == SYS_read ||
+	     nr == SYS_write || nr == SYS_fcntl) && r % 2)
+		a[0] = 3 + (long)((r >> 1) % 24);
+	if (nr == SYS_dup2 && (r >> 6) % 2)
+		a[1] = 3 + (long)((r >> 7) % 32);
+	if (nr == SYS_fcntl && (r >> 12) % 2)
+		a[1] = (long)((r >> 13) % 6);
+	if (nr == SYS_fcntl && a[1] == QS_F_SETFL && is_pipe(a[0]))
+		a[2] |= QS_O_NONBLOCK;
+	if (nr == SYS_read && !is_pipe(a[0]))
+		a[0] = -1 - (long)(r % 3);	/* the console would wait for a line */
+	if ((nr == SYS_read || nr == SYS_write) && is_pipe(a[0]) && (r >> 20) % 2) {
+		a[1] = (long)scratch + (long)((r >> 21) % 4096);
+		a[2] = (long)((r >> 33) % 4096);
+	}
+	if (nr == SYS_signal && a[0] == QS_SIGPIPE)
+		a[1] = QS_SIG_IGN;
 }
 
 static void tame(long nr, long a[6])
@@ -376,7 +428,7 @@ static void sem_grow_table(void)
 static int child(int id, int ncpus, long calls)
 {
 	cpu_set_t set;
-	long ok = 0, err = 0, sock_ok = 0;
+	long ok = 0, err = 0, sock_ok = 0, pipes = 0;
 
 	CPU_ZERO(&set);
 	CPU_SET(id % ncpus, &set);
@@ -385,11 +437,13 @@ static int child(int id, int ncpus, long calls)
 		perror("fuzz: setuid");
 		return 1;
 	}
+	signal(SIGPIPE, SIG_IGN);	/* a write to a pipe without reader: EPIPE */
 	for (long i = 0; i < calls; i++) {
 		long nr = pick_nr(), a[6];
 
 		for (int k = 0; k < 6; k++)
 			a[k] = rand_arg();
+		tame_pipe(nr, a);
 		tame(nr, a);
 		if (nr >= SYS_semget && nr <= SYS_semctl)
 			tame_sem(nr, a);
@@ -399,13 +453,14 @@ static int child(int id, int ncpus, long calls)
 		} else {
 			ok++;
 			sock_ok += nr >= SYS_socket && nr <= SYS_qs_neigh;
+			pipes += nr == SYS_pipe2;
 		}
 		sem_note(nr, ret);
 	}
 	sem_cleanup();
 	printf("\nfuzz: child %d (pid %d, uid %d) on cpu %d: %ld calls, %ld failed as expected or not, "
-	       "%ld socket calls succeeded\n", id, getpid(), getuid(), sched_getcpu(), ok + err, err,
-	       sock_ok);
+	       "%ld socket calls succeeded, %ld pipes made\n", id, getpid(), getuid(), sched_getcpu(),
+	       ok + err, err, sock_ok, pipes);
 	return 0;
 }
 
@@ -567,6 +622,7 @@ int main(int argc, char **argv)
 	ok &= same("processes", before.processes, after.processes);
 	ok &= same("user pages", before.user_pages, after.user_pages);
 	ok &= same("open files", before.files_open, after.files_open);
+	ok &= same("pipes", before.pipes_open, after.pipes_open);
 	/* Not compared: kmalloc's free pools take whole pages for their
 	 * pointer chunks as they grow and keep them, so free pages drift. */
 	printf("fuzz: %-16s %10lu -> %10lu (not compared: kmalloc's pools keep pages)\n",

@@ -13,6 +13,10 @@
  * idle kernel starts no grace period, and a student in gdb needs one.
  * `cd [dir]` and `pwd` move in the filesystem; `cmd > file` and
  * `cmd >> file` send a command's standard output to a file.
+ * `a | b | c` runs the commands at once, each in its own process, each
+ * one's standard output a pipe to the next one's standard input (a
+ * builtin in a pipeline runs in a child too); the status is the last
+ * one's. `ulimit [-n | -a]` prints the descriptor limit (and the pipes').
  */
 #include <stdio.h>
 #include <stdlib.h>
@@ -25,8 +29,10 @@
 #include <quiescent.h>
 #include <fcntl.h>
 #include <qs_fs.h>
+#include <signal.h>
 
 #define MAX_WORDS	32
+#define MAX_STAGES	16	/* commands in one pipeline */
 
 static bool script_mode;
 static int failures;
@@ -62,7 +68,7 @@ static int b_help(int argc, char **argv)
 
 	printf("Quiescent shell. Commands separated by ';', a leading '!' expects failure.\n"
 	       "builtins: help ps cpus rcu [sync | call N | barrier] uptime poweroff [code] exit [code]\n"
-	       "         cd [dir] pwd; cmd > file, cmd >> file\n"
+	       "         cd [dir] pwd ulimit [-n | -a]; cmd > file, cmd >> file, cmd | cmd\n"
 	       "programs:");
 	for (int i = 0; qs_readdir(i, &d) == 0; i++)
 		if (!strncmp(d.name, "bin/", 4))
@@ -303,35 +309,63 @@ static void undo_redirect(int saved)
 	close(saved);
 }
 
+/* ulimit [-n | -a]: the limits, which are fixed (include/uapi/quiescent.h). */
+static int b_ulimit(int argc, char **argv)
+{
+	struct qs_stats s;
+
+	if (argc == 1 || (argc == 2 && !strcmp(argv[1], "-n"))) {
+		printf("%d\n", OPEN_MAX);
+		return 0;
+	}
+	if (argc == 2 && !strcmp(argv[1], "-a")) {
+		if (get_stats(&s))
+			return 1;
+		printf("open files (-n, per process)  %d\n", OPEN_MAX);
+		printf("pipe size (bytes)             %d\n", PIPE_BUF);
+		printf("pipes (system)                %lu open, at most %lu\n", s.pipes_open,
+		       s.pipes_max);
+		return 0;
+	}
+	fprintf(stderr, "usage: ulimit [-n | -a] (the limits are fixed)\n");
+	return 1;
+}
+
 static const struct builtin {
 	const char *name;
 	int (*fn)(int argc, char **argv);
 } builtins[] = {
 	{ "help", b_help }, { "ps", b_ps }, { "cpus", b_cpus }, { "rcu", b_rcu },
 	{ "uptime", b_uptime }, { "poweroff", b_poweroff }, { "exit", b_exit },
-	{ "cd", b_cd }, { "pwd", b_pwd },
+	{ "cd", b_cd }, { "pwd", b_pwd }, { "ulimit", b_ulimit },
 };
 
-static int run_program(char **argv)
+/* In a child: become argv's program; 127 if there is none. */
+static int exec_program(char **argv)
 {
 	char path[128];
-	int st;
-	pid_t pid;
 
 	if (strchr(argv[0], '/'))
 		snprintf(path, sizeof(path), "%s", argv[0]);
 	else
 		snprintf(path, sizeof(path), "/bin/%s", argv[0]);
+	execv(path, argv);
+	fprintf(stderr, "sh: %s: %s\n", argv[0], strerror(errno));
+	return 127;
+}
+
+static int run_program(char **argv)
+{
+	int st;
+	pid_t pid;
+
 	pid = fork();
 	if (pid < 0) {
 		perror("sh: fork");
 		return 126;
 	}
-	if (pid == 0) {
-		execv(path, argv);
-		fprintf(stderr, "sh: %s: %s\n", argv[0], strerror(errno));
-		_exit(127);
-	}
+	if (pid == 0)
+		_exit(exec_program(argv));
 	if (waitpid(pid, &st, 0) != pid) {
 		perror("sh: waitpid");
 		return 126;
@@ -343,17 +377,124 @@ static int run_program(char **argv)
 	return WEXITSTATUS(st);
 }
 
-static void run_command(char *cmd)
+/* Split cmd at each '|' outside double quotes: the number of stages. */
+static int split_pipeline(char *cmd, char *stages[])
+{
+	bool quoted = false;
+	int n = 1;
+
+	stages[0] = cmd;
+	for (char *s = cmd; *s; s++) {
+		if (*s == '"')
+			quoted = !quoted;
+		else if (*s == '|' && !quoted) {
+			if (n == MAX_STAGES)
+				return -1;
+			*s = 0;
+			stages[n++] = s + 1;
+		}
+	}
+	return n;
+}
+
+/* One stage of a pipeline, in its own process, fds 0 and 1 already set: its status. */
+static int run_stage(char *cmd)
 {
 	char *argv[MAX_WORDS];
+	int argc = split_words(cmd, argv), saved;
+
+	if (!argc) {
+		fprintf(stderr, "sh: an empty command in a pipeline\n");
+		return 2;
+	}
+	if (redirect(&argc, argv, &saved) < 0 || !argc)
+		return 1;
+	for (unsigned int i = 0; i < sizeof(builtins) / sizeof(builtins[0]); i++)
+		if (!strcmp(argv[0], builtins[i].name))
+			return builtins[i].fn(argc, argv);
+	return exec_program(argv);
+}
+
+/*
+ * stages[0] | stages[1] | ...: a pipe between each pair, every stage a
+ * child. The shell closes its copies of each pipe's ends as soon as the
+ * children have theirs, so a reader sees end of file when its writer
+ * exits, and a writer whose reader exited gets SIGPIPE. The status is
+ * the last stage's; an earlier stage killed by SIGPIPE is normal (its
+ * reader stopped reading) and not reported.
+ */
+static int run_pipeline(char **stages, int n)
+{
+	pid_t pids[MAX_STAGES];
+	int in = -1, status = 126, np = 0, st;
+
+	fflush(stdout);
+	for (int i = 0; i < n; i++) {
+		int fds[2] = { -1, -1 };
+		pid_t pid;
+
+		if (i < n - 1 && pipe(fds) < 0) {
+			perror("sh: pipe");
+			break;
+		}
+		pid = fork();
+		if (pid == 0) {
+			if (in >= 0) {
+				dup2(in, 0);
+				close(in);
+			}
+			if (fds[1] >= 0) {
+				dup2(fds[1], 1);
+				close(fds[1]);
+				close(fds[0]);
+			}
+			_exit(run_stage(stages[i]));
+		}
+		if (in >= 0)
+			close(in);
+		if (fds[1] >= 0)
+			close(fds[1]);
+		in = fds[0];
+		if (pid < 0) {
+			perror("sh: fork");
+			break;
+		}
+		pids[np++] = pid;
+	}
+	if (in >= 0)
+		close(in);
+	for (int i = 0; i < np; i++) {
+		if (waitpid(pids[i], &st, 0) != pids[i]) {
+			perror("sh: waitpid");
+			continue;
+		}
+		if (WIFSIGNALED(st) && (i == n - 1 || WTERMSIG(st) != SIGPIPE))
+			printf("sh: pipeline stage %d (pid %d) was killed by signal %d\n", i + 1,
+			       pids[i], WTERMSIG(st));
+		if (i == n - 1)
+			status = WIFSIGNALED(st) ? 128 + WTERMSIG(st) : WEXITSTATUS(st);
+	}
+	return status;
+}
+
+static void run_command(char *cmd)
+{
+	char *argv[MAX_WORDS], *stages[MAX_STAGES];
 	bool invert = false;
-	int argc, status = -1, saved = -1;
+	int argc, status = -1, saved = -1, nstages;
 
 	while (*cmd == ' ' || *cmd == '\t')
 		cmd++;
 	if (*cmd == '!') {
 		invert = true;
 		cmd++;
+	}
+	if ((nstages = split_pipeline(cmd, stages)) != 1) {
+		argv[0] = "pipeline";
+		if (nstages < 0)
+			fprintf(stderr, "sh: more than %d commands in a pipeline\n", MAX_STAGES);
+		status = nstages < 0 ? 2 : run_pipeline(stages, nstages);
+		goto done;
 	}
 	argc = split_words(cmd, argv);
 	if (!argc)

@@ -1,4 +1,8 @@
-/* kill() (user/lib/file.c): every signal ends the process; no handlers. */
+/*
+ * kill() and signal() (user/lib/file.c): every signal ends the process
+ * unless it is ignored; there are no handlers, so signal() takes only
+ * SIG_DFL and SIG_IGN (anything else: SIG_ERR, errno EINVAL).
+ */
 #ifndef _USER_SIGNAL_H
 #define _USER_SIGNAL_H
 
@@ -21,6 +25,12 @@
 #define SIGALRM		QS_SIGALRM
 #define SIGTERM		QS_SIGTERM
 
+typedef void (*sighandler_t)(int);
+#define SIG_DFL		((sighandler_t)QS_SIG_DFL)
+#define SIG_IGN		((sighandler_t)QS_SIG_IGN)
+#define SIG_ERR		((sighandler_t)-1)
+
 int kill(pid_t pid, int sig);
+sighandler_t signal(int sig, sighandler_t handler);
 
 #endif

@@ -13,6 +13,9 @@
 #define SEEK_CUR	QS_SEEK_CUR
 #define SEEK_END	QS_SEEK_END
 
+#define PIPE_BUF	QS_PIPE_BUF	/* writes up to this size are atomic */
+#define OPEN_MAX	QS_OPEN_MAX	/* descriptors per process (ulimit -n) */
+
 ssize_t read(int fd, void *buf, size_t n);
 ssize_t write(int fd, const void *buf, size_t n);
 __attribute__((noreturn)) void _exit(int status);
@@ -31,6 +34,8 @@ int close(int fd);
 off_t lseek(int fd, off_t off, int whence);
 int dup(int fd);
 int dup2(int fd, int newfd);
+int pipe(int fds[2]);
+int pipe2(int fds[2], int flags);	/* O_NONBLOCK, O_CLOEXEC */
 unsigned int sleep(unsigned int seconds);
 int usleep(unsigned long usec);
 int brk(void *addr);

@@ -1,4 +1,4 @@
-/* Descriptors, files and signals: open, close, lseek, fstat, dup, fcntl, kill. */
+/* Descriptors, files and signals: open, close, lseek, fstat, dup, pipe, fcntl, kill, signal. */
 #include <sys/syscall.h>
 #include <sys/stat.h>
 #include <fcntl.h>
@@ -33,6 +33,19 @@ off_t lseek(int fd, off_t off, int w)	{ return ret(__syscall3(SYS_lseek, fd, off
 int dup(int fd)				{ return ret(__syscall1(SYS_dup, fd)); }
 int dup2(int fd, int newfd)		{ return ret(__syscall2(SYS_dup2, fd, newfd)); }
 int kill(pid_t pid, int sig)		{ return ret(__syscall2(SYS_kill, pid, sig)); }
+int pipe2(int fds[2], int flags)	{ return ret(__syscall2(SYS_pipe2, fds, flags)); }
+int pipe(int fds[2])			{ return pipe2(fds, 0); }
+
+sighandler_t signal(int sig, sighandler_t handler)
+{
+	long r = __syscall2(SYS_signal, sig, (long)handler);
+
+	if (r < 0) {
+		ret(r);
+		return SIG_ERR;
+	}
+	return (sighandler_t)r;
+}
 gid_t getgid(void)			{ return __syscall0(SYS_getgid); }
 gid_t getegid(void)			{ return __syscall0(SYS_getgid); }
 uid_t geteuid(void)			{ return __syscall0(SYS_getuid); }

@@ -10,10 +10,12 @@
 #define S_IFREG		QS_S_IFREG
 #define S_IFDIR		QS_S_IFDIR
 #define S_IFCHR		QS_S_IFCHR
+#define S_IFIFO		QS_S_IFIFO
 #define S_ISREG(m)	(((m) & S_IFMT) == S_IFREG)
 #define S_ISDIR(m)	(((m) & S_IFMT) == S_IFDIR)
 #define S_ISCHR(m)	(((m) & S_IFMT) == S_IFCHR)
 #define S_ISSOCK(m)	(((m) & S_IFMT) == S_IFSOCK)
+#define S_ISFIFO(m)	(((m) & S_IFMT) == S_IFIFO)
 
 struct stat {
 	off_t st_size;
