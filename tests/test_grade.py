@@ -27,7 +27,7 @@ The QEMU half keeps to a small subset, about a minute of guest time in all
          (labs/instructor/lab7/mistakes/), each failing report-unit with
          its hint: no_propagate.c (an emptied node does not tell its
          parent) and no_parent_lock.c (parents' bits cleared without their
-         locks). Five short boots, 38 s in all here (warm builds; the
+         locks). Five short boots, 30 to 38 s in all here (warm builds; the
          reference compiles its one file in a scratch copy).
   Stall  one short rcu-ltimer boot: a stall warning the check does not
          allow is quoted as the first line of the evidence.
