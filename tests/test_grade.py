@@ -266,6 +266,18 @@ def test_lab7_planted_mistakes_fail_with_their_hint(tree_build, mistake, hint):
     assert any(w.startswith("hint: " + hint) for w in r["checks"][0]["reasons"]), r
 
 
+def test_lab7_garbled_trace_dump_is_told_apart():
+    """Lab 7's hint for a trace dump the console garbled (lines seen in a
+    real failed trace-smp4 run) matches those and no well-formed line."""
+    rx = next(h["rx"] for h in grade.load(7)["hint"] if "garbled" in h["say"])
+    bad = ["TRACE 1 112e reader_enter 140f 1", "TRACE 3 106bc73e8 cb_invokeffffffff80217168",
+           "TRACE 3 106e001d6 readerRACE 1 8d3 1"]
+    good = ["TRACE 1 112331d42 reader_exit 140f 0", "TRACE 0 1f1f22f4a tick 1 0",
+            "TRACE 2 10014cb84 cb_invoke ffffffff80217168 0", "TRACE-END records=35321"]
+    assert all(re.search(rx, line) for line in bad)
+    assert not any(re.search(rx, line) for line in good)
+
+
 def test_hints_are_printed_past_the_first_reasons(capsys):
     """A failing test suite fills the first reasons (Lab 7's unit tests):
     a lab's hint is printed all the same."""
