@@ -19,6 +19,16 @@ The QEMU half keeps to a small subset, about a minute of guest time in all
   Lab 6  one traced boot (lab6.seed=8, about 2 s of guest time): the empty
          answers score 0, the reference answers 12/12, read off the
          grader's trace by labs/lab6-slow-grace-period/measure.py.
+  Lab 7  on the rcu_tree_defconfig build Tree RCU's own cases build:
+         handout: report-unit (the stub clears nothing: the unit tests
+         fail, and the torture checks are not run). reference (the model
+         answer, in a scratch copy): report-unit and torture-smp8, three
+         levels (45/45). Two planted mistakes
+         (labs/instructor/lab7/mistakes/), each failing report-unit with
+         its hint: no_propagate.c (an emptied node does not tell its
+         parent) and no_parent_lock.c (parents' bits cleared without their
+         locks). Five short boots, 30 to 38 s in all here (warm builds; the
+         reference compiles its one file in a scratch copy).
   Stall  one short rcu-ltimer boot: a stall warning the check does not
          allow is quoted as the first line of the evidence.
 The rest (parsing, listing, bad input, requires) needs no QEMU; nor does
@@ -58,7 +68,7 @@ def graded(*args):
 # ---------------------------------------------------------------- no QEMU
 def test_every_lab_loads_and_its_reference_exists():
     labs = grade.lab_dirs()
-    assert sorted(labs) == [1, 2, 3, 4, 5, 6]
+    assert sorted(labs) == [1, 2, 3, 4, 5, 6, 7]
     for n in labs:
         spec = grade.load(n)
         assert spec["lab"] == n and spec.get("check"), n
@@ -94,7 +104,7 @@ def test_bad_lab_lists_the_labs():
     code, out, err = run_grade("x")
     assert code == 2 and "LAB=1" in err
     code, out, _ = run_grade("--list")
-    assert code == 0 and all(f"LAB={n}" in out for n in (1, 2, 3, 4, 5, 6))
+    assert code == 0 and all(f"LAB={n}" in out for n in (1, 2, 3, 4, 5, 6, 7))
 
 
 def test_no_lab_lists_the_labs_and_succeeds():
@@ -206,6 +216,83 @@ def test_lab4_model_answer_scores_full_marks():
     code, r = graded("4", "--with", "kernel/rcu/rcu_student.c=labs/instructor/lab4/rcu_student.c",
                      "--only", "rcu-api-smp1,torture-broken-smp2")
     assert code == 0 and r["score"] == r["max"] == 30, r
+
+
+@pytest.fixture(scope="module")
+def tree_build():
+    """The build Lab 7's checks boot and its scratch copies are seeded with."""
+    try:
+        build("test-rcu_tree_defconfig", "rcu_tree_defconfig")
+    except BuildError as e:
+        pytest.fail(str(e), pytrace=False)
+
+
+@pytest.mark.qemu
+def test_lab7_stub_scores_zero(tree_build):
+    """The handed-out report clears nothing: the unit tests fail, on the
+    student's report (lab7=test), and the checks on the running tree are
+    not run."""
+    code, r = graded("7", "--only", "report-unit,torture-smp4")
+    assert code == 1 and r["score"] == 0 and r["max"] == 45, r
+    unit, torture = r["checks"]
+    assert any("not ok" in w and "rcu_tree_report_leaf_keeps_waiting" in w
+               for w in unit["reasons"]), unit
+    assert "needs report-unit" in torture["reasons"][0], torture
+
+
+@pytest.mark.qemu
+def test_lab7_reference_scores_full_marks(tree_build):
+    """The model answer (labs/instructor/lab7/lab7_report.c) in the
+    student's place: the unit tests, then rcutorture on a three-level tree
+    running on it (lab7=on)."""
+    code, r = graded("7", "--reference", "--only", "report-unit,torture-smp8")
+    assert [c["name"] for c in r["checks"]] == ["report-unit", "torture-smp8"]
+    assert code == 0 and r["score"] == r["max"] == 45, r
+
+
+@pytest.mark.qemu
+@pytest.mark.parametrize("mistake,hint", [
+    ("no_propagate", "a node emptied and the report stopped there"),
+    ("no_parent_lock", "a node's bit was cleared without that node's lock"),
+])
+def test_lab7_planted_mistakes_fail_with_their_hint(tree_build, mistake, hint):
+    """Two mistakes students make (labs/instructor/lab7/mistakes/): each
+    scores 0 on report-unit, and the check says what is wrong in the
+    lab's words."""
+    code, r = graded("7", "--with",
+                     f"kernel/rcu/lab7_report.c=labs/instructor/lab7/mistakes/{mistake}.c",
+                     "--only", "report-unit")
+    assert code == 1 and r["score"] == 0 and r["max"] == 30, r
+    assert any(w.startswith("hint: " + hint) for w in r["checks"][0]["reasons"]), r
+
+
+def test_lab7_garbled_trace_dump_is_told_apart():
+    """Lab 7's hint for a trace dump the console garbled (lines seen in a
+    real failed trace-smp4 run) matches those and no well-formed line."""
+    rx = next(h["rx"] for h in grade.load(7)["hint"] if "garbled" in h["say"])
+    bad = ["TRACE 1 112e reader_enter 140f 1", "TRACE 3 106bc73e8 cb_invokeffffffff80217168",
+           "TRACE 3 106e001d6 readerRACE 1 8d3 1"]
+    good = ["TRACE 1 112331d42 reader_exit 140f 0", "TRACE 0 1f1f22f4a tick 1 0",
+            "TRACE 2 10014cb84 cb_invoke ffffffff80217168 0", "TRACE-END records=35321"]
+    assert all(re.search(rx, line) for line in bad)
+    assert not any(re.search(rx, line) for line in good)
+
+
+def test_hints_are_printed_past_the_first_reasons(capsys):
+    """A failing test suite fills the first reasons (Lab 7's unit tests):
+    a lab's hint is printed all the same."""
+    reasons = [f"not ok {i} t{i}: x" for i in range(9)] + [grade.HINT + "take the lock"]
+    grade.print_check(dict(name="u", points=5, ok=False, seconds=1.0, reasons=reasons,
+                           evidence=[], log=None, shown=None))
+    out = capsys.readouterr().out
+    assert "hint: take the lock" in out and "not ok 5 t5" in out and "not ok 6 t6" not in out
+
+
+def test_a_check_passes_its_timeline_to_the_scenario():
+    c = dict(name="trace", config="rcu_tree_defconfig", cpus=4, timeline="pass")
+    assert grade.scenario_of(c, 7, {}).timeline == "pass"
+    del c["timeline"]
+    assert grade.scenario_of(c, 7, {}).timeline == ""
 
 
 @pytest.fixture(scope="module")

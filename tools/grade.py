@@ -45,6 +45,8 @@ A grade.toml:
     # show: a regex whose group 1 in that boot's log is printed under the
     # check (a benchmark's ratio), OK or not
     show = 'scaling ([\\d.]+)'
+    # timeline = "pass": the boot's trace dump (trace.dump_at_end=1) must
+    # pass tools/trace.py's checker, as a scenario case's timeline key
     # or a host command, run in the tree; OK when it exits 0
     host = "test -s build/compare/compare.md"
 
@@ -88,7 +90,8 @@ from qs.sync_tree import sync_tree
 
 LABS = REPO / "labs"
 BOOT_KEYS = {"config": str, "option": list, "cpus": int, "cmdline": str, "timeout": int,
-             "expect": str, "groups": list, "log": list, "shell": list, "expect_console": list}
+             "expect": str, "groups": list, "log": list, "shell": list, "expect_console": list,
+             "timeline": str}
 CHECK_KEYS = {"name", "points", "description", "requires", "answers", "host", "show",
               "measure"} | set(BOOT_KEYS)
 # Log lines worth showing as evidence when a boot check fails.
@@ -101,6 +104,11 @@ EVIDENCE = re.compile(r"rcu-torture: (FAILURE|ERROR)|^\s*not ok |^\s*# .*: expec
 # The first error of a failed build: the compiler's, the assembler's, the linker's.
 BUILD_ERROR = re.compile(r"^\S+:\d+(?::\d+)?: (?:fatal )?error: |undefined reference to|"
                          r"^\S+: No such file|\*\*\* No rule")
+
+
+# A lab's [[hint]] said under a failed check: printed even past the first
+# reasons, which a failing test suite can fill (Lab 7's unit tests).
+HINT = "hint: "
 
 
 class GradeError(Exception):
@@ -160,7 +168,8 @@ def scenario_of(c, lab, config_map):
                     timeout=c.get("timeout", 120), expect=c.get("expect", "pass"),
                     groups=list(c.get("groups", [])), log=list(c.get("log", [])),
                     shell=list(c.get("shell", [])), description=c.get("description", ""),
-                    expect_console=list(c.get("expect_console", [])))
+                    expect_console=list(c.get("expect_console", [])),
+                    timeline=c.get("timeline", ""))
 
 
 def same_answer(want, got, within=0.0):
@@ -285,7 +294,7 @@ def boot_check(c, lab, config_map, kvm, answers, answers_path, say=lambda msg: N
             evidence = ["last console lines:"] + r.tail(8).split("\n")
         for rx, say_what in hints:
             if re.search(rx, text, re.M):
-                why.append(say_what)
+                why.append(HINT + say_what)
     elif "measure" in c:         # the grader's own reading of the boot, for the answers
         measured, why = measure(c["measure"], r.log_path)
         if not why and "answers" in c:
@@ -382,7 +391,8 @@ def print_check(res):
     if res["shown"]:
         print(f"    {res['shown']}")
     if not res["ok"]:
-        for w in res["reasons"][:6]:
+        hints = [w for w in res["reasons"] if w.startswith(HINT)]
+        for w in [w for w in res["reasons"] if not w.startswith(HINT)][:6] + hints:
             # Wrapped, never cut: a reason is a sentence.
             print(textwrap.fill(w, 100, initial_indent="    ", subsequent_indent="      ",
                                 break_long_words=False, break_on_hyphens=False))

@@ -106,6 +106,7 @@
 #include "rcu_internal.h"
 #include "rcu_tree_segcblist.h"
 #include "rcu_tree_exp.h"
+#include "rcu_tree.h"
 #include <rcu_hooks.h>
 #include <sched.h>
 #include <softirq.h>
@@ -126,20 +127,6 @@
 
 STATIC_ASSERT(RCU_FANOUT >= 2 && RCU_FANOUT <= 64);
 STATIC_ASSERT(RCU_FANOUT_LEAF >= 1 && RCU_FANOUT_LEAF <= 64);
-
-struct rcu_node {
-	spinlock_t lock;		/* guards the fields below but grpmask..level */
-	unsigned long qsmask;		/* children that still owe gpnum a quiescent state */
-	unsigned long qsmaskinit;	/* children with online CPUs: gpnum's first qsmask */
-	unsigned long qsmaskinitnext;	/* leaves: CPUs online now, for the next grace period */
-	unsigned long gpnum;		/* last grace period begun, as this node knows */
-	unsigned long completed;	/* last grace period ended, as this node knows */
-	unsigned long grpmask;		/* this node's bit in parent->qsmask */
-	struct rcu_node *parent;	/* NULL at the root */
-	int level;			/* 0 at the root */
-	int grplo, grphi;		/* CPUs below: grplo..grphi */
-	bool leaf;
-};
 
 struct rcu_data {
 	struct rcu_node *mynode;	/* this CPU's leaf */
@@ -337,25 +324,24 @@ static void note_gp_changes(struct rcu_data *rdp)
 
 /*
  * Clear mask in rnp->qsmask for grace period gpnum; if that empties the
- * node, clear the node's bit in its parent, and so on up. Each node's lock
- * is dropped before its parent's is taken. An empty root ends the wait:
- * the kthread is woken to clean up. Called with rnp's lock held (flags
- * from spin_lock_irqsave()); returns with it dropped.
+ * node, clear the node's bit in its parent, and so on up (rcu_tree.h has
+ * the contract). Each node's lock is dropped before its parent's is
+ * taken, so a CPU never holds two of them. True if the root emptied.
  */
-static void rcu_report_qs_rnp(unsigned long mask, struct rcu_node *rnp, unsigned long gpnum,
-			      unsigned long flags)
+bool rcu_node_report_qs(unsigned long mask, struct rcu_node *rnp, unsigned long gpnum,
+			unsigned long flags)
 	__releases(&rnp->lock)
 {
 	for (;;) {
 		if (!(rnp->qsmask & mask) || rnp->gpnum != gpnum) {
 			/* Already reported, or a grace period that has moved on. */
 			spin_unlock_irqrestore(&rnp->lock, flags);
-			return;
+			return false;
 		}
 		WRITE_ONCE(rnp->qsmask, rnp->qsmask & ~mask);
 		if (rnp->qsmask) {
 			spin_unlock_irqrestore(&rnp->lock, flags);
-			return;
+			return false;
 		}
 		mask = rnp->grpmask;
 		if (!rnp->parent)
@@ -365,7 +351,21 @@ static void rcu_report_qs_rnp(unsigned long mask, struct rcu_node *rnp, unsigned
 		flags = spin_lock_irqsave(&rnp->lock);
 	}
 	spin_unlock_irqrestore(&rnp->lock, flags);
-	rcu_gp_kthread_wake();
+	return true;
+}
+
+/*
+ * Report up the tree (Tree RCU's report, or Lab 7's with lab7=on); an
+ * empty root ends the wait: the kthread is woken to clean up. Called with
+ * rnp's lock held (flags from spin_lock_irqsave()); returns with it
+ * dropped.
+ */
+static void rcu_report_qs_rnp(unsigned long mask, struct rcu_node *rnp, unsigned long gpnum,
+			      unsigned long flags)
+	__releases(&rnp->lock)
+{
+	if (rcu_tree_report_qs(mask, rnp, gpnum, flags))
+		rcu_gp_kthread_wake();
 }
 
 /*

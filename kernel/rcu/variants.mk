@@ -8,7 +8,8 @@ RCU_VARIANT_FILES := kernel/rcu/rcu_ltimer.c kernel/rcu/rcu_tiny.c kernel/rcu/rc
 		     kernel/rcu/rcu_xrcu.c kernel/rcu/rcu_poll.c kernel/rcu/rcu_poll_percpu.c \
 		     kernel/rcu/rcu_taskq.c kernel/rcu/rcu_krcud.c kernel/rcu/rcu_sched.c \
 		     kernel/rcu/rcu_preempt.c kernel/rcu/rcu_student.c kernel/rcu/poll_hooks.c \
-		     kernel/rcu/rcu_tree.c kernel/rcu/rcu_tree_exp.c
+		     kernel/rcu/rcu_tree.c kernel/rcu/rcu_tree_exp.c kernel/rcu/rcu_tree_lab7.c \
+		     kernel/rcu/lab7_report.c kernel/rcu/rcu_tree_report_test.c
 
 rcu-variant-$(CONFIG_RCU_LTIMER)	+= kernel/rcu/rcu_ltimer.c
 rcu-variant-$(CONFIG_RCU_TINY)		+= kernel/rcu/rcu_tiny.c
@@ -25,6 +26,10 @@ rcu-variant-$(CONFIG_RCU_PREEMPT)	+= kernel/rcu/rcu_krcud.c kernel/rcu/rcu_preem
 # Tree RCU (its segmented callback list is rcu_tree_segcblist.h) and its
 # expedited grace periods.
 rcu-variant-$(CONFIG_RCU_TREE)		+= kernel/rcu/rcu_tree.c kernel/rcu/rcu_tree_exp.c
+# Lab 7's report up the tree, the student's (labs/lab7-tree-rcu), which the
+# boot option lab7= swaps in, and the report's unit tests (ktest=rcu_tree_report_*).
+rcu-variant-$(CONFIG_RCU_TREE)		+= kernel/rcu/rcu_tree_lab7.c kernel/rcu/lab7_report.c \
+					   kernel/rcu/rcu_tree_report_test.c
 # Lab 4's skeleton, which the student fills in (labs/lab4-rcu-implementation).
 rcu-variant-$(CONFIG_RCU_STUDENT)	+= kernel/rcu/rcu_student.c
 
