@@ -46,7 +46,7 @@ A grade.toml:
     # check (a benchmark's ratio), OK or not
     show = 'scaling ([\\d.]+)'
     # timeline = "pass": the boot's trace dump (trace.dump_at_end=1) must
-    # pass tools/trace.py's checker, as a scenario case's timeline key
+    # pass tools/timeline.py's checker, as a scenario case's timeline key
     # or a host command, run in the tree; OK when it exits 0
     host = "test -s build/compare/compare.md"
 
