@@ -40,9 +40,17 @@ void serial_init(void)
 	outb(COM1 + UART_MCR, 0x0b);	/* DTR, RTS, OUT2 (OUT2 gates the IRQ line) */
 }
 
+/*
+ * Wait for the transmitter before each byte, however long it takes: if
+ * the host side is slow to drain (QEMU's I/O thread starved on a loaded
+ * host), a byte written anyway lands in a full FIFO and QEMU's 16550
+ * drops the oldest, garbling the console that tests parse. Without a
+ * UART the port reads 0xff, THRE included, so this never waits; the
+ * bound (minutes under TCG) only keeps a wedged UART from hanging us.
+ */
 void serial_putc(char c)
 {
-	for (int i = 0; i < 100000 && !(inb(COM1 + UART_LSR) & LSR_THRE); i++)
+	for (unsigned long i = 0; i < (1UL << 32) && !(inb(COM1 + UART_LSR) & LSR_THRE); i++)
 		cpu_relax();
 	outb(COM1 + UART_THR, c);
 }
