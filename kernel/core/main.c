@@ -38,7 +38,7 @@
 #include <net.h>
 
 void kmain(u32 magic, u32 info);
-void start_user_init(void);
+void start_user_init(void);		/* kernel/user/init.c */
 
 static bool poweroff_after_boot;
 
@@ -71,12 +71,6 @@ static void report_ticks(void)
 	for_each_online_cpu(cpu)
 		n += snprintf(line + n, sizeof(line) - n, " cpu%u=%lu", cpu, cpu_ticks(cpu));
 	printk("%s\n", line);
-}
-
-/* User mode (kernel/user) replaces this: start the first process. */
-__attribute__((weak)) void start_user_init(void)
-{
-	printk("boot complete; idling (no user mode built in)\n");
 }
 
 /* The first kernel thread (bound to CPU 0, where the tests used to run). */
