@@ -71,6 +71,14 @@ void sched_init_ap(unsigned int cpu);
  * kernel/sched/hotplug.c.
  */
 bool cpu_is_parked(unsigned int cpu);
+/*
+ * A console request key was pressed (kernel/core/sysrq.c, from the
+ * serial receive interrupt): call sysrq_run() soon in process context,
+ * since some reports take locks an interrupt must not wait for. False
+ * before the work queues run; the key is then dropped.
+ * kernel/sched/stats.c.
+ */
+bool sysrq_schedule(void);
 
 /* ---- Arch and core call the module layer (kernel/module). */
 
