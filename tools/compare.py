@@ -1,5 +1,5 @@
 #!/usr/bin/env python3
-"""Compare the RCU variants side by side (issue 6, "Comparing them").
+"""Compare the RCU variants side by side (docs/rcu/README.md, "Comparing them").
 
 For every variant that has a configs/rcu_<name>_defconfig and a file in
 kernel/rcu/, build it, boot it once with the RCU benchmarks
