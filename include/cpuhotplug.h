@@ -7,6 +7,7 @@
 #define _CPUHOTPLUG_H
 
 #include <types.h>
+#include <upcalls.h>
 
 /* 0, -EBUSY (the boot CPU), -EINVAL (no such CPU, or already in that
  * state), -EOPNOTSUPP (the RCU variant built in cannot lose a CPU). */
@@ -21,8 +22,7 @@ int cpu_up(unsigned int cpu);
 void cpus_read_lock(void);
 void cpus_read_unlock(void);
 
-/* Is this CPU parked (offline, in the halt loop)? For the NMI handler. */
-bool cpu_is_parked(unsigned int cpu);
+/* cpu_is_parked(): include/upcalls.h (the IPI and NMI code ask it). */
 
 struct cpu_hotplug_stats {
 	unsigned long downs, ups;

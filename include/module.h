@@ -108,11 +108,6 @@ int unload_module(const char *name, unsigned int flags, struct module_unload_tim
 /* Call the module's ctl() holding a reference; -ENOENT, -ENOSYS if it has none. */
 long module_ctl_call(const char *name, unsigned int cmd, unsigned long arg,
 		     void __user *buf, size_t len);
-/* The address's symbol in a loaded module, copied out (any context but NMI-unsafe
- * callers may use it from NMI too: it only reads, under rcu_read_lock()). */
-struct ksym_info;
-bool module_address_lookup(unsigned long addr, struct ksym_info *info);
-bool module_text_address(unsigned long addr);
 /* The address of function sym in the loaded module modname, or 0. */
 unsigned long module_symbol_address(const char *modname, const char *sym);
 void module_get_stats(struct qs_module_stats *s);

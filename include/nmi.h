@@ -43,8 +43,6 @@ int register_nmi_handler(struct nmi_handler *h);
 void unregister_nmi_handler(struct nmi_handler *h);
 /* The module unloader: unregister (and report) handlers left in a module's memory. */
 void nmi_handlers_release_range(unsigned long base, unsigned long size, const char *owner);
-/* Called by the NMI path (kernel/arch/x86/nmi.c); NMI_HANDLED if any handler was. */
-int nmi_handle_chain(struct pt_regs *regs);
 unsigned long nmi_handlers_registered(void);
 unsigned long nmi_unregister_count(void);
 unsigned long nmi_gp_violations(void);

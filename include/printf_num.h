@@ -2,8 +2,8 @@
  * printf's output buffer and its integers, one source for both engines:
  * the kernel's (kernel/lib/vsnprintf.c) and the user library's
  * (user/lib/stdio.c) include this file, so a flag means the same thing in
- * printk() and in a user program's printf() (issue 31: "%+ d" and "%#x"
- * of 0 differed). include/uapi/printf_cases.h lists what C says they
+ * printk() and in a user program's printf(), "%+ d" and "%#x" of 0
+ * included. include/uapi/printf_cases.h lists what C says they
  * print; the KTEST printf_shared_cases and libctest check both against it.
  *
  * The includer provides bool, size_t and strlen(), and defines

@@ -27,7 +27,6 @@ __printf(1, 2) int printk_raw(const char *fmt, ...);
 
 /* Console input (the serial port's receive interrupt fills a ring). */
 int console_getc(void);			/* -1 if nothing is waiting */
-void console_input_notify(void);	/* from the receive interrupt: input arrived */
 
 /*
  * The console's request key (kernel/core/sysrq.c): called from the serial

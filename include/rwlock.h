@@ -15,7 +15,7 @@
 #include <barrier.h>
 #include <preempt.h>
 #include <arch/cpu.h>
-#include <softirq.h>
+#include <bottom_half.h>
 #include <lockdep.h>
 
 #define RW_WRITER	0x80000000U

@@ -175,7 +175,6 @@ static inline bool signal_pending(const struct task *p)
 
 /* ---- Core (kernel/sched/core.c). */
 void sched_init(void);			/* boot CPU: the boot context becomes idle task 0 */
-void sched_init_ap(unsigned int cpu);	/* each AP, on itself, before its tick starts */
 void schedule(void);
 void yield(void);
 int cond_resched(void);			/* 1 if it switched */
@@ -193,11 +192,6 @@ unsigned int nr_running_cpu(unsigned int cpu);
 struct task *cpu_curr(unsigned int cpu);
 /* Wake task_interrupt()ed sleepers: INTERRUPTIBLE sleeps return -EINTR. */
 void task_interrupt(struct task *p);
-/* Before an interrupt or system call returns to user mode, interrupts
- * possibly off: reschedule if asked (the process layer also ends a killed
- * process here, kernel/user/signal.c). */
-struct pt_regs;
-void user_return_work(struct pt_regs *regs);
 
 /* Run-time preemption switch (CONFIG_PREEMPT only): false makes the
  * preemptive kernel behave as the non-preemptive one, so one boot can

@@ -48,9 +48,6 @@ void smp_send_reschedule(unsigned int cpu);
 void smp_send_nmi_allbutself(void);
 void smp_send_nmi(unsigned int cpu);
 
-/* Hook for kernel/sched: called in the reschedule IPI's handler. */
-void scheduler_ipi(void);
-
 void smp_prepare_boot_cpu(void);	/* the boot CPU in cpu_online_mask, first of all */
 void smp_boot_aps(void);
 void ipi_init(void);

@@ -13,7 +13,8 @@
  * softirq runs, the SOFTIRQ_OFFSET bit in preempt_count is set: a softirq
  * never runs twice at once on one CPU, and in_softirq() is true.
  *
- * local_bh_disable()/local_bh_enable() nest through the softirq field of
+ * local_bh_disable()/local_bh_enable() (include/bottom_half.h, so that the
+ * locks need not include this header) nest through the softirq field of
  * preempt_count (in steps of SOFTIRQ_DISABLE_OFFSET, include/preempt.h);
  * rcu_read_lock_bh() is local_bh_disable() (seed 003 Figure 12).
  */
@@ -22,6 +23,7 @@
 
 #include <compiler.h>
 #include <preempt.h>
+#include <bottom_half.h>
 
 enum {
 	HI_SOFTIRQ,		/* high-priority tasklets */
@@ -55,9 +57,6 @@ unsigned int local_softirq_pending(void);
 
 /* Run this CPU's pending softirqs now, if not in interrupt context. */
 void do_softirq(void);
-
-void local_bh_disable(void);
-void local_bh_enable(void);
 
 /* Called by irq_exit() after the hardirq count is dropped, irqs off. */
 void softirq_on_irq_exit(void);

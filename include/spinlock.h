@@ -25,7 +25,7 @@
 #include <barrier.h>
 #include <preempt.h>
 #include <arch/cpu.h>
-#include <softirq.h>
+#include <bottom_half.h>
 #include <lockdep.h>
 
 typedef struct spinlock {

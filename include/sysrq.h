@@ -16,5 +16,10 @@ struct sysrq_report {
 
 /* At boot, from the subsystem's init: r must live for ever (static). */
 void sysrq_register_report(struct sysrq_report *r);
+/*
+ * Print what the keys pressed since the last call asked for, in process
+ * context: the worker that sysrq_schedule() (include/upcalls.h) queued.
+ */
+void sysrq_run(void);
 
 #endif

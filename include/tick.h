@@ -12,9 +12,9 @@
  *                interrupt nested inside idle is not idle);
  *   TICK_KERNEL  anything else.
  *
- * It then calls, in order: scheduler_tick(ctx) (kernel/sched), and
- * rcu_hook_tick(ctx) (kernel/rcu), both through include/rcu_hooks.h-style
- * declarations with do-nothing defaults until those layers exist.
+ * It then calls, in order: scheduler_tick(ctx) (kernel/sched, which runs
+ * the kernel timers' tick first; include/upcalls.h) and rcu_hook_tick(ctx)
+ * (kernel/rcu, include/rcu_hooks.h).
  */
 #ifndef _TICK_H
 #define _TICK_H
@@ -37,8 +37,5 @@ unsigned long cpu_ticks(unsigned int cpu);
 const struct tick_stats *cpu_tick_stats(unsigned int cpu);
 void time_init(void);
 void tick_start_this_cpu(void);
-
-/* Called from the tick; layers above replace these weak no-ops. */
-void scheduler_tick(enum tick_context ctx);
 
 #endif

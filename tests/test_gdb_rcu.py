@@ -1,4 +1,4 @@
-"""The gdb view of a grace period (issue 5): stop where a grace period ends
+"""The gdb view of a grace period: stop where a grace period ends
 (rcu_gp_end) with gdb in batch mode against QEMU, and check what qs-rcu
 prints for rcu-ltimer: the batch numbers, the CPUs that still owe a
 quiescent state, each CPU's counters, and the pending callbacks named by

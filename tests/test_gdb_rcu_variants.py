@@ -1,4 +1,4 @@
-"""The gdb RCU view of every variant (issue 6): stop where a grace period
+"""The gdb RCU view of every variant: stop where a grace period
 begins (rcu_gp_begin) while synchronize_kernel() waits, run qs-rcu, and
 check that the view shows that variant's own state (the ring counters for
 rcu-sched, the polling mask and snapshots for rcu-poll, ...) and names the

@@ -40,10 +40,6 @@ void irq_set_handler(unsigned int vector, irq_handler_t fn, void *arg, const cha
 /* Route an ISA IRQ through the IOAPIC to the BSP and install a handler. */
 int irq_request_isa(unsigned int isa_irq, irq_handler_t fn, void *arg, const char *name);
 
-/* Entered and left around every hardware interrupt handler. */
-void irq_enter(void);
-void irq_exit(struct pt_regs *regs);
-
 /* Per-vector counts per CPU, for /proc/interrupts-style output. */
 unsigned long irq_count(unsigned int cpu, unsigned int vector);
 bool irq_vector_has_handler(unsigned int vector);
@@ -62,7 +58,5 @@ struct exception_table_entry {
 	unsigned long insn, fixup;
 };
 bool fixup_exception(struct pt_regs *regs);
-/* Exception in user mode: the process layer kills the process (weak default panics). */
-void user_exception(struct pt_regs *regs, const char *what);
 
 #endif

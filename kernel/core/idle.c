@@ -9,17 +9,7 @@
 #include <rcu_hooks.h>
 #include <arch/cpu.h>
 #include <idle.h>
-
-
-/* kernel/sched replaces this: is there something to run on this CPU? */
-__attribute__((weak)) bool idle_should_exit(void)
-{
-	return false;
-}
-
-__attribute__((weak)) void idle_exit(void)
-{
-}
+#include <upcalls.h>
 
 void cpu_idle(void)
 {

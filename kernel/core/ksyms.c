@@ -7,20 +7,7 @@
  */
 #include <ksyms.h>
 #include <string.h>
-
-bool module_address_lookup(unsigned long addr, struct ksym_info *info);
-bool module_text_address(unsigned long addr);
-
-/* kernel/module replaces these: modules' symbols (none without it). */
-__attribute__((weak)) bool module_address_lookup(unsigned long addr, struct ksym_info *info)
-{
-	return false;
-}
-
-__attribute__((weak)) bool module_text_address(unsigned long addr)
-{
-	return false;
-}
+#include <upcalls.h>
 
 extern const struct ksym ksymtab[];
 extern const unsigned long ksymtab_count;

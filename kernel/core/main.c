@@ -2,8 +2,9 @@
  * kmain: the boot CPU's C entry, called by boot/entry.asm in long mode on
  * the higher half with the boot page tables. It brings the machine up in
  * layer order (DESIGN.md): per-CPU area, console, boot information, CPU
- * tables, memory, ACPI, APICs, time, the other CPUs; then runs the tests
- * chosen on the command line, or reports and idles.
+ * tables, memory, ACPI, APICs, time, the other CPUs; then, in the first
+ * kernel thread, runs the tests chosen on the command line or starts the
+ * first process.
  */
 #include <printk.h>
 #include <percpu.h>
@@ -38,7 +39,7 @@
 #include <net.h>
 
 void kmain(u32 magic, u32 info);
-void start_user_init(void);
+void start_user_init(void);		/* kernel/user/init.c */
 
 static bool poweroff_after_boot;
 
@@ -73,13 +74,8 @@ static void report_ticks(void)
 	printk("%s\n", line);
 }
 
-/* User mode (kernel/user) replaces this: start the first process. */
-__attribute__((weak)) void start_user_init(void)
-{
-	printk("boot complete; idling (no user mode built in)\n");
-}
-
-/* The first kernel thread (bound to CPU 0, where the tests used to run). */
+/* The first kernel thread, bound to CPU 0: a test runs on the boot CPU
+ * (docs/testing.md). */
 static int kernel_init(void *arg)
 {
 	ksoftirqd_start();

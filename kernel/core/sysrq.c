@@ -6,16 +6,18 @@
  * timers; RCU its grace periods and callbacks). Useful while a test or a
  * lab runs, before there is a shell.
  *
- * The key arrives in the serial receive interrupt; the printing is done by
- * a work item in process context, because some of it takes locks that an
- * interrupt must not wait for.
+ * The key arrives in the serial receive interrupt; the printing is done in
+ * process context, because some of it takes locks that an interrupt must
+ * not wait for. The core has no threads of its own: it marks the key
+ * pending and asks the scheduler layer, through sysrq_schedule()
+ * (include/upcalls.h), to call sysrq_run() from a worker.
  *
  * Ctrl-Y dumps the trace buffers (include/trace.h) the same way, without
  * stopping them: the records of the moment, for tools/timeline.py.
  */
 #include <sysrq.h>
 #include <printk.h>
-#include <workqueue.h>
+#include <upcalls.h>
 #include <kmalloc.h>
 #include <mm.h>
 #include <trace.h>
@@ -23,6 +25,11 @@
 
 #define SYSRQ_KEY	0x14		/* Ctrl-T */
 #define TRACE_KEY	0x19		/* Ctrl-Y */
+
+/* Keys pressed and not yet served: bits of the two below. */
+#define PENDING_STATS	1UL
+#define PENDING_TRACE	2UL
+static unsigned long sysrq_pending;
 
 unsigned long sysrq_dumps;		/* statistics dumps completed (tests) */
 
@@ -36,7 +43,7 @@ void sysrq_register_report(struct sysrq_report *r)
 	sysrq_tail = &r->next;
 }
 
-static void sysrq_work_fn(struct work_struct *w)
+static void sysrq_show_stats(void)
 {
 	printk("---- statistics (Ctrl-T) ----\n");
 	show_interrupts();
@@ -48,25 +55,36 @@ static void sysrq_work_fn(struct work_struct *w)
 	WRITE_ONCE(sysrq_dumps, sysrq_dumps + 1);
 }
 
-static DECLARE_WORK(sysrq_work, sysrq_work_fn);
-
-static void trace_key_fn(struct work_struct *w)
+/*
+ * Process context. The exchange takes every key pressed so far; a key
+ * pressed after it is served by the next call, which sysrq_schedule()
+ * queues. Presses that come while a call is queued share it: one dump.
+ */
+void sysrq_run(void)
 {
-	trace_dump();
+	unsigned long keys = __atomic_exchange_n(&sysrq_pending, 0, __ATOMIC_ACQ_REL);
+
+	if (keys & PENDING_TRACE)
+		trace_dump();
+	if (keys & PENDING_STATS)
+		sysrq_show_stats();
 }
 
-static DECLARE_WORK(trace_key_work, trace_key_fn);
+static void sysrq_request(unsigned long key)
+{
+	__atomic_fetch_or(&sysrq_pending, key, __ATOMIC_RELEASE);
+	if (!sysrq_schedule())		/* no work queues yet: forget it */
+		__atomic_fetch_and(&sysrq_pending, ~key, __ATOMIC_RELAXED);
+}
 
 bool console_sysrq(char c)
 {
 	if (c == TRACE_KEY) {
-		if (system_wq)
-			schedule_work(&trace_key_work);
+		sysrq_request(PENDING_TRACE);
 		return true;
 	}
 	if (c != SYSRQ_KEY)
 		return false;
-	if (system_wq)
-		schedule_work(&sysrq_work);
+	sysrq_request(PENDING_STATS);
 	return true;
 }

@@ -39,6 +39,7 @@
  */
 #include "internal.h"
 #include <nmi.h>
+#include <upcalls.h>
 #include <rculist.h>
 #include <smp.h>
 #include <errno.h>

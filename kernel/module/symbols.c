@@ -16,6 +16,7 @@
  */
 #include "internal.h"
 #include <ksyms.h>
+#include <upcalls.h>
 #include <rculist.h>
 #include <string.h>
 

@@ -19,6 +19,8 @@
 #include <trace.h>
 #include "sched.h"
 #include <rcu_hooks.h>
+#include <upcalls.h>
+#include <timer.h>
 #include <smp.h>
 #include <time.h>
 #include <printk.h>
@@ -562,7 +564,7 @@ int sched_setscheduler(struct task *p, int policy, int rt_priority)
 	return 0;
 }
 
-/* ---------------------------------------------------------------- hooks from below */
+/* ------------------------------------------- hooks from below (include/upcalls.h) */
 
 /* The tick (kernel/time/tick.c), in interrupt context. */
 void scheduler_tick(enum tick_context ctx)
@@ -570,6 +572,7 @@ void scheduler_tick(enum tick_context ctx)
 	struct rq *rq = this_rq();
 	struct task *p = current;
 
+	timer_tick();				/* kernel timers: from the first tick */
 	if (unlikely(!rq->idle))
 		return;				/* this CPU has no scheduler yet */
 	if (p == rq->idle)

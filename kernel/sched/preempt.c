@@ -21,6 +21,7 @@
 #include "sched.h"
 #include <softirq.h>
 #include <arch/irq.h>
+#include <upcalls.h>
 #include <arch/cpu.h>
 #include <cmdline.h>
 #include <printk.h>
@@ -97,15 +98,7 @@ static void preempt_schedule_irq(void)
 }
 #endif
 
-/* Without a process layer, returning to user mode only reschedules
- * (kernel/user/signal.c replaces this). */
-__attribute__((weak)) void user_return_work(struct pt_regs *regs)
-{
-	if (need_resched())
-		__schedule(SM_NONE);
-}
-
-/* Replace the weak versions in kernel/arch/x86/idt.c. */
+/* Around every hardware interrupt (kernel/arch/x86/idt.c, include/upcalls.h). */
 void irq_enter(void)
 {
 	preempt_count_add(HARDIRQ_OFFSET);

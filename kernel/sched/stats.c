@@ -9,6 +9,8 @@
 #include <softirq.h>
 #include <timer.h>
 #include <sysrq.h>
+#include <upcalls.h>
+#include <workqueue.h>
 #include <smp.h>
 #include <time.h>
 #include <printk.h>
@@ -70,4 +72,20 @@ static struct sysrq_report sched_sysrq = { .name = "sched", .show = sched_sysrq_
 void sched_register_sysrq(void)
 {
 	sysrq_register_report(&sched_sysrq);
+}
+
+/* The console keys' dumps, from a worker (include/upcalls.h). */
+static void sysrq_work_fn(struct work_struct *w)
+{
+	sysrq_run();
+}
+
+static DECLARE_WORK(sysrq_work, sysrq_work_fn);
+
+bool sysrq_schedule(void)
+{
+	if (!system_wq)
+		return false;
+	schedule_work(&sysrq_work);
+	return true;
 }

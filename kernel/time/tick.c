@@ -6,7 +6,7 @@
 #include <tick.h>
 #include <time.h>
 #include <rcu_hooks.h>
-#include <timer.h>
+#include <upcalls.h>
 #include <arch/irq.h>
 #include <arch/apic.h>
 #include <percpu.h>
@@ -19,8 +19,6 @@ static DEFINE_PER_CPU(struct tick_stats, tick_stats);
 /* gdb and the tests read this one by name (tools/gdb/quiescent.py). */
 DEFINE_PER_CPU(unsigned long, tick_count);
 
-
-__attribute__((weak)) void scheduler_tick(enum tick_context ctx) {}
 
 unsigned long cpu_ticks(unsigned int cpu)
 {
@@ -58,7 +56,6 @@ static void tick_interrupt(struct pt_regs *regs, void *arg)
 	ts->by_context[ctx]++;
 	this_cpu(tick_count)++;
 	trace_event(TRACE_IRQ, TR_TICK, ctx, 0);
-	timer_tick();
 	scheduler_tick(ctx);
 	rcu_hook_tick(ctx);
 	if (ctx == TICK_USER)

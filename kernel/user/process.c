@@ -465,8 +465,8 @@ static int fault_signal(unsigned int vector)
 }
 
 /*
- * An exception in user mode (replaces kernel/arch/x86/traps.c's weak
- * version): the process dies with a message, as if by the signal a Unix
+ * An exception in user mode (from kernel/arch/x86/traps.c, include/
+ * upcalls.h): the process dies with a message, as if by the signal a Unix
  * would send; the kernel and every other process go on.
  */
 void user_exception(struct pt_regs *regs, const char *what)

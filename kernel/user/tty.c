@@ -21,7 +21,7 @@ static DEFINE_MUTEX(tty_read_lock);
 static char line[LINE_MAX];
 static size_t line_len;
 
-/* Replaces serial.c's weak hook: called from the receive interrupt. */
+/* From the serial receive interrupt (include/upcalls.h). */
 void console_input_notify(void)
 {
 	wake_up_all(&tty_wait);

@@ -16,6 +16,7 @@
 #include <arch/irq.h>
 #include <uapi/quiescent.h>
 #include <file.h>
+#include <upcalls.h>	/* the hooks this layer provides */
 
 /*
  * A process: one user task, its address space, its place in the process

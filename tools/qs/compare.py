@@ -1,4 +1,4 @@
-"""Compare the RCU variants side by side (issue 6, "Comparing them").
+"""Compare the RCU variants side by side (docs/rcu/README.md, "Comparing them").
 
 For every variant that has a configs/rcu_<name>_defconfig and a file in
 kernel/rcu/, build it, boot it once with the RCU benchmarks

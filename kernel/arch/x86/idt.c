@@ -16,6 +16,7 @@
 #include <smp.h>
 #include <panic.h>
 #include <string.h>
+#include <upcalls.h>
 
 struct idt_entry {
 	u16 off_lo, sel;
@@ -98,17 +99,6 @@ void show_interrupts(void)
 			n += snprintf(line + n, sizeof(line) - n, " %8lu", irq_count(cpu, v));
 		printk("%s\n", line);
 	}
-}
-
-/* Weak defaults: kernel/sched replaces them with softirq and preemption work. */
-__attribute__((weak)) void irq_enter(void)
-{
-	preempt_count_add(HARDIRQ_OFFSET);
-}
-
-__attribute__((weak)) void irq_exit(struct pt_regs *regs)
-{
-	preempt_count_sub(HARDIRQ_OFFSET);
 }
 
 void interrupt_dispatch(struct pt_regs *regs);

@@ -21,7 +21,7 @@
 #include <arch/apic.h>
 #include <arch/irq.h>
 #include <arch/cpu.h>
-#include <cpuhotplug.h>
+#include <upcalls.h>
 
 struct call_slot {
 	struct call_slot *next;
@@ -32,8 +32,6 @@ struct call_slot {
 
 static DEFINE_PER_CPU(struct call_slot[CONFIG_NR_CPUS], call_slots);	/* [target] */
 static DEFINE_PER_CPU(struct call_slot *, call_queue);
-
-__attribute__((weak)) void scheduler_ipi(void) {}
 
 static void call_function_interrupt(struct pt_regs *regs, void *arg)
 {
@@ -73,11 +71,6 @@ static void reschedule_interrupt(struct pt_regs *regs, void *arg)
  * comes back (smp_call_discard_parked(): the sender's arg may be gone).
  * The returning CPU flushes its whole TLB, for the shootdowns it missed.
  */
-__attribute__((weak)) bool cpu_is_parked(unsigned int cpu)
-{
-	return false;
-}
-
 void smp_call_discard_parked(void)
 {
 	struct call_slot *s = __atomic_exchange_n(this_cpu_ptr(&call_queue), NULL,

@@ -20,7 +20,7 @@
 #include <arch/cpu.h>
 #include <time.h>
 #include <nmi.h>
-#include <cpuhotplug.h>
+#include <upcalls.h>
 
 extern char panic_reason[];
 static cpumask_t backtrace_mask;
@@ -36,12 +36,6 @@ unsigned long nmi_seq(unsigned int cpu)
 unsigned long nmi_count(unsigned int cpu)
 {
 	return nmi_seq(cpu) / 2;
-}
-
-/* kernel/module/nmi_handler.c replaces this: run the registered handlers. */
-__attribute__((weak)) int nmi_handle_chain(struct pt_regs *regs)
-{
-	return NMI_DONE;
 }
 
 unsigned long nmi_backtraces_done(unsigned int cpu)

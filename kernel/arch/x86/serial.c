@@ -10,6 +10,7 @@
 #include <arch/irq.h>
 #include <spinlock.h>
 #include <barrier.h>
+#include <upcalls.h>
 
 #define COM1		0x3f8
 #define UART_THR	0	/* transmit holding (write) */
@@ -53,11 +54,6 @@ void serial_putc(char c)
 	for (unsigned long i = 0; i < (1UL << 32) && !(inb(COM1 + UART_LSR) & LSR_THRE); i++)
 		cpu_relax();
 	outb(COM1 + UART_THR, c);
-}
-
-/* Readers waiting for input (kernel/user/tty.c) replace this. */
-__attribute__((weak)) void console_input_notify(void)
-{
 }
 
 static void serial_irq(struct pt_regs *regs, void *arg)

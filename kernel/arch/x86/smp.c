@@ -23,7 +23,7 @@
 #include <arch/irq.h>
 #include <arch/layout.h>
 #include <idle.h>
-#include <sched.h>
+#include <upcalls.h>
 
 #define TRAMPOLINE_PHYS		0x8000
 #define AP_STACK_ORDER		2		/* 16 KiB */

@@ -4,7 +4,7 @@
  * A kernel-mode exception that no fix-up handles is a kernel bug: we print
  * what happened (the exception, the faulting address for a page fault, all
  * registers, a symbolized backtrace) and panic. User-mode exceptions go to
- * user_exception() (weak here; the process layer kills the process).
+ * user_exception() (include/upcalls.h: the process layer kills the process).
  * The NMI is the stop signal of panic and the backtrace request of stall
  * warnings (kernel/arch/x86/nmi.c).
  */
@@ -17,6 +17,7 @@
 #include <panic.h>
 #include <ksyms.h>
 #include <string.h>
+#include <upcalls.h>
 
 static const char *const exception_names[32] = {
 	"divide error", "debug", "NMI", "breakpoint", "overflow",
@@ -108,7 +109,7 @@ void dump_stack(void)
 	show_backtrace(0, read_rbp());
 }
 
-__attribute__((weak)) bool fixup_exception(struct pt_regs *regs)
+bool fixup_exception(struct pt_regs *regs)
 {
 	extern const struct exception_table_entry __ex_table_start[], __ex_table_end[];
 
@@ -119,12 +120,6 @@ __attribute__((weak)) bool fixup_exception(struct pt_regs *regs)
 		}
 	}
 	return false;
-}
-
-/* The process layer overrides this: kill the process, never the kernel. */
-__attribute__((weak)) void user_exception(struct pt_regs *regs, const char *what)
-{
-	panic_regs(regs, "%s in user mode, and no process layer to handle it", what);
 }
 
 void exception_dispatch(struct pt_regs *regs)
