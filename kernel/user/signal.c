@@ -23,9 +23,9 @@
 #include <syscall.h>
 #include <printk.h>
 
-/* Replaces the weak version in kernel/sched/preempt.c's irq_exit() path
- * and is called at the end of every system call. Interrupts may be off
- * (an interrupt return); exit turns them on. */
+/* An upcall (include/upcalls.h): irq_exit() calls it on the way back to
+ * user mode, and so does the end of every system call. Interrupts may be
+ * off (an interrupt return); exit turns them on. */
 void user_return_work(struct pt_regs *regs)
 {
 	struct process *p = current_proc();
