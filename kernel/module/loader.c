@@ -179,10 +179,14 @@ static void unlink_failed(struct load_info *li)
 
 static int run_init(struct module *mod, struct load_info *li)
 {
-	int ret = mod->init ? mod->init() : 0;
+	int ret;
 
-	if (ret)
+	module_notify(mod, MODULE_STATE_COMING);
+	ret = mod->init ? mod->init() : 0;
+	if (ret) {
 		nmi_handlers_release_range(mod->base, mod->size, mod->name);	/* a sloppy init */
+		module_notify(mod, MODULE_STATE_GOING);
+	}
 	mutex_lock(&module_mutex);
 	if (ret) {
 		if (ret > 0)
@@ -201,6 +205,8 @@ static int run_init(struct module *mod, struct load_info *li)
 		printk("module: %s loaded at %#lx (%lu KiB)\n", mod->name, mod->base, mod->size >> 10);
 	}
 	mutex_unlock(&module_mutex);
+	if (!ret)
+		module_notify(mod, MODULE_STATE_LIVE);
 	return ret;
 }
 
