@@ -29,6 +29,7 @@
 #include <mutex.h>
 #include <spinlock.h>
 #include <wait.h>
+#include <list.h>
 
 /* One CPU's counters, on a cache line of its own: readers write only
  * their own CPU's line (an unlock after migration writes the new CPU's). */
@@ -36,6 +37,13 @@ struct srcu_data {
 	unsigned long srcu_lock_count[2];
 	unsigned long srcu_unlock_count[2];
 } __aligned(64);
+
+/* srcu_gp_phase: the steps of srcu_gp() (kernel/rcu/srcu.c). */
+enum {
+	SRCU_GP_IDLE,		/* no grace period running */
+	SRCU_GP_DRAIN_INACTIVE,	/* step 1: waiting for the rank readers no longer use */
+	SRCU_GP_DRAIN_FLIPPED,	/* step 3: flipped; waiting for the rank readers were in */
+};
 
 struct srcu_struct {
 	unsigned long srcu_idx;		/* readers use rank srcu_idx & 1 */
@@ -48,6 +56,8 @@ struct srcu_struct {
 	const char *name;
 	unsigned long srcu_gp_count;	/* grace periods completed (statistics) */
 	unsigned long srcu_gp_req;	/* start_poll_synchronize_srcu()'s cookie */
+	int srcu_gp_phase;		/* SRCU_GP_*: where the grace period is (gdb) */
+	struct list_head srcu_domains;	/* on srcu_domain_list (srcu.c; gdb's qs-srcu) */
 	struct srcu_data sda[CONFIG_NR_CPUS];
 };
 

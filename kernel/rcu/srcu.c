@@ -97,7 +97,7 @@ static bool srcu_readers_active_idx(struct srcu_struct *ss, int idx)
  * short), then sleep a tick at a time, since a reader may sleep as long
  * as it likes and we must not hold the CPU meanwhile.
  */
-static void srcu_wait_rank(struct srcu_struct *ss, int idx)
+static __noinline void srcu_wait_rank(struct srcu_struct *ss, int idx)	/* gdb stops here */
 {
 	int tries = 0;
 
@@ -124,9 +124,12 @@ static void srcu_gp(struct srcu_struct *ss)
 	WRITE_ONCE(ss->srcu_gp_seq, ss->srcu_gp_seq + 1);	/* odd: running */
 	smp_mb();	/* D: the updater's unlink (and gp_seq) before the scans */
 	idx = (READ_ONCE(ss->srcu_idx) & 1) ^ 1;
+	WRITE_ONCE(ss->srcu_gp_phase, SRCU_GP_DRAIN_INACTIVE);
 	srcu_wait_rank(ss, idx);
 	srcu_flip(ss);
+	WRITE_ONCE(ss->srcu_gp_phase, SRCU_GP_DRAIN_FLIPPED);
 	srcu_wait_rank(ss, idx ^ 1);
+	WRITE_ONCE(ss->srcu_gp_phase, SRCU_GP_IDLE);
 	smp_mb();	/* D: the last scan before anything is freed */
 	WRITE_ONCE(ss->srcu_gp_seq, ss->srcu_gp_seq + 1);	/* even: done */
 	ss->srcu_gp_count++;
@@ -267,6 +270,10 @@ EXPORT_SYMBOL(srcu_barrier);
 
 /* ---- Domains. */
 
+/* Every live domain, for gdb's qs-srcu (tools/gdb/srcu.py) and the tests. */
+static LIST_HEAD(srcu_domain_list);
+static DEFINE_MUTEX(srcu_domains_mutex);
+
 int init_srcu_struct(struct srcu_struct *ss, const char *name)
 {
 	memset(ss, 0, sizeof(*ss));
@@ -276,6 +283,9 @@ int init_srcu_struct(struct srcu_struct *ss, const char *name)
 	INIT_LIST_HEAD(&ss->srcu_cblist);
 	init_waitqueue_head(&ss->srcu_gp_wq);
 	ss->srcu_gp_kthread = kthread_run(srcu_gp_kthread, ss, "srcu:%s", name);
+	mutex_lock(&srcu_domains_mutex);
+	list_add_tail(&ss->srcu_domains, &srcu_domain_list);
+	mutex_unlock(&srcu_domains_mutex);
 	if (srcu_break)
 		printk("srcu: domain %s (BROKEN on purpose: srcu_break=1)\n", name);
 	return ss->srcu_gp_kthread ? 0 : -ENOMEM;
@@ -298,6 +308,9 @@ static long srcu_readers_now(struct srcu_struct *ss)
 void cleanup_srcu_struct(struct srcu_struct *ss)
 {
 	might_sleep();
+	mutex_lock(&srcu_domains_mutex);
+	list_del_init(&ss->srcu_domains);
+	mutex_unlock(&srcu_domains_mutex);
 	if (ss->srcu_gp_kthread)
 		kthread_stop(ss->srcu_gp_kthread);
 	ss->srcu_gp_kthread = NULL;
