@@ -144,8 +144,9 @@ bool poll_state_synchronize_srcu(struct srcu_struct *ss, unsigned long cookie);
  * srcu_read_lock_held(ss): the calling task is inside a read-side section
  * of ss (CONFIG_PROVE_RCU keeps, per task, the domains it holds, so a
  * section of another domain, or another task's section of this one, does
- * not count). Also true before the checks are ready at boot, and always
- * true without CONFIG_PROVE_RCU, so that a condition built on it passes.
+ * not count). Also true where there is no current task yet (early boot)
+ * or the task nests deeper than it keeps, and always true without
+ * CONFIG_PROVE_RCU, so that a condition built on it passes.
  *
  * srcu_readers_active(ss): some task is inside a section of ss now (the
  * sums of the counters; statistics and tests, not a check).
