@@ -16,6 +16,11 @@
  * synchronize_srcu() is what lets the unload free that text: the unload's
  * RCU grace period would not wait for a caller asleep inside it.
  *
+ * LIVE is told after the module went LIVE on the list and module_mutex was
+ * dropped, so an unload that races with the end of its load may tell
+ * GOING first: a callback that keeps per-module state keys it on COMING
+ * and GOING, which are told in order.
+ *
  * The chain's domain needs a kthread, so it starts on first use (a
  * registration or a load), in process context, under its own mutex.
  */
