@@ -186,6 +186,11 @@ static int run_init(struct module *mod, struct load_info *li)
 	if (ret) {
 		nmi_handlers_release_range(mod->base, mod->size, mod->name);	/* a sloppy init */
 		module_notify(mod, MODULE_STATE_GOING);
+	} else {
+		/* Before the state says LIVE: until then no unload can begin
+		 * (it wants LIVE), so GOING cannot overtake this, nor free mod
+		 * under it. */
+		module_notify(mod, MODULE_STATE_LIVE);
 	}
 	mutex_lock(&module_mutex);
 	if (ret) {
@@ -205,8 +210,6 @@ static int run_init(struct module *mod, struct load_info *li)
 		printk("module: %s loaded at %#lx (%lu KiB)\n", mod->name, mod->base, mod->size >> 10);
 	}
 	mutex_unlock(&module_mutex);
-	if (!ret)
-		module_notify(mod, MODULE_STATE_LIVE);
 	return ret;
 }
 

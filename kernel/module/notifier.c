@@ -16,10 +16,10 @@
  * synchronize_srcu() is what lets the unload free that text: the unload's
  * RCU grace period would not wait for a caller asleep inside it.
  *
- * LIVE is told after the module went LIVE on the list and module_mutex was
- * dropped, so an unload that races with the end of its load may tell
- * GOING first: a callback that keeps per-module state keys it on COMING
- * and GOING, which are told in order.
+ * LIVE is told just before the module's state becomes LIVE: an unload
+ * wants a LIVE module, so none can begin (and tell GOING, or free the
+ * module) while the LIVE callbacks run. COMING, LIVE, GOING always come
+ * in that order.
  *
  * The chain's domain needs a kthread, so it starts on first use (a
  * registration or a load), in process context, under its own mutex.
