@@ -112,6 +112,16 @@ long module_ctl_call(const char *name, unsigned int cmd, unsigned long arg,
 unsigned long module_symbol_address(const char *modname, const char *sym);
 void module_get_stats(struct qs_module_stats *s);
 
+/*
+ * The module notifier chain (kernel/module/notifier.c): nb->notifier_call(nb,
+ * MODULE_STATE_COMING/LIVE/GOING, mod) for every module loaded or unloaded.
+ * Callbacks may sleep (the chain is read under SRCU); a module that
+ * registers one must unregister it in its exit. Process context.
+ */
+struct notifier_block;
+int register_module_notifier(struct notifier_block *nb);
+int unregister_module_notifier(struct notifier_block *nb);
+
 /* ---- For modules. */
 
 #define __MODULE_CAT2(a, b)	a##b

@@ -57,6 +57,8 @@ struct process;
 #define TASK_MAGIC		0x7a5c0ffee7a5c0feUL	/* struct task, until freed */
 #define STACK_END_MAGIC		0x57ac6e9d5ac6e9d5UL	/* at the bottom of each stack */
 
+struct srcu_struct;
+
 struct task {
 	unsigned long rsp;		/* saved stack pointer; offset 0 (switch.asm) */
 	volatile long state;		/* TASK_* */
@@ -77,6 +79,9 @@ struct task {
 	int rcu_read_lock_nesting;	/* preemptible RCU read-side depth */
 	void *rcu_preempt_cntr;		/* seed 000 Figure 33's cpu_preempt_cntr */
 	unsigned long rcu_tasks_qs;	/* Tasks RCU: voluntary switches, user ticks */
+	/* PROVE_RCU: the SRCU domains whose read lock this task holds (srcu.c). */
+	struct srcu_struct *srcu_held[4];
+	unsigned int srcu_held_depth;
 
 	/* Statistics. */
 	unsigned long nvcsw, nivcsw;	/* voluntary / involuntary switches away */

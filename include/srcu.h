@@ -29,6 +29,7 @@
 #include <mutex.h>
 #include <spinlock.h>
 #include <wait.h>
+#include <list.h>
 
 /* One CPU's counters, on a cache line of its own: readers write only
  * their own CPU's line (an unlock after migration writes the new CPU's). */
@@ -36,6 +37,13 @@ struct srcu_data {
 	unsigned long srcu_lock_count[2];
 	unsigned long srcu_unlock_count[2];
 } __aligned(64);
+
+/* srcu_gp_phase: the steps of srcu_gp() (kernel/rcu/srcu.c). */
+enum {
+	SRCU_GP_IDLE,		/* no grace period running */
+	SRCU_GP_DRAIN_INACTIVE,	/* step 1: waiting for the rank readers no longer use */
+	SRCU_GP_DRAIN_FLIPPED,	/* step 3: flipped; waiting for the rank readers were in */
+};
 
 struct srcu_struct {
 	unsigned long srcu_idx;		/* readers use rank srcu_idx & 1 */
@@ -48,6 +56,8 @@ struct srcu_struct {
 	const char *name;
 	unsigned long srcu_gp_count;	/* grace periods completed (statistics) */
 	unsigned long srcu_gp_req;	/* start_poll_synchronize_srcu()'s cookie */
+	int srcu_gp_phase;		/* SRCU_GP_*: where the grace period is (gdb) */
+	struct list_head srcu_domains;	/* on srcu_domain_list (srcu.c; gdb's qs-srcu) */
 	struct srcu_data sda[CONFIG_NR_CPUS];
 };
 
@@ -69,6 +79,17 @@ static __always_inline void srcu_cpu_inc(unsigned long *c)
 	__asm__ __volatile__("incq %0" : "+m"(*c) :: "memory");
 }
 
+/* PROVE_RCU: which task holds which domain (srcu_read_lock_held()). */
+#ifdef CONFIG_PROVE_RCU
+void srcu_prove_acquire(struct srcu_struct *ss);
+void srcu_prove_release(struct srcu_struct *ss);
+struct task;
+void srcu_prove_print_held(struct task *t);	/* in a PROVE_RCU report */
+#else
+static inline void srcu_prove_acquire(struct srcu_struct *ss) { }
+static inline void srcu_prove_release(struct srcu_struct *ss) { }
+#endif
+
 static inline int srcu_read_lock(struct srcu_struct *ss)
 {
 	int idx;
@@ -84,11 +105,13 @@ static inline int srcu_read_lock(struct srcu_struct *ss)
 	 */
 	smp_mb();
 	preempt_enable();
+	srcu_prove_acquire(ss);
 	return idx;
 }
 
 static inline void srcu_read_unlock(struct srcu_struct *ss, int idx)
 {
+	srcu_prove_release(ss);
 	preempt_disable();
 	/*
 	 * C: the section's loads before the unlock count. Pairs with A: a
@@ -118,11 +141,19 @@ bool poll_state_synchronize_srcu(struct srcu_struct *ss, unsigned long cookie);
 /* ---- Checking (CONFIG_PROVE_RCU; docs/rcu/checking.md). */
 
 /*
- * True if some reader of ss is inside a section (not necessarily the
- * caller: the counters are per CPU, not per task, so this catches a
- * dereference with no reader of the domain at all, the common mistake).
+ * srcu_read_lock_held(ss): the calling task is inside a read-side section
+ * of ss (CONFIG_PROVE_RCU keeps, per task, the domains it holds, so a
+ * section of another domain, or another task's section of this one, does
+ * not count). Also true where there is no current task yet (early boot)
+ * or the task nests deeper than it keeps, and always true without
+ * CONFIG_PROVE_RCU, so that a condition built on it passes.
+ *
+ * srcu_readers_active(ss): some task is inside a section of ss now (the
+ * sums of the counters; statistics and tests, not a check).
  */
 bool srcu_read_lock_held(struct srcu_struct *ss);
+bool srcu_readers_active(struct srcu_struct *ss);
+/* p is an __rcu pointer (sparse checks it through rcu_dereference_raw()). */
 #define srcu_dereference_check(p, ss, c)				\
 	({ __rcu_prove((c) || srcu_read_lock_held(ss), "srcu_dereference_check"); \
 	   rcu_dereference_raw(p); })

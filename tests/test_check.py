@@ -45,3 +45,15 @@ def test_planted_rcu_mistakes_are_reported():
         assert f"rcu_plain_load.c:{n}:" in p.stdout, f"line {n} ({src[n - 1].strip()}) not reported:\n{p.stdout}"
     assert "different address spaces" in p.stdout
     assert "dereference of noderef expression" in p.stdout
+
+
+def test_planted_srcu_mistakes_are_reported():
+    """SRCU-protected pointers are __rcu too, so srcu_dereference() is the
+    only way to load them (and it refuses a pointer that is not __rcu)."""
+    p = make_check("rcu_tree_defconfig", "CHECK_FILES=tests/sparse/srcu_plain_load.c")
+    assert p.returncode != 0, "sparse passed plain loads of SRCU pointers:\n" + p.stdout
+    src = (REPO / "tests/sparse/srcu_plain_load.c").read_text().splitlines()
+    bug_lines = [i + 1 for i, line in enumerate(src) if "BUG:" in line]
+    assert len(bug_lines) == 3
+    for n in bug_lines:
+        assert f"srcu_plain_load.c:{n}:" in p.stdout, f"line {n} ({src[n - 1].strip()}) not reported:\n{p.stdout}"

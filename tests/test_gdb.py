@@ -44,7 +44,8 @@ def test_help_lists_every_group(gdb_out):
     """qs-help: quiescent.py's commands, RCU's, and those of the other files
     in tools/gdb/ (sched.py's), each with its summary."""
     help_text = gdb_out[gdb_out.index("Quiescent's gdb commands"):]
-    for group, cmd in (("Kernel", "qs-dmesg"), ("RCU", "qs-rcu-gp"), ("Scheduler", "qs-tasks")):
+    for group, cmd in (("Kernel", "qs-dmesg"), ("RCU", "qs-rcu-gp"), ("Scheduler", "qs-tasks"),
+                       ("SRCU", "qs-srcu")):
         m = re.search(rf"^{group}\b.*\n((?:  qs-.*\n)+)", help_text, re.M)
         assert m and re.search(rf"^  {cmd} +\S", m.group(1), re.M), f"{group}/{cmd}:\n{help_text}"
     assert "(not loaded" not in help_text, help_text

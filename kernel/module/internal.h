@@ -12,6 +12,7 @@
  *   syscalls.c    init_module, delete_module, query_modules, module_ctl, ...
  *   exports.c     the kernel's exported symbols
  *   nmi_handler.c the NMI handler chain (seed 001)
+ *   notifier.c    the module notifier chain (SRCU: callbacks may sleep)
  */
 #ifndef _KERNEL_MODULE_INTERNAL_H
 #define _KERNEL_MODULE_INTERNAL_H
@@ -21,6 +22,9 @@
 #include <printk.h>
 #include <arch/layout.h>
 #include "elf.h"
+
+/* Tell the module notifier chain (notifier.c); outside module_mutex. */
+void module_notify(struct module *mod, enum module_state state);
 
 /* Limits on what a module may be: anything beyond is refused. */
 #define MOD_MAX_SECTIONS	256

@@ -183,6 +183,7 @@ int unload_module(const char *name, unsigned int flags, struct module_unload_tim
 	/* The module unpublishes what it registered; its code may still run
 	 * on other CPUs until the grace period in module_free(). */
 	t0 = ktime_get_ns();
+	module_notify(mod, MODULE_STATE_GOING);
 	if (mod->exit)
 		mod->exit();
 	nmi_handlers_release_range(mod->base, mod->size, mod->name);	/* a forgetful exit() */

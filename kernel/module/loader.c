@@ -179,10 +179,19 @@ static void unlink_failed(struct load_info *li)
 
 static int run_init(struct module *mod, struct load_info *li)
 {
-	int ret = mod->init ? mod->init() : 0;
+	int ret;
 
-	if (ret)
+	module_notify(mod, MODULE_STATE_COMING);
+	ret = mod->init ? mod->init() : 0;
+	if (ret) {
 		nmi_handlers_release_range(mod->base, mod->size, mod->name);	/* a sloppy init */
+		module_notify(mod, MODULE_STATE_GOING);
+	} else {
+		/* Before the state says LIVE: until then no unload can begin
+		 * (it wants LIVE), so GOING cannot overtake this, nor free mod
+		 * under it. */
+		module_notify(mod, MODULE_STATE_LIVE);
+	}
 	mutex_lock(&module_mutex);
 	if (ret) {
 		if (ret > 0)

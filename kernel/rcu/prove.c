@@ -36,6 +36,7 @@
 #include <ksyms.h>
 #include <string.h>
 #include <lockdep.h>
+#include <srcu.h>
 
 /* Before rcu_hook_init() there is one CPU, no other task and no grace
  * period: every access is safe, and current may not exist yet. */
@@ -111,9 +112,13 @@ void rcu_prove_suspicious(const char *file, int line, const char *what)
 	__atomic_fetch_add(&reports, 1, __ATOMIC_RELAXED);
 	printk("WARNING: suspicious rcu_dereference_check() usage\n");
 	printk("  %s:%d: %s() %s\n", file, line, what,
-	       strcmp(what, "rcu_dereference_protected") ?
-	       "outside an RCU read-side section and without its condition" :
-	       "and its condition (the update-side lock) is false");
+	       !strcmp(what, "rcu_dereference_protected") ?
+	       "and its condition (the update-side lock) is false" :
+	       !strncmp(what, "srcu_", 5) ?
+	       "outside a read-side section of its SRCU domain (this task's) and without its condition" :
+	       "outside an RCU read-side section and without its condition");
+	if (!strncmp(what, "srcu_", 5))
+		srcu_prove_print_held(current);
 	rcu_prove_context();
 }
 EXPORT_SYMBOL(rcu_prove_suspicious);

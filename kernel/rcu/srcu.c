@@ -32,6 +32,11 @@
  *      scan before the callbacks run or synchronize_srcu() returns;
  *   E  srcu_flip(): the first scan before the flip, the flip before the
  *      second scan.
+ *
+ * srcu_break=1 on the command line breaks the quiescent-state detection on
+ * purpose, as rcu_break=1 does for the RCU variant (docs/rcu/busted.md):
+ * every scan finds the rank drained, so a grace period ends at once, even
+ * while a reader sleeps inside. The SRCU stress tests must then fail.
  */
 #include "rcu_internal.h"
 #include <srcu.h>
@@ -45,6 +50,23 @@
 #include <export.h>
 #include <errno.h>
 #include <string.h>
+#include <cmdline.h>
+#include <arch/cpu.h>
+
+static bool srcu_break;
+
+static int set_srcu_break(const char *val)
+{
+	unsigned long v = srcu_break;
+
+	if (cmdline_parse_ulong("srcu_break", val, 0, 1, &v))
+		return -1;
+	srcu_break = v;
+	return 0;
+}
+CMDLINE_PARAM("srcu_break", set_srcu_break,
+	      "srcu_break=0|1: break SRCU's reader detection on purpose: grace periods "
+	      "end at once (the SRCU stress tests must then fail; default 0)");
 
 /*
  * The sum of rank idx's unlocks, then its locks. The unlocks come first
@@ -60,6 +82,8 @@ static bool srcu_readers_active_idx(struct srcu_struct *ss, int idx)
 	unsigned long locks = 0, unlocks = 0;
 	unsigned int cpu;
 
+	if (srcu_break)
+		return false;	/* broken on purpose: no reader is ever seen */
 	for (cpu = 0; cpu < CONFIG_NR_CPUS; cpu++)
 		unlocks += READ_ONCE(ss->sda[cpu].srcu_unlock_count[idx]);
 	smp_mb();	/* A: the unlocks before the locks; pairs with B and C */
@@ -73,7 +97,7 @@ static bool srcu_readers_active_idx(struct srcu_struct *ss, int idx)
  * short), then sleep a tick at a time, since a reader may sleep as long
  * as it likes and we must not hold the CPU meanwhile.
  */
-static void srcu_wait_rank(struct srcu_struct *ss, int idx)
+static __noinline void srcu_wait_rank(struct srcu_struct *ss, int idx)	/* gdb stops here */
 {
 	int tries = 0;
 
@@ -100,9 +124,12 @@ static void srcu_gp(struct srcu_struct *ss)
 	WRITE_ONCE(ss->srcu_gp_seq, ss->srcu_gp_seq + 1);	/* odd: running */
 	smp_mb();	/* D: the updater's unlink (and gp_seq) before the scans */
 	idx = (READ_ONCE(ss->srcu_idx) & 1) ^ 1;
+	WRITE_ONCE(ss->srcu_gp_phase, SRCU_GP_DRAIN_INACTIVE);
 	srcu_wait_rank(ss, idx);
 	srcu_flip(ss);
+	WRITE_ONCE(ss->srcu_gp_phase, SRCU_GP_DRAIN_FLIPPED);
 	srcu_wait_rank(ss, idx ^ 1);
+	WRITE_ONCE(ss->srcu_gp_phase, SRCU_GP_IDLE);
 	smp_mb();	/* D: the last scan before anything is freed */
 	WRITE_ONCE(ss->srcu_gp_seq, ss->srcu_gp_seq + 1);	/* even: done */
 	ss->srcu_gp_count++;
@@ -243,6 +270,10 @@ EXPORT_SYMBOL(srcu_barrier);
 
 /* ---- Domains. */
 
+/* Every live domain, for gdb's qs-srcu (tools/gdb/srcu.py) and the tests. */
+static LIST_HEAD(srcu_domain_list);
+static DEFINE_MUTEX(srcu_domains_mutex);
+
 int init_srcu_struct(struct srcu_struct *ss, const char *name)
 {
 	memset(ss, 0, sizeof(*ss));
@@ -252,6 +283,11 @@ int init_srcu_struct(struct srcu_struct *ss, const char *name)
 	INIT_LIST_HEAD(&ss->srcu_cblist);
 	init_waitqueue_head(&ss->srcu_gp_wq);
 	ss->srcu_gp_kthread = kthread_run(srcu_gp_kthread, ss, "srcu:%s", name);
+	mutex_lock(&srcu_domains_mutex);
+	list_add_tail(&ss->srcu_domains, &srcu_domain_list);
+	mutex_unlock(&srcu_domains_mutex);
+	if (srcu_break)
+		printk("srcu: domain %s (BROKEN on purpose: srcu_break=1)\n", name);
 	return ss->srcu_gp_kthread ? 0 : -ENOMEM;
 }
 EXPORT_SYMBOL(init_srcu_struct);
@@ -272,6 +308,9 @@ static long srcu_readers_now(struct srcu_struct *ss)
 void cleanup_srcu_struct(struct srcu_struct *ss)
 {
 	might_sleep();
+	mutex_lock(&srcu_domains_mutex);
+	list_del_init(&ss->srcu_domains);
+	mutex_unlock(&srcu_domains_mutex);
 	if (ss->srcu_gp_kthread)
 		kthread_stop(ss->srcu_gp_kthread);
 	ss->srcu_gp_kthread = NULL;
@@ -282,8 +321,97 @@ void cleanup_srcu_struct(struct srcu_struct *ss)
 }
 EXPORT_SYMBOL(cleanup_srcu_struct);
 
-bool srcu_read_lock_held(struct srcu_struct *ss)
+bool srcu_readers_active(struct srcu_struct *ss)
 {
 	return srcu_readers_now(ss) > 0;
 }
+EXPORT_SYMBOL(srcu_readers_active);
+
+#ifdef CONFIG_PROVE_RCU
+
+/*
+ * Each task keeps the domains it holds, innermost last, so that
+ * srcu_dereference(p, &a) inside srcu_read_lock(&b) only, or inside
+ * another task's section of a, is reported. Interrupts off while the
+ * stack changes: a handler's reader pushes onto the interrupted task's
+ * stack and pops before it returns, so it must not split our update.
+ * Sections nested deeper than the array are counted but not named; the
+ * check then gives them the benefit of the doubt.
+ */
+void srcu_prove_acquire(struct srcu_struct *ss)
+{
+	struct task *t = current;
+	unsigned long flags;
+
+	if (!t)
+		return;
+	flags = local_irq_save();
+	if (t->srcu_held_depth < ARRAY_SIZE(t->srcu_held))
+		t->srcu_held[t->srcu_held_depth] = ss;
+	t->srcu_held_depth++;
+	local_irq_restore(flags);
+}
+EXPORT_SYMBOL(srcu_prove_acquire);
+
+void srcu_prove_release(struct srcu_struct *ss)
+{
+	struct task *t = current;
+	unsigned long flags;
+	unsigned int i, n;
+
+	if (!t || !t->srcu_held_depth)
+		return;		/* unlocked by another task than the locker's */
+	flags = local_irq_save();
+	n = t->srcu_held_depth;
+	if (n > ARRAY_SIZE(t->srcu_held)) {
+		t->srcu_held_depth--;	/* an unnamed one goes first */
+	} else {
+		/* Usually the innermost; out-of-order unlocks are legal. */
+		for (i = n; i-- > 0;) {
+			if (t->srcu_held[i] != ss)
+				continue;
+			for (; i + 1 < n; i++)
+				t->srcu_held[i] = t->srcu_held[i + 1];
+			t->srcu_held_depth--;
+			break;
+		}
+	}
+	local_irq_restore(flags);
+}
+EXPORT_SYMBOL(srcu_prove_release);
+
+void srcu_prove_print_held(struct task *t)
+{
+	unsigned int i;
+
+	if (!t)
+		return;
+	if (!t->srcu_held_depth)
+		printk("  srcu: no SRCU read lock held by %s/%d\n", t->name, t->pid);
+	for (i = 0; i < t->srcu_held_depth && i < ARRAY_SIZE(t->srcu_held); i++)
+		printk("  srcu: #%u: %s/%d holds srcu_read_lock(%s)\n", i, t->name, t->pid,
+		       t->srcu_held[i]->name);
+}
+
+bool srcu_read_lock_held(struct srcu_struct *ss)
+{
+	struct task *t = current;
+	unsigned int i;
+
+	if (!t || t->srcu_held_depth > ARRAY_SIZE(t->srcu_held))
+		return true;
+	for (i = 0; i < t->srcu_held_depth; i++)
+		if (READ_ONCE(t->srcu_held[i]) == ss)
+			return true;
+	return false;
+}
+
+#else
+
+bool srcu_read_lock_held(struct srcu_struct *ss)
+{
+	return true;
+}
+
+#endif
 EXPORT_SYMBOL(srcu_read_lock_held);

@@ -225,13 +225,13 @@ KTEST(srcu_domains)
 
 	KT_EXPECT(t, init_srcu_struct(&dom_a, "a") == 0, "init a");
 	KT_EXPECT(t, init_srcu_struct(&dom_b, "b") == 0, "init b");
-	KT_EXPECT(t, !srcu_read_lock_held(&dom_a), "a reader of a before any");
+	KT_EXPECT(t, !srcu_readers_active(&dom_a), "a reader of a before any");
 	WRITE_ONCE(dom_reader_state, 0);
 	r = kthread_run(dom_reader, NULL, "srcu_dom_reader");
 	while (READ_ONCE(dom_reader_state) == 0)
 		schedule_timeout_uninterruptible(1);
-	KT_EXPECT(t, srcu_read_lock_held(&dom_a), "no reader of a seen while one sleeps");
-	KT_EXPECT(t, !srcu_read_lock_held(&dom_b), "a reader of b seen");
+	KT_EXPECT(t, srcu_readers_active(&dom_a), "no reader of a seen while one sleeps");
+	KT_EXPECT(t, !srcu_readers_active(&dom_b), "a reader of b seen");
 	/* Liveness, not timing: b's grace period must not need a's reader to
 	 * leave, so it ends while that reader still sleeps (a second). */
 	synchronize_srcu(&dom_b);
