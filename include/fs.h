@@ -50,6 +50,8 @@ struct dentry {
 	struct inode *d_inode;		/* NULL: a negative dentry */
 	struct list_head d_child;	/* in the parent's d_subdirs (dcache_lock) */
 	struct list_head d_subdirs;
+	struct list_head d_lru;		/* unused negative dentries (dcache_lock); empty: not on it */
+	bool d_referenced;		/* a lookup hit it since the shrinker last passed */
 	struct rcu_head d_rcu;
 	unsigned long d_magic;		/* DENTRY_MAGIC while alive (the stress checks it) */
 	char d_name[FS_NAME_MAX + 1];
@@ -77,9 +79,29 @@ void d_delete(struct dentry *d);
 void d_move(struct dentry *d, struct dentry *parent, const char *name, unsigned int len);
 struct dentry *dget(struct dentry *d);
 void dput(struct dentry *d);
-/* Drop unused negative dentries (the cache's only reference); how many went. */
-long d_shrink_negative(long max);
 long nr_dentries_alive(void);
+
+/* dcache_lru.c: the LRU of unused negative dentries and its shrinker.
+ * dcache_shrink() frees up to nr that only the cache references (through
+ * call_rcu()), oldest first, a second chance for those a lookup hit; any
+ * context that may sleep, no fs lock needed. How many went. */
+long dcache_shrink(long nr);
+/* d_alloc()/d_instantiate()/d_delete(), under dcache_lock. */
+void d_lru_add(struct dentry *d);
+void d_lru_del(struct dentry *d);
+/* After d_alloc() of a negative dentry (no spinlock held): shrink past the bound. */
+void dcache_lru_enforce(void);
+/* kmalloc()/kzalloc() for the filesystem: on failure, shrink the whole
+ * LRU, wait for its grace periods (rcu_barrier()) and try once more. */
+void *fs_kmalloc(size_t size);
+void *fs_kzalloc(size_t size);
+struct dcache_stats {
+	long dentries, lru, lru_max;
+	unsigned long shrunk, bound_shrinks, pressure_retries, pressure_saved;
+};
+void dcache_get_stats(struct dcache_stats *s);
+/* The bound (dcache.lru_max), set for a test; the old one. */
+unsigned long dcache_lru_set_max(unsigned long max);
 /* The stress test's window in d_lookup() (dcache_stress.c); NULL otherwise. */
 extern void (*dcache_stress_window)(void);
 extern atomic_long_t dcache_stress_freed_seen;
