@@ -53,6 +53,7 @@ struct dentry {
 	struct list_head d_lru;		/* unused negative dentries (dcache_lock); empty: not on it */
 	bool d_referenced;		/* a lookup hit it since the shrinker last passed */
 	struct rcu_head d_rcu;
+	u64 d_queued_ns;		/* when dput() queued d_rcu (the latency figure) */
 	unsigned long d_magic;		/* DENTRY_MAGIC while alive (the stress checks it) */
 	char d_name[FS_NAME_MAX + 1];
 };
@@ -98,8 +99,13 @@ void *fs_kzalloc(size_t size);
 struct dcache_stats {
 	long dentries, lru, lru_max;
 	unsigned long shrunk, bound_shrinks, pressure_retries, pressure_saved;
+	unsigned long cb_count, cb_sum_ns, cb_max_ns;	/* call_rcu() to the free */
+	unsigned long cb_hist[40];			/* by log2(ns) */
 };
 void dcache_get_stats(struct dcache_stats *s);
+/* d_free_rcu(): one dentry's call_rcu() latency; and the reset. */
+void dcache_note_cb_latency(u64 ns);
+void dcache_reset_cb_latency(void);
 /* The bound (dcache.lru_max), set for a test; the old one. */
 unsigned long dcache_lru_set_max(unsigned long max);
 /* The stress test's window in d_lookup() (dcache_stress.c); NULL otherwise. */

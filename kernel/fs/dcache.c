@@ -34,6 +34,7 @@
 #include <barrier.h>
 #include <errno.h>
 #include <lockdep.h>
+#include <time.h>
 #include "dcache_hook.h"
 #include "dcache_lru.h"
 
@@ -325,6 +326,7 @@ static void d_free_rcu(void *arg)
 {
 	struct dentry *d = arg;
 
+	dcache_note_cb_latency(ktime_get_ns() - d->d_queued_ns);
 	if (d->d_inode)
 		ramfs_free_inode(d->d_inode);
 	d->d_magic = 0;
@@ -347,6 +349,7 @@ void dput(struct dentry *d)
 	spin_unlock(&dcache_lock);
 	/* Readers that found it in the chain before d_delete() may still be
 	 * comparing its name: free it after they are done. */
+	d->d_queued_ns = ktime_get_ns();
 	call_rcu(&d->d_rcu, d_free_rcu, d);
 	dput(parent);
 }
