@@ -45,7 +45,7 @@ from figs import Ctx, Section, Timer  # noqa: E402
 from figs import machine as fmachine, report as freport  # noqa: E402
 from figs.doc import Doc  # noqa: E402
 
-PARTS = ["hashlookup", "variants", "realtime", "ipc", "route"]
+PARTS = ["hashlookup", "variants", "realtime", "ipc", "route", "dcache"]
 OUT = REPO / "build" / "figures"
 
 
