@@ -49,7 +49,9 @@ struct dentry {
 	bool d_unhashed;		/* out of the hash: lookups skip it */
 	struct inode *d_inode;		/* NULL: a negative dentry */
 	struct list_head d_child;	/* in the parent's d_subdirs (dcache_lock) */
-	struct list_head d_subdirs;
+	struct list_head d_subdirs;	/* by d_dirpos, rising: getdents' order */
+	unsigned long d_dirpos;		/* place among the parent's children (getdents' cookie) */
+	unsigned long d_dirseq;		/* the last d_dirpos given to a child (dcache_lock) */
 	struct list_head d_lru;		/* unused negative dentries (dcache_lock); empty: not on it */
 	bool d_referenced;		/* a lookup hit it since the shrinker last passed */
 	struct rcu_head d_rcu;
@@ -150,7 +152,8 @@ struct dentry *vfs_file_dentry(struct file *f);
 long d_path(struct dentry *d, char *buf, size_t size);
 struct qs_stat;
 void vfs_fill_stat(struct inode *inode, struct qs_stat *st);
-/* exec: a regular file's bytes, held unchanged until vfs_exec_put(d). */
+/* exec: a regular file's bytes (a relative path from the caller's cwd),
+ * held unchanged until vfs_exec_put(d). */
 int vfs_exec_get(const char *path, struct dentry **d, const void **data, size_t *size);
 void vfs_exec_put(struct dentry *d);
 

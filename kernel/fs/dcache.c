@@ -264,7 +264,10 @@ struct dentry *d_alloc(struct dentry *parent, const char *name, unsigned int len
 	d->d_namehash = d_hash_name(parent, name, len);
 	atomic_set(&d->d_count, 2);	/* the cache's and the caller's */
 	spin_lock(&dcache_lock);
-	list_add(&d->d_child, &parent->d_subdirs);
+	/* At the tail with the next position: getdents resumes after a
+	 * position, so a name added or removed never shifts another. */
+	d->d_dirpos = ++parent->d_dirseq;
+	list_add_tail(&d->d_child, &parent->d_subdirs);
 	/* hlist_add_head_rcu() publishes the initialised dentry (its barrier). */
 	hlist_add_head_rcu(&d->d_hash, d_bucket(d->d_namehash));
 	if (!inode)
@@ -371,7 +374,8 @@ void d_move(struct dentry *d, struct dentry *parent, const char *name, unsigned 
 	d->d_len = len;
 	WRITE_ONCE(d->d_namehash, h);
 	WRITE_ONCE(d->d_parent, parent);
-	list_move(&d->d_child, &parent->d_subdirs);
+	d->d_dirpos = ++parent->d_dirseq;
+	list_move_tail(&d->d_child, &parent->d_subdirs);
 	hlist_add_head_rcu(&d->d_hash, d_bucket(h));
 	spin_unlock(&d->d_lock);
 	smp_wmb();		/* the chains settled before the count is even again */
