@@ -83,10 +83,42 @@ def run(cfg, name, cpus, clients, seconds, runs, iters, kvm):
     return out
 
 
+def lookups(cpus, ms, kvm):
+    """bench_fs_dcache_lookup: dcache=rcu against dcache=lock at 1, 2, 4.. CPUs, one boot."""
+    cmd = f"ktest=bench_fs_dcache_lookup dcache_bench.ms={ms}"
+    r = qrun.boot(name="test-defconfig", defconfig="defconfig", boot="kernel", cpus=cpus, cmdline=cmd,
+                  timeout=300, kvm=kvm, label=f"dcachefigs-lookup-smp{cpus}")
+    if r.status != "pass":
+        print(f"dcachefigs: lookups: the run ended as {r.describe_status()} (log {r.log_path})",
+              file=sys.stderr)
+    rows = [dict(dcache=b["dcache"], cpus=b["cpus"], lookups_per_s=b["lookups_per_s"])
+            for b in r.console.bench if b.get("bench") == "dcache_lookup"]
+    return dict(config="defconfig", cpus=cpus, status=r.status, log=str(r.log_path), accel=r.accel,
+                cpu=getattr(r, "cpu", ""), accel_why=getattr(r, "accel_why", ""), cmdline=cmd,
+                variant=(r.console.banner or {}).get("rcu"), ms=ms, rows=rows)
+
+
 def collect(cpus, clients, seconds, runs, iters, kvm, full):
     return dict(cpus=cpus, clients=clients, seconds=seconds, runs=runs, iterations=iters,
                 results=[run(cfg, name, cpus, clients, seconds, runs, iters, kvm)
-                         for cfg, name in variants(full)])
+                         for cfg, name in variants(full)],
+                lookups=lookups(cpus, 300 if full else 150, kvm))
+
+
+def lookup_table(data, emit=print):
+    lk = data.get("lookups") or {}
+    by = {(r["dcache"], r["cpus"]): r["lookups_per_s"] for r in lk.get("rows", [])}
+    ns = sorted({c for _, c in by})
+    if not ns:
+        emit("dcache=rcu against dcache=lock: no numbers")
+        return
+    emit(f"path lookups a second, dcache=rcu against dcache=lock ({lk.get('variant')}, one boot at "
+         f"-smp {lk.get('cpus')}, {lk.get('ms')} ms a point)")
+    emit(f"{'CPUs':>5} {'rcu':>12} {'lock':>12} {'rcu/lock':>9} {'rcu vs 1 CPU':>13} {'lock vs 1 CPU':>14}")
+    for n in ns:
+        r, l = by.get(("rcu", n), 0), by.get(("lock", n), 0)
+        r1, l1 = by.get(("rcu", ns[0]), 1) or 1, by.get(("lock", ns[0]), 1) or 1
+        emit(f"{n:5} {r:12} {l:12} {r / max(l, 1):9.2f} {r / r1:13.2f} {l / l1:14.2f}")
 
 
 def table3(data, emit=print):
@@ -158,6 +190,8 @@ def main():
     table3(data)
     print()
     fig7(data)
+    print()
+    lookup_table(data)
     print(f"plot: {OUT / plot(data, OUT / 'seed004-fig7.png')}")
 
 
