@@ -192,6 +192,7 @@ static void check_dirs(void)
 		bad += fd < 0 || fstat(fd, &st) < 0 || st.st_uid != 1000;
 		close(fd);
 		bad += unlink("/t/pub/mine") != 0;
+		CHILD_FAILS(qs_dcache(QS_DCACHE_SHRINK, 0, NULL), EPERM);
 		_exit(bad);
 	}
 	CHECK(pid > 0 && waitpid(pid, &n, 0) == pid && WIFEXITED(n) && WEXITSTATUS(n) == 0,
@@ -358,6 +359,19 @@ int main(void)
 	FAILS(stat(longpath, &st), ENAMETOOLONG);
 	FAILS(mkdir((const char *)8, 0755), EFAULT);
 	FAILS(rename("/t/d", (const char *)8), EFAULT);
+
+	/* qs_dcache: the LRU's statistics and the shrinker (root) */
+	{
+		struct qs_dcache_stats ds;
+
+		FAILS(qs_dcache(QS_DCACHE_STATS, 0, NULL), EFAULT);
+		FAILS(qs_dcache(99, 0, &ds), EINVAL);
+		CHECK(unlink("/t/d/g") == 0 && qs_dcache(QS_DCACHE_SHRINK, 0, NULL) >= 1 &&
+		      qs_dcache(QS_DCACHE_STATS, 0, &ds) == 0 && ds.lru == 0 && ds.lru_max > 0 &&
+		      ds.dentries > 0, "an unlink's negative dentry shrunk: LRU %ld of %ld",
+		      (long)ds.lru, (long)ds.lru_max);
+		CHECK(qs_creat("/t/d/g", 0644, 1) == 0, "create /t/d/g again");
+	}
 
 	/* clean up */
 	CHECK(unlink("/t/d/g") == 0, "unlink");
