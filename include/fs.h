@@ -49,8 +49,13 @@ struct dentry {
 	bool d_unhashed;		/* out of the hash: lookups skip it */
 	struct inode *d_inode;		/* NULL: a negative dentry */
 	struct list_head d_child;	/* in the parent's d_subdirs (dcache_lock) */
-	struct list_head d_subdirs;
+	struct list_head d_subdirs;	/* by d_dirpos, rising: getdents' order */
+	unsigned long d_dirpos;		/* place among the parent's children (getdents' cookie) */
+	unsigned long d_dirseq;		/* the last d_dirpos given to a child (dcache_lock) */
+	struct list_head d_lru;		/* unused negative dentries (dcache_lock); empty: not on it */
+	bool d_referenced;		/* a lookup hit it since the shrinker last passed */
 	struct rcu_head d_rcu;
+	u64 d_queued_ns;		/* when dput() queued d_rcu (the latency figure) */
 	unsigned long d_magic;		/* DENTRY_MAGIC while alive (the stress checks it) */
 	char d_name[FS_NAME_MAX + 1];
 };
@@ -77,9 +82,34 @@ void d_delete(struct dentry *d);
 void d_move(struct dentry *d, struct dentry *parent, const char *name, unsigned int len);
 struct dentry *dget(struct dentry *d);
 void dput(struct dentry *d);
-/* Drop unused negative dentries (the cache's only reference); how many went. */
-long d_shrink_negative(long max);
 long nr_dentries_alive(void);
+
+/* dcache_lru.c: the LRU of unused negative dentries and its shrinker.
+ * dcache_shrink() frees up to nr that only the cache references (through
+ * call_rcu()), oldest first, a second chance for those a lookup hit; any
+ * context that may sleep, no fs lock needed. How many went. */
+long dcache_shrink(long nr);
+/* d_alloc()/d_instantiate()/d_delete(), under dcache_lock. */
+void d_lru_add(struct dentry *d);
+void d_lru_del(struct dentry *d);
+/* After d_alloc() of a negative dentry (no spinlock held): shrink past the bound. */
+void dcache_lru_enforce(void);
+/* kmalloc()/kzalloc() for the filesystem: on failure, shrink the whole
+ * LRU, wait for its grace periods (rcu_barrier()) and try once more. */
+void *fs_kmalloc(size_t size);
+void *fs_kzalloc(size_t size);
+struct dcache_stats {
+	long dentries, lru, lru_max;
+	unsigned long shrunk, bound_shrinks, pressure_retries, pressure_saved;
+	unsigned long cb_count, cb_sum_ns, cb_max_ns;	/* call_rcu() to the free */
+	unsigned long cb_hist[40];			/* by log2(ns) */
+};
+void dcache_get_stats(struct dcache_stats *s);
+/* d_free_rcu(): one dentry's call_rcu() latency; and the reset. */
+void dcache_note_cb_latency(u64 ns);
+void dcache_reset_cb_latency(void);
+/* The bound (dcache.lru_max), set for a test; the old one. */
+unsigned long dcache_lru_set_max(unsigned long max);
 /* The stress test's window in d_lookup() (dcache_stress.c); NULL otherwise. */
 extern void (*dcache_stress_window)(void);
 extern atomic_long_t dcache_stress_freed_seen;
@@ -122,7 +152,8 @@ struct dentry *vfs_file_dentry(struct file *f);
 long d_path(struct dentry *d, char *buf, size_t size);
 struct qs_stat;
 void vfs_fill_stat(struct inode *inode, struct qs_stat *st);
-/* exec: a regular file's bytes, held unchanged until vfs_exec_put(d). */
+/* exec: a regular file's bytes (a relative path from the caller's cwd),
+ * held unchanged until vfs_exec_put(d). */
 int vfs_exec_get(const char *path, struct dentry **d, const void **data, size_t *size);
 void vfs_exec_put(struct dentry *d);
 

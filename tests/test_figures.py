@@ -136,3 +136,42 @@ def test_kvm_fallback_is_said(tmp_path):
     reason = why[len("TCG: "):]
     assert "KVM was asked for; " + reason in md
     assert "| TCG; " + reason + " |" in md, "the 'What ran' row says why"
+
+
+def fake_dcache(cpus):
+    """tools/dcachefigs.py's collect() as it returns, made up."""
+    from figs import dcache
+    res = []
+    for i, (cfg, name) in enumerate(dcache.tool.variants(False)):
+        res.append(dict(config=cfg, name=name, cpus=cpus, status="pass", log="x.log", accel="tcg",
+                        cpu="max", accel_why="TCG", cmdline="-- dcachebench", variant=name,
+                        dcachebench=dict(runs=3, procs=cpus, paths=128, iterations=5,
+                                         ms_mean=40.0 + i, ms_std=1.0, util_mean=90.0 + i,
+                                         util_std=0.5, ms=[40.0], util=[90.0]),
+                        dbench=[dict(clients=c, ops_per_s=1000 * c, kb_per_s=4000, cb_count=100,
+                                     cb_mean_us=(1000 if "poll" in name else 50000) * c,
+                                     cb_p50_us=1000, cb_p99_us=2000, cb_max_us=3000)
+                                for c in (1, 4)]))
+    rows = [dict(dcache=m, cpus=n, lookups_per_s=(1000000 if m == "rcu" else 500000) * (n if m == "rcu" else 1))
+            for n in (1, 2) for m in ("rcu", "lock")]
+    lookups = dict(config="defconfig", cpus=cpus, status="pass", log="y.log", accel="tcg", cpu="max",
+                   accel_why="TCG", cmdline="ktest=bench_fs_dcache_lookup", variant="ltimer", ms=150,
+                   rows=rows)
+    return dict(cpus=cpus, clients=[1, 4], seconds=1, runs=3, iterations=5, results=res,
+                lookups=lookups)
+
+
+def test_dcache_report_without_boots(tmp_path):
+    """The dcache part's renderer: Table 3 with the paper's numbers beside,
+    the Figure 7 plot and one row per variant."""
+    sections, md, html = draw(tmp_path, 2, {"dcache": dict(data=fake_dcache(2), status="ok",
+                                                           wall_s=1.0)})
+    (s,) = sections
+    assert s.status == "ok" and s.pngs == ["seed004-fig7-dcache.png"], (s.status, s.pngs)
+    assert (tmp_path / s.pngs[0]).stat().st_size > 1000
+    for name in ("rcu-ltimer", "rcu-poll (per-CPU)", "rcu-sched", "rcu-poll"):
+        assert f"| {name} |" in md, f"no row for {name}"
+    assert "77.52% (0.05%)" in md and "22.47 (0.01)" in md, "the paper's Table 3 beside ours"
+    assert "1.0 / 2.0" in md, "Figure 7's cells: mean / p99 ms"
+    assert "| 2 | 2000000 | 500000 | 4.00 | 2.00 | 1.00 |" in md, "dcache=rcu against dcache=lock"
+    assert "RCU's rate grows more with the CPUs than the lock's" in md

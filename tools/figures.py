@@ -44,7 +44,7 @@ from figs import Ctx, Section, Timer
 from figs import machine as fmachine, report as freport
 from figs.doc import Doc
 
-PARTS = ["hashlookup", "variants", "realtime", "ipc", "route"]
+PARTS = ["hashlookup", "variants", "realtime", "ipc", "route", "dcache"]
 OUT = REPO / "build" / "figures"
 
 

@@ -33,7 +33,10 @@
 #include <panic.h>
 #include <barrier.h>
 #include <errno.h>
+#include <lockdep.h>
+#include <time.h>
 #include "dcache_hook.h"
+#include "dcache_lru.h"
 
 #define D_HASH_BITS	10
 #define D_HASH_SIZE	(1u << D_HASH_BITS)
@@ -106,6 +109,14 @@ static bool d_matches(struct dentry *d, struct dentry *parent, const char *name,
 	       !memcmp(d->d_name, name, len);
 }
 
+/* The LRU's second chance (dcache_lru.c): a store only when it was clear,
+ * so a dentry that every CPU looks up does not bounce its line. */
+static inline void d_mark_referenced(struct dentry *d)
+{
+	if (!READ_ONCE(d->d_referenced))
+		WRITE_ONCE(d->d_referenced, true);
+}
+
 static struct dentry *d_lookup_rcu(struct dentry *parent, const char *name,
 				   unsigned int len, unsigned int h)
 {
@@ -153,6 +164,7 @@ retry:
 		atomic_inc(&d->d_count);
 		spin_unlock(&d->d_lock);
 		rcu_read_unlock();
+		d_mark_referenced(d);
 		return d;
 	}
 	rcu_read_unlock();
@@ -183,6 +195,8 @@ static struct dentry *d_lookup_locked(struct dentry *parent, const char *name,
 			break;
 	}
 	spin_unlock(&dcache_lock);
+	if (found)
+		d_mark_referenced(found);
 	return found;
 }
 
@@ -209,12 +223,13 @@ struct dentry *dget(struct dentry *d)
 
 static struct dentry *__d_alloc(const char *name, unsigned int len)
 {
-	struct dentry *d = kzalloc(sizeof(*d));
+	struct dentry *d = fs_kzalloc(sizeof(*d));
 
 	if (!d)
 		return NULL;
 	spin_lock_init(&d->d_lock, "dentry");
 	INIT_HLIST_NODE(&d->d_hash);
+	INIT_LIST_HEAD(&d->d_lru);
 	INIT_LIST_HEAD(&d->d_child);
 	INIT_LIST_HEAD(&d->d_subdirs);
 	memcpy(d->d_name, name, len);
@@ -249,18 +264,28 @@ struct dentry *d_alloc(struct dentry *parent, const char *name, unsigned int len
 	d->d_namehash = d_hash_name(parent, name, len);
 	atomic_set(&d->d_count, 2);	/* the cache's and the caller's */
 	spin_lock(&dcache_lock);
-	list_add(&d->d_child, &parent->d_subdirs);
+	/* At the tail with the next position: getdents resumes after a
+	 * position, so a name added or removed never shifts another. */
+	d->d_dirpos = ++parent->d_dirseq;
+	list_add_tail(&d->d_child, &parent->d_subdirs);
 	/* hlist_add_head_rcu() publishes the initialised dentry (its barrier). */
 	hlist_add_head_rcu(&d->d_hash, d_bucket(d->d_namehash));
+	if (!inode)
+		d_lru_add(d);	/* negative: the shrinker may take it once unused */
 	spin_unlock(&dcache_lock);
+	if (!inode)
+		dcache_lru_enforce();
 	return d;
 }
 
 void d_instantiate(struct dentry *d, struct inode *inode)
 {
+	spin_lock(&dcache_lock);
+	d_lru_del(d);		/* positive: it is the file now, never reclaimed */
 	spin_lock(&d->d_lock);
 	smp_store_release(&d->d_inode, inode);
 	spin_unlock(&d->d_lock);
+	spin_unlock(&dcache_lock);
 }
 
 void d_delete(struct dentry *d)
@@ -277,14 +302,34 @@ void d_delete(struct dentry *d)
 	d->d_unhashed = true;
 	hlist_del_rcu(&d->d_hash);	/* keeps ->next: a reader on it walks on */
 	spin_unlock(&d->d_lock);
+	d_lru_del(d);
 	spin_unlock(&dcache_lock);
 	dput(d);			/* the cache's reference */
+}
+
+bool __d_unhash_unused(struct dentry *d)
+{
+	bool unused;
+
+	lockdep_assert_held(&dcache_lock);
+	/* Under d_lock, the lock d_lookup() takes its reference under: once
+	 * d_unhashed is set here, no lookup can take a reference, and the
+	 * count of 1 says none holds one now. */
+	spin_lock(&d->d_lock);
+	unused = !d->d_unhashed && !d->d_inode && atomic_read(&d->d_count) == 1;
+	if (unused) {
+		d->d_unhashed = true;
+		hlist_del_rcu(&d->d_hash);	/* keeps ->next for readers on it */
+	}
+	spin_unlock(&d->d_lock);
+	return unused;
 }
 
 static void d_free_rcu(void *arg)
 {
 	struct dentry *d = arg;
 
+	dcache_note_cb_latency(ktime_get_ns() - d->d_queued_ns);
 	if (d->d_inode)
 		ramfs_free_inode(d->d_inode);
 	d->d_magic = 0;
@@ -301,11 +346,13 @@ void dput(struct dentry *d)
 	if (WARN_ON(!d->d_unhashed || d->d_parent == d))
 		return;
 	spin_lock(&dcache_lock);
+	WARN_ON(!list_empty(&d->d_lru));
 	list_del(&d->d_child);
 	parent = d->d_parent;
 	spin_unlock(&dcache_lock);
 	/* Readers that found it in the chain before d_delete() may still be
 	 * comparing its name: free it after they are done. */
+	d->d_queued_ns = ktime_get_ns();
 	call_rcu(&d->d_rcu, d_free_rcu, d);
 	dput(parent);
 }
@@ -327,42 +374,14 @@ void d_move(struct dentry *d, struct dentry *parent, const char *name, unsigned 
 	d->d_len = len;
 	WRITE_ONCE(d->d_namehash, h);
 	WRITE_ONCE(d->d_parent, parent);
-	list_move(&d->d_child, &parent->d_subdirs);
+	d->d_dirpos = ++parent->d_dirseq;
+	list_move_tail(&d->d_child, &parent->d_subdirs);
 	hlist_add_head_rcu(&d->d_hash, d_bucket(h));
 	spin_unlock(&d->d_lock);
 	smp_wmb();		/* the chains settled before the count is even again */
 	WRITE_ONCE(rename_seq, rename_seq + 1);
 	spin_unlock(&dcache_lock);
 	dput(old);
-}
-
-long d_shrink_negative(long max)
-{
-	struct dentry *batch[32];
-	long done = 0;
-
-	/* fs_mutex held: nobody else unhashes or instantiates, so what we
-	 * collect stays hashed and negative until we delete it. */
-	while (done < max) {
-		int n = 0;
-
-		spin_lock(&dcache_lock);
-		for (unsigned int b = 0; b < D_HASH_SIZE && n < 32; b++) {
-			struct dentry *d;
-
-			hlist_for_each_entry(d, &dentry_hashtable[b], d_hash) {
-				if (n < 32 && !d->d_inode && atomic_read(&d->d_count) == 1)
-					batch[n++] = d;
-			}
-		}
-		spin_unlock(&dcache_lock);
-		if (!n)
-			break;
-		for (int i = 0; i < n; i++)
-			d_delete(batch[i]);
-		done += n;
-	}
-	return done;
 }
 
 void dcache_init(void)

@@ -13,7 +13,10 @@
  * throughout and move between a and b (d_move() across directories, the
  * case that strands a lock-free walker in the wrong hash chain), and
  * STRESS_FILES names "tN" that an updater creates and unlinks (each unlink
- * leaves a negative dentry, which the shrinker drops).
+ * leaves a negative dentry, which the shrinker drops). The shrinker
+ * (dcache_shrink(), no fs lock) runs from every reader now and then, from
+ * the updater, and past a bound of 8 from every unlink and rename, so
+ * negative dentries are unhashed and freed under the lookups of every CPU.
  *
  * Readers, one per CPU, with dcache=rcu: d_lookup() for "fN" in a, then in
  * b. The file exists throughout, so one of the two must find it unless a
@@ -126,6 +129,8 @@ static int ds_reader(void *arg)
 		} else if (!tmp && !(gen & 1) && atomic_read(&rename_gen[i]) == gen) {
 			ds_error(&ds.lost, "a file that existed throughout was found nowhere", name);
 		}
+		if ((ds_random(&rnd) & 63) == 0)	/* the shrinker, on every CPU */
+			atomic_long_add(dcache_shrink(1 + ds_random(&rnd) % 8), &ds.shrunk);
 		if ((ds_random(&rnd) & 255) == 0)
 			schedule_timeout_uninterruptible(1);	/* a quiescent state */
 	}
@@ -157,9 +162,7 @@ static int ds_updater(void *arg)
 				atomic_long_inc(&ds.renames);
 			atomic_inc(&rename_gen[i]);
 		} else if (op == 3 && (unsigned long)arg == 0) {
-			mutex_lock(&fs_mutex);
-			atomic_long_add(d_shrink_negative(64), &ds.shrunk);
-			mutex_unlock(&fs_mutex);
+			atomic_long_add(dcache_shrink(64), &ds.shrunk);
 		} else {
 			struct dentry *d;
 
@@ -187,13 +190,14 @@ static bool dstress_run(struct ktest_ctx *t)
 	struct task *tasks[CONFIG_NR_CPUS + 2];
 	unsigned int n = 0, cpu, ncpus = num_online_cpus();
 	struct kmalloc_stats k0, k1;
-	unsigned long ms = 0, gp0 = rcu_gp_completed();
+	unsigned long ms = 0, gp0 = rcu_gp_completed(), lru_max;
 	long dent0;
 	char path[40];
 	bool ok;
 
 	memset(&ds, 0, sizeof(ds));
 	dstress_stopping = false;
+	dcache_shrink(1L << 30);	/* what earlier cases left */
 	rcu_barrier();
 	kmalloc_get_stats(&k0);
 	dent0 = nr_dentries_alive();
@@ -222,6 +226,8 @@ static bool dstress_run(struct ktest_ctx *t)
 			wake_up_process(tasks[n++]);
 	}
 	atomic_long_set(&dcache_stress_freed_seen, 0);
+	/* A small bound: every unlink and rename past it shrinks the LRU too. */
+	lru_max = dcache_lru_set_max(8);
 	if (!DCACHE_STRESS_HOOK)
 		printk("dcache-stress: built without CONFIG_DCACHE_STRESS_HOOK: no window in d_lookup()\n");
 	WRITE_ONCE(dcache_stress_window, ds_window);
@@ -254,14 +260,14 @@ static bool dstress_run(struct ktest_ctx *t)
 	KT_EXPECT(t, vfs_rmdir(fs_root, "/dstress/a") == 0, "rmdir a");
 	KT_EXPECT(t, vfs_rmdir(fs_root, "/dstress/b") == 0, "rmdir b");
 	KT_EXPECT(t, vfs_rmdir(fs_root, "/dstress") == 0, "rmdir /dstress");
-	mutex_lock(&fs_mutex);
-	d_shrink_negative(1L << 30);
-	mutex_unlock(&fs_mutex);
+	dcache_lru_set_max(lru_max);
+	dcache_shrink(1L << 30);
 	rcu_barrier();
 	kmalloc_get_stats(&k1);
 
 	printk("dcache-stress: %lu ms on %u CPUs, rcu=%s: lookups %ld (hits %ld); renames %ld, "
-	       "creates %ld, unlinks %ld, negative dentries shrunk %ld; grace periods %lu\n",
+	       "creates %ld, unlinks %ld, negative dentries shrunk %ld (every CPU, bound 8); "
+	       "grace periods %lu\n",
 	       ms, ncpus, rcu_variant_name(), atomic_long_read(&ds.lookups),
 	       atomic_long_read(&ds.hits), atomic_long_read(&ds.renames),
 	       atomic_long_read(&ds.creates), atomic_long_read(&ds.unlinks),

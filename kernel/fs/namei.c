@@ -282,14 +282,18 @@ static void dir_drop_negatives(struct dentry *d)
 		spin_lock(&dcache_lock);
 		list_for_each_entry(c, &d->d_subdirs, d_child) {
 			if (!c->d_unhashed) {
-				found = c;
+				/* Hashed: the cache's reference is there. Take ours,
+				 * since the shrinker (no fs_mutex) may unhash and
+				 * free it as soon as dcache_lock is dropped. */
+				found = dget(c);
 				break;
 			}
 		}
 		spin_unlock(&dcache_lock);
 		if (!found)
 			return;
-		d_delete(found);
+		d_delete(found);	/* nothing if the shrinker got there first */
+		dput(found);
 	}
 }
 

@@ -209,9 +209,10 @@ struct file *vfs_file_open(struct dentry *cwd, const char *path, unsigned int fl
 /* exec: the program's bytes, held still (inode->lock) until vfs_exec_put(). */
 int vfs_exec_get(const char *path, struct dentry **dp, const void **data, size_t *size)
 {
-	struct dentry *d;
-	int err = path_lookup(fs_root, path, &d);
+	struct dentry *d, *cwd = fs_cwd_get();
+	int err = path_lookup(cwd, path, &d);	/* a relative path from the cwd */
 
+	dput(cwd);
 	if (err)
 		return err;
 	if ((d->d_inode->mode & FS_S_IFMT) != FS_S_IFREG || !(d->d_inode->mode & 0111) ||

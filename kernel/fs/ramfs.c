@@ -18,7 +18,7 @@ static atomic_long_t next_ino;
 
 struct inode *ramfs_new_inode(unsigned int mode)
 {
-	struct inode *inode = kzalloc(sizeof(*inode));
+	struct inode *inode = fs_kzalloc(sizeof(*inode));
 
 	if (!inode)
 		return NULL;
@@ -72,7 +72,7 @@ int ramfs_write(struct inode *inode, const void *buf, size_t n, size_t pos)
 
 		while (cap < need)
 			cap *= 2;
-		p = kmalloc(cap);
+		p = fs_kmalloc(cap);
 		if (!p)
 			return -ENOMEM;
 		if (inode->size)

@@ -3,11 +3,15 @@
  *
  * A directory's entries are its dentry's children (ramfs keeps no other
  * copy), so getdents walks d_subdirs under dcache_lock, skipping the
- * negative and unhashed ones. The file position counts the entries
- * already returned: a name created or removed between two calls can
- * shift the rest by one, so a concurrent change may make a name appear
- * twice or be missed, but never a name that never existed nor a freed
- * dentry (the lock is held while the names are copied out).
+ * negative and unhashed ones. Each child has a position in its
+ * directory (d_dirpos, given in rising order as names are added or moved
+ * in, and d_subdirs is kept in that order); the file position is the
+ * position of the last entry returned, and the next call starts after
+ * it. So a name that exists throughout a listing is returned exactly
+ * once however names are added, removed or renamed around it (a name
+ * renamed during the listing may show under both names or neither, as
+ * POSIX allows), and never a name that never existed nor a freed dentry
+ * (the lock is held while the names are copied out).
  */
 #include <fs.h>
 #include <file.h>
@@ -23,7 +27,8 @@
 
 static long sys_qs_getdents(struct pt_regs *r)
 {
-	long n = SYSCALL_ARG2(r), got = 0, skip;
+	long n = SYSCALL_ARG2(r), got = 0;
+	unsigned long pos, last = 0;
 	struct file *f = fd_get(SYSCALL_ARG0(r));
 	struct qs_dirent *ents;
 	struct dentry *dir, *c;
@@ -47,17 +52,14 @@ static long sys_qs_getdents(struct pt_regs *r)
 		file_put(f);
 		return -ENOMEM;
 	}
-	skip = READ_ONCE(f->pos);
+	pos = READ_ONCE(f->pos);
 	spin_lock(&dcache_lock);
 	list_for_each_entry(c, &dir->d_subdirs, d_child) {
-		if (c->d_unhashed || !c->d_inode)
+		if (c->d_dirpos <= pos || c->d_unhashed || !c->d_inode)
 			continue;
-		if (skip > 0) {
-			skip--;
-			continue;
-		}
 		if (got == n)
 			break;
+		last = c->d_dirpos;
 		memcpy(ents[got].name, c->d_name, c->d_len);
 		ents[got].name[c->d_len] = 0;
 		ents[got].mode = c->d_inode->mode;
@@ -68,7 +70,8 @@ static long sys_qs_getdents(struct pt_regs *r)
 	if (got && copy_to_user((void __user *)SYSCALL_ARG1(r), ents, got * sizeof(*ents)))
 		err = -EFAULT;
 	else
-		WRITE_ONCE(f->pos, READ_ONCE(f->pos) + got);
+		if (got)
+			WRITE_ONCE(f->pos, last);
 	kfree(ents);
 	file_put(f);
 	return err ? err : got;

@@ -222,3 +222,43 @@ static long sys_getcwd(struct pt_regs *r)
 	return n < 0 ? n : n + 1;
 }
 SYSCALL_DEFINE(SYS_getcwd, sys_getcwd);
+
+/* qs_dcache(op, arg, stats): the LRU and the dentries' call_rcu() latency
+ * for dcachebench and dbench (user/bin), and the shrinker on demand. */
+static long sys_qs_dcache(struct pt_regs *r)
+{
+	unsigned long arg = SYSCALL_ARG1(r);
+	struct qs_dcache_stats out;
+	struct dcache_stats s;
+
+	switch (SYSCALL_ARG0(r)) {
+	case QS_DCACHE_STATS:
+		dcache_get_stats(&s);
+		memset(&out, 0, sizeof(out));
+		out.dentries = s.dentries;
+		out.lru = s.lru;
+		out.lru_max = s.lru_max;
+		out.shrunk = s.shrunk;
+		out.bound_shrinks = s.bound_shrinks;
+		out.pressure_retries = s.pressure_retries;
+		out.pressure_saved = s.pressure_saved;
+		out.cb_count = s.cb_count;
+		out.cb_sum_ns = s.cb_sum_ns;
+		out.cb_max_ns = s.cb_max_ns;
+		for (int i = 0; i < QS_DCACHE_HIST; i++)
+			out.cb_hist[i] = s.cb_hist[i];
+		out.mode = READ_ONCE(dcache_mode) == DCACHE_LOCK;
+		if (copy_to_user((void __user *)SYSCALL_ARG2(r), &out, sizeof(out)))
+			return -EFAULT;
+		if (arg)
+			dcache_reset_cb_latency();
+		return 0;
+	case QS_DCACHE_SHRINK:
+		if (fs_uid() != 0)
+			return -EPERM;
+		return dcache_shrink(arg ? (long)(arg > (1UL << 40) ? 1UL << 40 : arg) : 1L << 40);
+	default:
+		return -EINVAL;
+	}
+}
+SYSCALL_DEFINE(SYS_qs_dcache, sys_qs_dcache);

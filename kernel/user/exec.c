@@ -155,9 +155,8 @@ int exec_load(const char *path, const char *const argv[], int argc,
 	struct uvm *vm;
 	int err;
 
-	while (*path == '/')
-		path++;
-	/* The program from the filesystem (the initrd unpacked at boot). */
+	/* The program from the filesystem (the initrd unpacked at boot); a
+	 * relative path from the caller's working directory. */
 	if ((err = vfs_exec_get(path, &d, &file, &size)))
 		return err;
 	vm = uvm_create();

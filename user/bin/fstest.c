@@ -66,6 +66,23 @@ static void check_dirs(void)
 	CHECK(getcwd(buf, sizeof(buf)) && !strcmp(buf, "/t"), "the child's chdir stays its own");
 	chdir("/");
 
+	/* exec resolves a relative path from the cwd, as open does */
+	static const char *const dirs[] = { "/bin", "/", "/tmp" };
+	static const char *const progs[] = { "true", "bin/true", "true" };
+	for (int i = 0; i < 3; i++) {
+		char *av[] = { (char *)progs[i], NULL };
+
+		pid = fork();
+		if (pid == 0) {
+			chdir(dirs[i]);
+			execv(progs[i], av);
+			_exit(errno == ENOENT ? 3 : 4);
+		}
+		CHECK(pid > 0 && waitpid(pid, &n, 0) == pid && WIFEXITED(n) &&
+		      WEXITSTATUS(n) == (i < 2 ? 0 : 3), "exec %s in %s: status %#x", progs[i],
+		      dirs[i], n);
+	}
+
 	/* getdents */
 	CHECK(listed("/bin", "sh") == 1 && listed("/etc", "motd") == 1, "getdents lists /bin, /etc");
 	CHECK(listed("/t", "d") == 1 && listed("/t", "nothing") == 0, "getdents over /t");
@@ -102,6 +119,49 @@ static void check_dirs(void)
 			rmdir(buf);
 		}
 	}
+	/* names removed, added and renamed between the calls: each of the
+	 * twelve that stay throughout is returned exactly once */
+	{
+		struct qs_dirent d[3];
+		int count[12] = { 0 }, step = 0, once = 0;
+
+		mkdir("/t/gd", 0755);
+		for (int i = 0; i < 12; i++) {
+			snprintf(buf, sizeof(buf), "/t/gd/x%d", i);
+			qs_creat(buf, 0644, 1);
+			snprintf(buf, sizeof(buf), "/t/gd/k%d", i);
+			qs_creat(buf, 0644, 1);
+		}
+		fd = open("/t/gd", O_RDONLY | O_DIRECTORY);
+		while ((n = qs_getdents(fd, d, 3)) > 0 && step < 40) {
+			char to[32];
+
+			for (int i = 0; i < n; i++)
+				if (d[i].name[0] == 'k')
+					count[atoi(d[i].name + 1) % 12]++;
+			snprintf(buf, sizeof(buf), "/t/gd/x%d", step % 12);
+			unlink(buf);
+			snprintf(buf, sizeof(buf), "/t/gd/n%d", step);
+			qs_creat(buf, 0644, 1);
+			snprintf(to, sizeof(to), "/t/gd/m%d", step);
+			rename(buf, to);
+			step++;
+		}
+		close(fd);
+		for (int i = 0; i < 12; i++)
+			once += count[i] == 1;
+		CHECK(once == 12, "getdents while the directory changed: %d of the 12 names that "
+		      "stayed were returned exactly once", once);
+		for (int i = 0; i < 40; i++) {
+			snprintf(buf, sizeof(buf), "/t/gd/m%d", i);
+			unlink(buf);
+			snprintf(buf, sizeof(buf), "/t/gd/k%d", i);
+			unlink(buf);
+			snprintf(buf, sizeof(buf), "/t/gd/x%d", i);
+			unlink(buf);
+		}
+		CHECK(rmdir("/t/gd") == 0, "rmdir /t/gd after the listing");
+	}
 
 	/* EACCES by mode bits and uid: a child as uid 1000 (root bypasses) */
 	CHECK(mkdir("/t/priv", 0700) == 0 && mkdir("/t/pub", 0777) == 0, "dirs with modes");
@@ -132,6 +192,7 @@ static void check_dirs(void)
 		bad += fd < 0 || fstat(fd, &st) < 0 || st.st_uid != 1000;
 		close(fd);
 		bad += unlink("/t/pub/mine") != 0;
+		CHILD_FAILS(qs_dcache(QS_DCACHE_SHRINK, 0, NULL), EPERM);
 		_exit(bad);
 	}
 	CHECK(pid > 0 && waitpid(pid, &n, 0) == pid && WIFEXITED(n) && WEXITSTATUS(n) == 0,
@@ -298,6 +359,19 @@ int main(void)
 	FAILS(stat(longpath, &st), ENAMETOOLONG);
 	FAILS(mkdir((const char *)8, 0755), EFAULT);
 	FAILS(rename("/t/d", (const char *)8), EFAULT);
+
+	/* qs_dcache: the LRU's statistics and the shrinker (root) */
+	{
+		struct qs_dcache_stats ds;
+
+		FAILS(qs_dcache(QS_DCACHE_STATS, 0, NULL), EFAULT);
+		FAILS(qs_dcache(99, 0, &ds), EINVAL);
+		CHECK(unlink("/t/d/g") == 0 && qs_dcache(QS_DCACHE_SHRINK, 0, NULL) >= 1 &&
+		      qs_dcache(QS_DCACHE_STATS, 0, &ds) == 0 && ds.lru == 0 && ds.lru_max > 0 &&
+		      ds.dentries > 0, "an unlink's negative dentry shrunk: LRU %ld of %ld",
+		      (long)ds.lru, (long)ds.lru_max);
+		CHECK(qs_creat("/t/d/g", 0644, 1) == 0, "create /t/d/g again");
+	}
 
 	/* clean up */
 	CHECK(unlink("/t/d/g") == 0, "unlink");

@@ -10,6 +10,10 @@
  * reaped its allocation statistics (kmalloc objects and bytes, tasks,
  * processes, user pages) must be back at their baseline.
  *
+ * The file calls (110-118) and open work mostly in the child's own
+ * directory, /tmp/fz<id>, its working directory, which it removes before
+ * it exits (tame_fs() below).
+ *
  * As root, before the children start, the parent also feeds init_module()
  * a bounded number of images (random bytes, and hello.ko truncated or with
  * a few random bytes changed) and delete_module() random names: every
@@ -45,6 +49,8 @@
 #include <sys/syscall.h>
 #include <sys/sem.h>
 #include <quiescent.h>
+#include <qs_fs.h>
+#include <fcntl.h>
 #include <sys/socket.h>
 #include <netinet/in.h>
 #include <sys/module.h>
@@ -96,6 +102,8 @@ static long pick_nr(void)
 	for (;;) {
 		unsigned long long r = rnd();
 		long nr = r % 8 == 0 ? (long)rnd() : (long)((r >> 3) % 104);	/* past the ranges in use */
+		if (r % 32 == 5)	/* a file call (kernel/fs), tamed by tame_fs() */
+			nr = SYS_mkdir + (long)((r >> 5) % (SYS_qs_getdents - SYS_mkdir + 1));
 
 		if (r % 8 == 1)		/* a socket call more often: they have many paths */
 			nr = SYS_socket + (long)((r >> 3) % (SYS_qs_neigh - SYS_socket + 1));
@@ -111,6 +119,161 @@ static long pick_nr(void)
 			continue;
 		return nr;
 	}
+}
+
+/*
+ * File calls (110-118, and open): each child works in its own directory,
+ * /tmp/fz<id>, made before its calls, its working directory throughout.
+ * Three in four path arguments are names there (absolute, or relative to
+ * the working directory, never with ".."), so the calls reach past the
+ * lookup into create, rename and remove; the rest keep their random
+ * pointers (EFAULT, ENAMETOOLONG, names nothing can reach). chdir is always
+ * tamed, so relative names never leave the sandbox; the child removes the
+ * whole tree before it exits (fs_cleanup()), and the parent shrinks the
+ * dcache before each allocation count (negative dentries are a cache).
+ */
+static char fs_base[32];
+static long fs_ok;		/* file calls that succeeded */
+
+static long fs_path(unsigned long long r, int slot)
+{
+	static const char *const names[] = { "a", "b", "f", "b/c", "a/d", "b/c/e", "g" };
+	char *p = scratch + 4096 + 1024 + slot * 128;
+
+	if (r % 3)
+		snprintf(p, 128, "%s/%s", fs_base, names[(r >> 2) % 7]);
+	else
+		snprintf(p, 128, "%s", names[(r >> 2) % 7]);
+	return (long)p;
+}
+
+static void tame_fs(long nr, long a[6])
+{
+	unsigned long long r = rnd();
+
+	if (nr == SYS_chdir) {
+		static const char *const dirs[] = { "", "/a", "/b", "/b/c" };
+		char *p = scratch + 4096 + 1024;
+
+		snprintf(p, 128, "%s%s", fs_base, dirs[r % 4]);
+		a[0] = (long)p;
+		return;
+	}
+	/* The sandbox's files stay small: a write or a seek past a few MiB
+	 * into a ramfs file would hold that much kernel memory per name. */
+	if (nr == SYS_lseek && a[1] > (1L << 20))
+		a[1] &= (1L << 20) - 1;
+	if (nr == SYS_write && a[0] > 2 && (unsigned long)a[2] > 65536)
+		a[2] &= 65535;
+	if ((nr < SYS_mkdir || nr > SYS_qs_getdents) && nr != SYS_open)
+		return;
+	/* A directory its owner cannot read or search could not be cleaned up. */
+	if (nr == SYS_mkdir)
+		a[1] = (r >> 2) % 4 ? 0755 : 0700 | (long)((r >> 4) & 077);
+	if (r % 4 == 0)
+		return;				/* a quarter keep their random arguments */
+	switch (nr) {
+	case SYS_getcwd:
+		a[0] = (long)scratch + 4096 + 2048;
+		a[1] = (r >> 2) % 4 ? 128 : (long)((r >> 4) % 24);
+		return;
+	case SYS_qs_getdents:
+		a[0] = 3 + (long)((r >> 2) % 6);	/* likely a descriptor open() gave */
+		a[1] = (long)scratch + 4096 + 2048 - 256 * 4;
+		a[2] = (r >> 5) % 8 ? (long)((r >> 6) % 4) : a[2];
+		return;
+	case SYS_open: {
+		static const long flags[] = { O_RDONLY, O_RDONLY | O_DIRECTORY, O_CREAT | O_WRONLY,
+					      O_CREAT | O_EXCL | O_RDWR, O_RDWR | O_TRUNC,
+					      O_WRONLY | O_APPEND, O_CREAT | O_DIRECTORY };
+		a[0] = fs_path(r >> 2, 0);
+		a[1] = flags[(r >> 12) % 7];
+		a[2] = 0644;
+		return;
+	}
+	case SYS_stat:
+		a[1] = (long)scratch + 4096 + 2048;
+		break;
+	case SYS_qs_creat:
+		a[1] = (r >> 2) % 4 ? 0644 : (long)((r >> 4) & 07777);
+		a[2] = (r >> 16) % 2;
+		break;
+	case SYS_rename:
+		a[1] = fs_path(r >> 20, 1);
+		break;
+	}
+	a[0] = fs_path(r >> 30, 0);
+}
+
+/* Remove path and everything under it (the child's own tree). */
+static void rm_tree(const char *path, int depth)
+{
+	struct qs_dirent d[4];		/* not static: the calls below nest */
+	char sub[QS_PATH_MAX + 64];
+	struct stat st;
+	int fd, n, again = 1;
+
+	if (stat(path, &st))
+		return;
+	if ((st.st_mode & S_IFMT) != S_IFDIR || depth > 32) {
+		unlink(path);
+		return;
+	}
+	/* getdents may skip a name while the directory changes under it: read
+	 * it again until a pass finds nothing to remove. */
+	while (again) {
+		again = 0;
+		fd = open(path, O_RDONLY | O_DIRECTORY);
+		if (fd < 0)
+			break;
+		while ((n = qs_getdents(fd, d, 4)) > 0)
+			for (int i = 0; i < n; i++) {
+				snprintf(sub, sizeof(sub), "%s/%s", path, d[i].name);
+				rm_tree(sub, depth + 1);
+				again = 1;
+			}
+		close(fd);
+	}
+	rmdir(path);
+}
+
+/* Made as root before setuid(), open to all (0777): the child, uid 1000,
+ * works in it as its working directory. 0, or 1 (said). */
+static int fs_setup(int id)
+{
+	snprintf(fs_base, sizeof(fs_base), "/tmp/fz%d", id);
+	rm_tree(fs_base, 0);		/* a tree a killed run left */
+	if (mkdir(fs_base, 0777) || chdir(fs_base)) {
+		perror("fuzz: the file calls' directory");
+		return 1;
+	}
+	return 0;
+}
+
+static void fs_note(long nr, long ret)
+{
+	if (ret >= 0 && ((nr >= SYS_mkdir && nr <= SYS_qs_getdents) || nr == SYS_open))
+		fs_ok++;
+}
+
+/* 0, or 1 (said) if the child's tree could not be removed. */
+static int fs_cleanup(int id)
+{
+	struct stat st;
+
+	/* The random calls may have filled the descriptor table, and the
+	 * cleanup needs one for each directory it reads. */
+	for (int fd = 3; fd < 256; fd++)
+		close(fd);
+	chdir("/");
+	rm_tree(fs_base, 0);
+	if (stat(fs_base, &st) == 0) {
+		printf("fuzz: FAIL: %s is still there after the cleanup\n", fs_base);
+		return 1;
+	}
+	printf("\nfuzz: files: child %d: %ld file calls succeeded in %s, removed\n", id, fs_ok,
+	       fs_base);
+	return 0;
 }
 
 /*
@@ -274,6 +437,7 @@ static void tame(long nr, long a[6])
 {
 	tame_socket(nr, a);
 	tame_route(nr, a);
+	tame_fs(nr, a);
 	/* Siblings share our uid: a signal would end them, so only ask. */
 	if (nr == SYS_kill && a[1] > 0 && a[1] < QS_NSIG)
 		a[1] = 0;
@@ -433,6 +597,8 @@ static int child(int id, int ncpus, long calls)
 	CPU_ZERO(&set);
 	CPU_SET(id % ncpus, &set);
 	sched_setaffinity(0, sizeof(set), &set);
+	if (fs_setup(id))
+		return 1;
 	if (setuid(1000)) {
 		perror("fuzz: setuid");
 		return 1;
@@ -456,8 +622,11 @@ static int child(int id, int ncpus, long calls)
 			pipes += nr == SYS_pipe2;
 		}
 		sem_note(nr, ret);
+		fs_note(nr, ret);
 	}
 	sem_cleanup();
+	if (fs_cleanup(id))
+		return 1;
 	printf("\nfuzz: child %d (pid %d, uid %d) on cpu %d: %ld calls, %ld failed as expected or not, "
 	       "%ld socket calls succeeded, %ld pipes made\n", id, getpid(), getuid(), sched_getcpu(),
 	       ok + err, err, sock_ok, pipes);
@@ -605,6 +774,7 @@ int main(int argc, char **argv)
 	bad += root_modules(10);
 	bad += root_routes(20);
 	qs_rtcache(QS_RTCACHE_FLUSH, 0, NULL, 0);	/* what lookups cached is not a leak */
+	qs_dcache(QS_DCACHE_SHRINK, 0, NULL);		/* nor names known absent */
 	qs_stats(&before, QS_STATS_SYNC);
 	module_stats(&mbefore);
 	printf("fuzz: %d processes x %ld calls on %d CPUs, seed %lu\n", procs, calls, u.ncpus, seed);
@@ -613,6 +783,7 @@ int main(int argc, char **argv)
 	bad += root_routes(calls / 20 < 300 ? calls / 20 : 300);
 	bad += round(procs, u.ncpus, calls, seed);
 	qs_rtcache(QS_RTCACHE_FLUSH, 0, NULL, 0);
+	qs_dcache(QS_DCACHE_SHRINK, 0, NULL);
 	qs_stats(&after, QS_STATS_SYNC);
 	module_stats(&mafter);
 	ok &= same("module pages", mbefore.pages, mafter.pages);

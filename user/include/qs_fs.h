@@ -24,5 +24,8 @@ char *getcwd(char *buf, size_t size);
  * stopped: how many (0 at the end), or -1 with errno. */
 struct qs_dirent;
 int qs_getdents(int fd, struct qs_dirent *d, int n);
+/* The dcache's LRU and call_rcu() latency (QS_DCACHE_STATS, arg 1 also
+ * resets the latency record), or its shrinker (QS_DCACHE_SHRINK, root). */
+long qs_dcache(int op, unsigned long arg, struct qs_dcache_stats *s);
 
 #endif

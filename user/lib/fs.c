@@ -46,3 +46,8 @@ int qs_getdents(int fd, struct qs_dirent *d, int n)
 {
 	return ret(__syscall3(SYS_qs_getdents, fd, d, n));
 }
+
+long qs_dcache(int op, unsigned long arg, struct qs_dcache_stats *s)
+{
+	return ret(__syscall3(SYS_qs_dcache, op, arg, s));
+}
