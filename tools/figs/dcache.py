@@ -6,7 +6,7 @@ from qs import REPO
 from figs import Section
 from figs.doc import Doc
 
-import dcachefigs as tool       # tools/dcachefigs.py
+from qs import dcachefigs as tool
 
 KEY = "dcache"
 TITLE = "Seed 004 Table 3 and Figure 7, seed 000 Figures 9-10: dcachebench and dbench"
