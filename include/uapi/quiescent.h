@@ -58,6 +58,11 @@
 #define QS_CPU_ONLINE		0x6f6e6c6e	/* -> the online CPUs as a bit mask (CPUs 0-62) */
 #define QS_CPU_DOWN		0x6f666600	/* cpu_down(cpu) */
 #define QS_CPU_UP		0x6f6e0000	/* cpu_up(cpu) */
+/* The task list under test, for user/bin/psstorm (kernel/user/qs_tasklist.c). */
+#define SYS_qs_tasklist		39	/* (QS_TASKLIST_*, arg) */
+#define QS_TASKLIST_MODE	0x6d6f6465	/* arg -1: ask; 0: tasklist=lock, 1: rcu (root) -> 1 if rcu */
+#define QS_TASKLIST_KTHREADS	0x6b746872	/* make and end kernel threads for arg ms (root) -> count */
+#define QS_TASKLIST_KTHREADS_MAX_MS	60000
 
 /*
  * Ranges kept for each subsystem's calls, numbered in its own uapi header:
