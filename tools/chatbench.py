@@ -1,5 +1,5 @@
 #!/usr/bin/env python3
-"""Seed 000 Figure 11 for Quiescent: the chat benchmark (user/bin/chat,
+"""Seed 000 Figure 11 for Quiescent: the chat benchmark (user/bin/chat.c,
 docs/chat.md) on every RCU variant, with files=rcu and files=lock.
 
 For every variant that tools/compare.py boots (its builds, shared), and

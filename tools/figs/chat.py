@@ -1,5 +1,5 @@
 """Seed 000 Figure 11 (the chat benchmark on each RCU variant) from
-tools/chatbench.py (`make chatbench`): user/bin/chat over UDP on the
+tools/chatbench.py (`make chatbench`): user/bin/chat.c over UDP on the
 loopback interface, files=rcu and files=lock, beside the paper's
 finding."""
 from qs import REPO
