@@ -13,7 +13,7 @@ build/chatbench/chatbench.json. A benchmark: nothing passes or fails on a
 number, but a run that lost a message or warned is left out and said.
 
   tools/chatbench.py [--cpus 2] [--rooms 20] [--clients 5] [--messages 500]
-                     [--repeat 2] [--variants ltimer,poll] [--kvm 0]
+                     [--repeat 1] [--variants ltimer,poll] [--kvm 0]
   make chatbench [CHATBENCH_ARGS="--rooms 4 --messages 100"]
 
 Scale: the paper's 20 rooms and 500 messages are the default. Each client
@@ -121,7 +121,8 @@ def main():
     ap.add_argument("--rooms", type=int, default=PAPER["rooms"])
     ap.add_argument("--clients", type=int, default=5)
     ap.add_argument("--messages", type=int, default=PAPER["messages"])
-    ap.add_argument("--repeat", type=int, default=2)
+    ap.add_argument("--repeat", type=int, default=1,
+                    help="runs a boot (a boot's later runs are slower: docs/chat.md)")
     ap.add_argument("--variants", default="", help="comma-separated config stems (default: all)")
     ap.add_argument("--kvm", default="0")
     a = ap.parse_args()
