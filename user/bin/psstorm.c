@@ -26,8 +26,8 @@
  * baseline, after rcu_barrier() (qs_stats' QS_STATS_SYNC).
  *
  * -b prints, for each mode, a BENCH line with the ps latency (mean and
- * worst of one walker's qs_ps calls) and the fork rate (of the forkers,
- * kernel threads beside) while all run. Children send their counts to
+ * worst of one walker's qs_ps calls, one walk a millisecond) and the
+ * fork rate (of the forkers, kernel threads beside) while all run. Children send their counts to
  * the parent in one UDP datagram each on the loopback interface.
  * Root only (the kernel-thread call and the mode switch are).
  */
@@ -47,6 +47,8 @@
 #include <sched.h>
 
 #define REPORT_PORT	7407
+
+static unsigned long pace_us;	/* -b: the walker sleeps this long between walks */
 #define MAX_KIDS	32
 
 enum role { WALKER, FORKER, KILLER, KTHREADER };
@@ -110,7 +112,17 @@ static void walker(struct result *r, uint64_t end)
 				r->failed = 1;
 			}
 		}
-		sched_yield();	/* a monitoring tool, not a spinner: the forkers get the CPU */
+		/*
+		 * A monitoring tool, not a spinner: the forkers get the CPU.
+		 * The benchmark paces it (a walk a millisecond, as the
+		 * in-kernel bench_tasklist does), so that the fork rate
+		 * measures the walk's hold on the task list, not how many
+		 * walks a faster mode squeezes onto the CPUs.
+		 */
+		if (pace_us)
+			usleep(pace_us);
+		else
+			sched_yield();
 	}
 }
 
@@ -361,6 +373,7 @@ static int run_bench(int secs)
 
 	qs_stats(&st, 0);
 	ncpus = (int)st.ncpus;
+	pace_us = 1000;
 	for (int m = 1; m >= 0; m--) {
 		struct result got[MAX_KIDS], w, f, k;
 		int n;
