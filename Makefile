@@ -216,7 +216,7 @@ initrd: $(INITRD)
 
 # ---------------------------------------------------------------- top targets
 .PHONY: check all kernel initrd modules iso run gdb console test test-full test-quick soak repeat trace mutants torture torture-bisect litmus compare amlat \
-	modbench semopbench rtbench figures grade clean \
+	modbench semopbench rtbench chatbench figures grade clean \
 	distclean deps \
 	menuconfig defconfig olddefconfig savedefconfig FORCE
 
@@ -433,6 +433,13 @@ semopbench: deps
 # count and hit ratio, in one boot: a table and a plot (build/rtbench/).
 rtbench: deps
 	$(Q)$(PYTHON) tools/rtbench.py --cpus $(CPUS) --kvm $(if $(filter auto,$(KVM)),0,$(KVM))
+
+# Seed 000 Figure 11: the chat benchmark (user/bin/chat, UDP on lo) on
+# every RCU variant, files=rcu and files=lock (build/chatbench/).
+CHATBENCH_ARGS	?=
+chatbench: deps
+	$(Q)$(PYTHON) tools/chatbench.py --cpus $(CPUS) --kvm $(if $(filter auto,$(KVM)),0,$(KVM)) \
+		$(CHATBENCH_ARGS)
 
 # Every reproduced paper figure in one report, build/figures/report.md and
 # .html with the PNGs (docs/figures.md): CPUS= defaults here to the host's

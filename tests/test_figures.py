@@ -82,14 +82,32 @@ def fake_hashlookup(cpus):
                 cells=cells, opcost={op: dict(ps=1000) for op, *_ in hashlookup.TABLE1})
 
 
+def fake_chat(cpus):
+    def cell(stem, mode, per_s):
+        return dict(variant=stem, mode=mode, rows=[dict(per_s=per_s)], why=None, accel="tcg",
+                    cpu="", accel_desc="TCG", log="x.log", cmdline=f"files={mode} -- chat",
+                    elapsed_s=1.0, banner=stem, per_s=per_s, per_s_median=per_s)
+    res = {stem: {m: cell(stem, m, 20000 + 1000 * i + (500 if m == "rcu" else 0))
+                  for m in ("rcu", "lock")} for i, stem in enumerate(["ltimer", "poll"])}
+    res["sched"] = {"rcu": dict(cell("sched", "rcu", None), rows=[], why="lost a message")}
+    return dict(results=res, rooms=20, clients=5, messages=50, repeat=1, cpus=cpus)
+
+
 def test_report_without_boots(tmp_path):
     """Every part's renderer from made-up data; a part that failed or is
     missing still gets its section."""
     store = {"hashlookup": dict(data=fake_hashlookup(2), status="ok", wall_s=1.0),
              "ipc": dict(data=None, status="failed: no boot", wall_s=2.0),
-             "route": dict(data=None, status="not available: test", wall_s=None)}
+             "route": dict(data=None, status="not available: test", wall_s=None),
+             "chat": dict(data=fake_chat(2), status="ok", wall_s=1.0)}
     sections, md, html = draw(tmp_path, 2, store)
-    assert [s.key for s in sections] == ["hashlookup", "ipc", "route"]
+    assert [s.key for s in sections] == ["hashlookup", "ipc", "route", "chat"]
+    # seed 000 Figure 11: a row per variant, its plot, a variant without numbers still listed
+    chat = sections[3]
+    assert chat.status == "ok" and chat.pngs == ["seed000-fig11-chat.png"], chat.pngs
+    for row in ("| ltimer | 20500 | 20000 | 1.02 |", "| poll | 21500 | 21000 | 1.02 |",
+                "| sched | ? | ? | ? |"):
+        assert row in md, row
     assert sections[1].status.startswith("failed") and "**failed: no boot**" in md
     for png in sections[0].pngs:
         assert (tmp_path / png).exists()

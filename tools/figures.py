@@ -14,6 +14,7 @@ when their tool and benchmark exist in the tree):
   realtime    seed 003 Table 1                        (tools/amlat.py, make amlat)
   ipc         seed 004 Table 5                        (tools/semopbench.py, make semopbench)
   route       seed 000 Figure 6, the route cache      (tools/rtbench.py, make rtbench)
+  chat        seed 000 Figure 11, the chat benchmark  (tools/chatbench.py, make chatbench)
 
   tools/figures.py [--cpus N] [--quick] [--kvm 0|1|force] [--parts hashlookup,ipc] [--out DIR]
   tools/figures.py --report-only [--out DIR]       redraw from DIR/figures.json, no boot
@@ -44,7 +45,7 @@ from figs import Ctx, Section, Timer
 from figs import machine as fmachine, report as freport
 from figs.doc import Doc
 
-PARTS = ["hashlookup", "variants", "realtime", "ipc", "route", "dcache"]
+PARTS = ["hashlookup", "variants", "realtime", "ipc", "route", "dcache", "chat"]
 OUT = REPO / "build" / "figures"
 
 

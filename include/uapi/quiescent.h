@@ -61,6 +61,11 @@
 /* Pipes and signal dispositions (kernel/user/pipe.c, kernel/user/signal.c). */
 #define SYS_pipe2		34	/* (int fds[2], flags: O_NONBLOCK, O_CLOEXEC) */
 #define SYS_signal		35	/* (sig, QS_SIG_DFL or QS_SIG_IGN) -> the old one */
+/* The task list under test, for user/bin/psstorm (kernel/user/qs_tasklist.c). */
+#define SYS_qs_tasklist		39	/* (QS_TASKLIST_*, arg) */
+#define QS_TASKLIST_MODE	0x6d6f6465	/* arg -1: ask; 0: tasklist=lock, 1: rcu (root) -> 1 if rcu */
+#define QS_TASKLIST_KTHREADS	0x6b746872	/* make and end kernel threads for arg ms (root) -> count */
+#define QS_TASKLIST_KTHREADS_MAX_MS	60000
 
 /*
  * Ranges kept for each subsystem's calls, numbered in its own uapi header:

@@ -33,6 +33,8 @@
 #include <arch/user.h>
 #include <ipc.h>
 #include <smp.h>
+#include <cmdline.h>
+#include <time.h>
 
 static LIST_HEAD(all_processes);
 static DEFINE_SPINLOCK(proc_lock);	/* the tree, zombie states, writers of the list */
@@ -75,6 +77,7 @@ static struct process *proc_alloc(const char *name, int uid, int gid, int *err)
 	INIT_LIST_HEAD(&p->children);
 	INIT_LIST_HEAD(&p->sibling);
 	INIT_LIST_HEAD(&p->list);
+	p->magic = PROC_MAGIC;
 	init_waitqueue_head(&p->child_wait);
 	strlcpy(p->name, name, sizeof(p->name));
 	p->uid = uid;
@@ -333,6 +336,29 @@ static void fill_info(struct qs_procinfo *i, struct task *t, struct process *p)
 	strlcpy(i->name, t->name, sizeof(i->name));
 }
 
+/*
+ * tasklist.linger_us: a `ps` walk stands this long on every entry, as a
+ * slow copy-out would (user/bin/psstorm's storm sets it). It widens the
+ * window in which an exit's free races the walk, so that with kmalloc
+ * poisoning a free that does not wait for the reader (the busted variant)
+ * shows as a poisoned magic instead of passing unseen.
+ */
+static unsigned long ps_linger_us;
+CMDLINE_ULONG("tasklist.linger_us", ps_linger_us, 0, 1000,
+	      "tasklist.linger_us=N: ps stands N us on every task it lists, to widen races for tests (default 0)");
+
+/* Check that the entry is still allocated, then stand on it a while. */
+static void ps_linger(unsigned long magic, unsigned long want, int pid, const char *what)
+{
+	unsigned long us = READ_ONCE(ps_linger_us);
+
+	if (magic != want)
+		panic("tasklist: a reader on CPU %u found a freed %s (pid %d)",
+		      smp_processor_id(), what, pid);
+	if (us)
+		udelay(us);
+}
+
 struct kthread_fill {
 	struct qs_procinfo *info;
 	int n, max;
@@ -345,10 +371,9 @@ static void fill_kthread(struct task *t, void *arg)
 
 	if (t->proc || f->n == f->max)
 		return;
-	if (t->magic != TASK_MAGIC)
-		panic("tasklist: a reader on CPU %u found a freed task (pid %d)",
-		      smp_processor_id(), t->pid);
+	ps_linger(READ_ONCE(t->magic), TASK_MAGIC, t->pid, "task");
 	fill_info(&f->info[f->n++], t, NULL);
+	ps_linger(READ_ONCE(t->magic), TASK_MAGIC, t->pid, "task");
 }
 
 /*
@@ -365,7 +390,9 @@ static void proc_list_fill(struct kthread_fill *f)
 	list_for_each_entry_rcu(p, &all_processes, list, lockdep_is_held(&proc_lock)) {
 		if (f->n == f->max)
 			break;
+		ps_linger(READ_ONCE(p->magic), PROC_MAGIC, p->pid, "process");
 		fill_info(&f->info[f->n++], p->task, p);
+		ps_linger(READ_ONCE(p->magic), PROC_MAGIC, p->pid, "process");
 	}
 }
 
@@ -433,6 +460,9 @@ long proc_signal(int pid, int sig, int sender_uid)
 	p = t->proc;
 	if (!p || READ_ONCE(p->zombie))
 		goto put;		/* kernel threads take no signals */
+	if (READ_ONCE(p->magic) != PROC_MAGIC)
+		panic("tasklist: kill on CPU %u found a freed process (pid %d)",
+		      smp_processor_id(), pid);
 	err = 0;
 	if (sender_uid != 0 && sender_uid != READ_ONCE(p->uid))
 		err = -EPERM;

@@ -29,6 +29,7 @@
 struct process {
 	struct list_head list;		/* all_processes (RCU readers) */
 	struct rcu_head rcu;
+	unsigned long magic;		/* PROC_MAGIC while allocated (poison catches) */
 	struct task *task;		/* holds a reference until freed */
 	int pid, ppid, uid, gid;	/* uid and gid are also the effective ids */
 	struct process *parent;		/* proc_lock, as are the three below */
@@ -49,6 +50,7 @@ struct process {
 };
 
 #define MAX_PROCESSES	128
+#define PROC_MAGIC	0x70c5c0ffee70c5c0UL
 
 static inline struct process *current_proc(void)
 {

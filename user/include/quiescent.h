@@ -14,6 +14,8 @@ int poweroff(int code);
 /* RCU work on demand: QS_RCU_SYNC, QS_RCU_CALL (n callbacks), QS_RCU_BARRIER. */
 long qs_rcu(int op, unsigned long n);
 long qs_cpu(long op, unsigned long cpu);
+/* The task list under test: QS_TASKLIST_MODE, QS_TASKLIST_KTHREADS (user/bin/psstorm). */
+long qs_tasklist(long op, long arg);
 /* The index-th file of the initrd; -1 (ENOENT) past the last. */
 int qs_readdir(int index, struct qs_dirent *d);
 

@@ -45,6 +45,7 @@ int qs_ps(struct qs_procinfo *buf, int max)	{ return ret(__syscall2(SYS_qs_ps, b
 int poweroff(int code)				{ return ret(__syscall1(SYS_poweroff, code)); }
 long qs_cpu(long op, unsigned long cpu)		{ return ret(__syscall2(SYS_qs_cpu, op, cpu)); }
 long qs_rcu(int op, unsigned long n)		{ return ret(__syscall2(SYS_qs_rcu, op, n)); }
+long qs_tasklist(long op, long arg)		{ return ret(__syscall2(SYS_qs_tasklist, op, arg)); }
 
 void _exit(int status)
 {
