@@ -1,5 +1,5 @@
 """qs.sync_tree: the scratch copies make grade and make mutants build from
-hold the tree's files and nothing else (issue 31: grade.py's own copy
+hold the tree's files and nothing else (grade.py once had its own copy that
 kept files the tree had dropped, and the Makefile's wildcards built them)."""
 import subprocess
 from pathlib import Path

@@ -1,7 +1,7 @@
 /*
  * bench_fs_dcache_lookup: path lookups per second through the dentry
  * cache, dcache=rcu against dcache=lock, at 1, 2, 4 ... CPUs in one boot
- * (issue 27; seed 000's dcache result). Each CPU resolves
+ * (seed 000's dcache result). Each CPU resolves
  * /dbench/dN/fM, three d_lookup()s and their dput()s, over and over for
  * dcache_bench.ms milliseconds; the lock mode takes the global
  * dcache_lock for each, as the kernel before the dcache-rcu patch did.

@@ -1,6 +1,6 @@
 /*
  * bench_files: fget()s per second on one descriptor table shared by 1, 2,
- * 4 ... CPUs, files=rcu against files=lock in one boot (issue 28; seed
+ * 4 ... CPUs, files=rcu against files=lock in one boot (seed
  * 000's "30% improvement" for the FD-management patch). Each CPU looks up
  * its own descriptor and puts the reference, over and over for
  * files_bench.ms milliseconds, so the file's count is not shared between
