@@ -47,6 +47,8 @@ enum trace_event_type {
 	TR_READER_ENTER, /* a: reader id, b: context (0 thread, 1 timer, 2 irq) */
 	TR_READER_EXIT,	/* a: reader id */
 	TR_TEST,	/* a: a pattern, b: its check (kernel/test/test_trace.c) */
+	TR_NODE_QS,	/* Tree RCU: a: level << 16 | rcu_node index, b: its qsmask
+			 * after a report cleared bits (0: the node emptied) */
 	TR_NR_EVENTS
 };
 

@@ -52,6 +52,36 @@ GOOD = [
 ]
 
 
+# Tree RCU's node tracks: two leaves (level 1) under the root (level 0).
+# Leaf 1 empties at 190, leaf 2 at 205 (a partial report at 170 first),
+# and its report empties the root; GP 2 starts and only leaf 1 reports.
+NODES = GOOD + [
+    (0, 190, "node_qs", (1 << 16) | 1, 0),
+    (0, 195, "node_qs", 0, 0x2),
+    (1, 170, "node_qs", (1 << 16) | 2, 0x2),
+    (1, 205, "node_qs", (1 << 16) | 2, 0),
+    (1, 206, "node_qs", 0, 0),
+    (0, 280, "node_qs", (1 << 16) | 1, 0),
+]
+
+
+def test_node_tracks_run_from_the_grace_period_start_to_the_emptying_report():
+    waits, reports = trace.node_waits(trace.Trace(log(NODES)))
+    assert waits == {(1, 1): [(120, 190), (230, 280)], (1, 2): [(120, 205)], (0, 0): [(120, 206)]}
+    assert reports[(1, 2)] == [(170, 0x2), (205, 0)]
+    ev = trace.to_json(trace.Trace(log(NODES)))["traceEvents"]
+    names = {e["args"]["name"] for e in ev if e.get("name") == "thread_name"}
+    assert {"rcu_node 0 (level 0)", "rcu_node 1 (level 1)", "rcu_node 2 (level 1)"} <= names
+    assert sum(1 for e in ev if e.get("name") == "waits" and e["tid"] == 1001) == 2
+
+
+def test_node_tracks_are_drawn(tmp_path):
+    pytest.importorskip("matplotlib")
+    out = tmp_path / "t.png"
+    trace.to_png(trace.Trace(log(NODES)), out)
+    assert out.stat().st_size > 1000
+
+
 def check(events, **kw):
     return trace.check(trace.Trace(log(events, **kw)))
 

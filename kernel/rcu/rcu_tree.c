@@ -117,6 +117,7 @@
 #include <time.h>
 #include <printk.h>
 #include <panic.h>
+#include <trace.h>
 #include <arch/cpu.h>
 
 #define RCU_FANOUT		CONFIG_RCU_TREE_FANOUT
@@ -323,6 +324,18 @@ static void note_gp_changes(struct rcu_data *rdp)
 /* ---- Reporting quiescent states up the tree. */
 
 /*
+ * The timeline's track per rcu_node (docs/rcu/timeline.md): each report
+ * that clears bits, with what the node still waits for. Only the live
+ * tree's nodes; the unit tests' private tree is not traced.
+ */
+static inline void trace_node_qs(struct rcu_node *rnp)
+{
+	if (rnp >= rcu_node && rnp < rcu_node + rcu_state.nr_nodes)
+		trace_event(TRACE_RCU, TR_NODE_QS,
+			    (u64)rnp->level << 16 | (u64)(rnp - rcu_node), rnp->qsmask);
+}
+
+/*
  * Clear mask in rnp->qsmask for grace period gpnum; if that empties the
  * node, clear the node's bit in its parent, and so on up (rcu_tree.h has
  * the contract). Each node's lock is dropped before its parent's is
@@ -339,6 +352,7 @@ bool rcu_node_report_qs(unsigned long mask, struct rcu_node *rnp, unsigned long 
 			return false;
 		}
 		WRITE_ONCE(rnp->qsmask, rnp->qsmask & ~mask);
+		trace_node_qs(rnp);
 		if (rnp->qsmask) {
 			spin_unlock_irqrestore(&rnp->lock, flags);
 			return false;

@@ -56,6 +56,7 @@ const char *const trace_event_names[TR_NR_EVENTS] = {
 	[TR_READER_ENTER] = "reader_enter",
 	[TR_READER_EXIT] = "reader_exit",
 	[TR_TEST] = "test",
+	[TR_NODE_QS] = "node_qs",
 };
 
 /* Allocate every CPU's ring; before this, records are silently not kept. */

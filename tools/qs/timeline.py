@@ -233,6 +233,24 @@ def check(tr):
     return True, "%s\nPASS" % head
 
 
+def node_waits(tr):
+    """Tree RCU's rcu_node tracks: {(level, index): [(start tsc, empty tsc)]},
+    from each grace period's start to the report that emptied the node
+    (node_qs with b == 0), and [(tsc, qsmask)] of every report on it."""
+    starts = sorted(s for s, _, _, _ in grace_periods(tr).values() if s is not None)
+    waits, reports = {}, {}
+    for e in tr.events:
+        if e.name != "node_qs":
+            continue
+        node = (e.a >> 16, e.a & 0xffff)
+        reports.setdefault(node, []).append((e.tsc, e.b))
+        if e.b == 0:
+            i = bisect.bisect_right(starts, e.tsc)
+            if i:
+                waits.setdefault(node, []).append((starts[i - 1], e.tsc))
+    return waits, reports
+
+
 def to_json(tr):
     """Chrome trace-event format: one track (tid) per CPU in process 1."""
     ev = [{"name": "process_name", "ph": "M", "pid": 1, "tid": 0, "args": {"name": "Quiescent"}}]
@@ -241,6 +259,19 @@ def to_json(tr):
                    "args": {"name": "cpu%d" % cpu}})
         ev.append({"name": "thread_sort_index", "ph": "M", "pid": 1, "tid": cpu,
                    "args": {"sort_index": cpu}})
+    waits, reports = node_waits(tr)
+    for level, idx in sorted(reports):
+        tid = 1000 + idx
+        ev.append({"name": "thread_name", "ph": "M", "pid": 1, "tid": tid,
+                   "args": {"name": "rcu_node %d (level %d)" % (idx, level)}})
+        ev.append({"name": "thread_sort_index", "ph": "M", "pid": 1, "tid": tid,
+                   "args": {"sort_index": tid}})
+        for s, e in waits.get((level, idx), []):
+            ev.append({"name": "waits", "cat": "rcu", "ph": "X", "pid": 1, "tid": tid,
+                       "ts": tr.us(s), "dur": max(tr.us(e) - tr.us(s), 0.001)})
+        for t, mask in reports[(level, idx)]:
+            ev.append({"name": "qsmask %#x" % mask, "cat": "rcu", "ph": "i", "s": "t",
+                       "pid": 1, "tid": tid, "ts": tr.us(t), "args": {"qsmask": mask}})
     for seq, (s, e, se, ee) in sorted(grace_periods(tr).items()):
         if s is not None and e is not None:
             ev.append({"name": "GP %d" % seq, "cat": "rcu", "ph": "X", "pid": 1,
@@ -294,7 +325,10 @@ def to_png(tr, out, title=None, span_us=None):
         mid = tr.us(rd[len(rd) // 2] if rd else gps[len(gps) // 2][0])
         t_lo, t_end = max(0.0, mid - span_us / 2), mid + span_us / 2
     inside = lambda t: t_lo <= t <= t_end
-    fig, ax = plt.subplots(figsize=(14, 1.2 + 0.8 * tr.cpus))
+    waits, reports = node_waits(tr)
+    nodes = sorted(reports)         # Tree RCU only: a row per rcu_node, root first
+    rows = tr.cpus + len(nodes)
+    fig, ax = plt.subplots(figsize=(14, 1.2 + 0.8 * rows))
     for i, (s, e, seq) in enumerate(gps):
         s_us, e_us = tr.us(s), tr.us(e)
         if e_us < t_lo or s_us > t_end:
@@ -326,11 +360,22 @@ def to_png(tr, out, title=None, span_us=None):
                 label="callbacks invoked" if cpu == 0 else None)
         ax.plot(qs, [y] * len(qs), "v", color="tab:red", ms=7,
                 label="quiescent state" if cpu == 0 else None)
+    for row, node in enumerate(nodes, start=tr.cpus):
+        for s, e in waits.get(node, []):
+            if tr.us(e) >= t_lo and tr.us(s) <= t_end:
+                ax.plot([tr.us(s), tr.us(e)], [row] * 2, color="tab:brown", lw=4, alpha=0.6,
+                        solid_capstyle="butt")
+        part = [tr.us(t) for t, mask in reports[node] if mask and inside(tr.us(t))]
+        ax.plot(part, [row] * len(part), "|", color="tab:brown", ms=9)
+    if nodes:
+        ax.plot([], [], color="tab:brown", lw=4, alpha=0.6,
+                label="rcu_node owed (| a report that left bits)")
     ax.plot([], [], color="0.45", lw=2, label="torture reader")
     ax.axvspan(0, 0, color="tab:blue", alpha=0.18, label="grace period")
-    ax.set_yticks(range(tr.cpus))
-    ax.set_yticklabels(["cpu%d" % c for c in range(tr.cpus)])
-    ax.set_ylim(-0.6, tr.cpus - 0.4)
+    ax.set_yticks(range(rows))
+    ax.set_yticklabels(["cpu%d" % c for c in range(tr.cpus)] +
+                       ["%s %d" % ("root" if lv == 0 else "L%d node" % lv, i) for lv, i in nodes])
+    ax.set_ylim(-0.6, rows - 0.4)
     ax.invert_yaxis()
     ax.set_xlim(t_lo, t_end)
     ax.ticklabel_format(axis="x", useOffset=False, style="plain")
