@@ -8,8 +8,8 @@
  *     All CPUs start together in their call-function IPI handler.
  *   bench_rcu_sync: synchronize_kernel() latency, idle and with a busy
  *     thread on every CPU (min, median, p99, max in us), then the same for
- *     synchronize_rcu_expedited() (which only tree expedites; the others
- *     fall back to synchronize_kernel()).
+ *     synchronize_rcu_expedited() (Tree RCU's IPIs, a forced switch on
+ *     every CPU for the others, a normal grace period for rcu-preempt).
  *   bench_rcu_call_rcu: call_rcu() throughput until every callback ran.
  */
 #include <ktest.h>

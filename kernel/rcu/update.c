@@ -49,10 +49,50 @@ void synchronize_kernel(void)
 	wait_for_completion(&rs.done);
 }
 
-/* Variants without expedited grace periods (all but tree): a normal one. */
+/*
+ * An expedited grace period for the variants whose readers keep their CPU
+ * (all but rcu-preempt; Tree RCU has its own, rcu_tree_exp.c): run a work
+ * item on every online CPU and wait for all of them. A reader cannot be
+ * preempted, migrated or blocked, and its interrupt handlers return before
+ * the interrupted code goes on, so by the time a CPU's worker runs that
+ * item, every reader that CPU was running when the item was queued has
+ * ended: the CPU has passed a quiescent state, forced now instead of
+ * waited for. Linux's first synchronize_sched_expedited() forced the same
+ * context switch with a stopper thread per CPU. It costs every CPU a
+ * switch to its worker and back, where a normal grace period disturbs no
+ * one, and it does not go through the variant's own quiescent-state
+ * machinery: so rcu_break=1, which breaks that machinery on purpose for
+ * torture to catch, takes the normal (broken) path, as rcu-preempt's
+ * preemptible readers do (a switch proves nothing about them).
+ */
+static DEFINE_MUTEX(exp_mutex);
+static struct work_struct exp_work[CONFIG_NR_CPUS];
+
+static void exp_cpu_passed(struct work_struct *w)
+{
+}
+
 __attribute__((weak)) void synchronize_rcu_expedited(void)
 {
-	synchronize_kernel();
+	unsigned int cpu;
+
+	might_sleep();
+	if (rcu_read_side_preemptible() || READ_ONCE(rcu_break)) {
+		synchronize_kernel();
+		return;
+	}
+	smp_mb();	/* the caller's updates before any CPU's quiescent state */
+	cpus_read_lock();	/* every CPU asked stays online until its item runs */
+	mutex_lock(&exp_mutex);
+	for_each_online_cpu(cpu) {
+		INIT_WORK(&exp_work[cpu], exp_cpu_passed);
+		schedule_work_on(cpu, &exp_work[cpu]);
+	}
+	for_each_online_cpu(cpu)
+		flush_work(&exp_work[cpu]);
+	mutex_unlock(&exp_mutex);
+	cpus_read_unlock();
+	smp_mb();	/* every CPU's quiescent state before the caller's frees */
 }
 
 /* ---- rcu_barrier() */
