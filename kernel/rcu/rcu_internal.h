@@ -142,6 +142,8 @@ void rcu_stats_init(void);			/* registers it, from rcu_hook_init() */
 struct rcu_stall_info {
 	unsigned long gpnum;		/* the grace period in progress */
 	cpumask_t owing;		/* CPUs that still owe it a quiescent state */
+	char why[128];			/* when no CPU owes one but the grace period is
+					 * stuck all the same: what it waits for */
 };
 
 void rcu_check_stall(void);

@@ -118,6 +118,7 @@
 #include <printk.h>
 #include <panic.h>
 #include <trace.h>
+#include <string.h>
 #include <arch/cpu.h>
 
 #define RCU_FANOUT		CONFIG_RCU_TREE_FANOUT
@@ -742,7 +743,31 @@ bool rcu_variant_stall_info(struct rcu_stall_info *si)
 			if (m & (1UL << (cpu - rcu_node[i].grplo)))
 				cpumask_set(cpu, &si->owing);
 	}
-	return !cpumask_empty(&si->owing);
+	if (!cpumask_empty(&si->owing))
+		return true;
+	/*
+	 * Every leaf is empty, yet the grace period goes on: a node still
+	 * waits for a child that has emptied, so that child's report never
+	 * reached it (a lost report up the tree, Lab 7's classic mistake).
+	 * No CPU owes anything; name the node instead of staying silent.
+	 */
+	for (i = 0; i < rcu_state.level_first[rcu_state.nr_levels - 1]; i++) {
+		unsigned long m = READ_ONCE(rcu_node[i].qsmask);
+		int c;
+
+		for (c = i + 1; c < rcu_state.nr_nodes; c++) {
+			struct rcu_node *child = &rcu_node[c];
+
+			if (child->parent != &rcu_node[i] || !(m & child->grpmask) ||
+			    READ_ONCE(child->qsmask))
+				continue;
+			snprintf(si->why, sizeof(si->why), "rcu_node %d (level %d) still waits for "
+				 "rcu_node %d (cpus %d-%d), which has emptied: its report was lost",
+				 i, rcu_node[i].level, c, child->grplo, child->grphi);
+			return true;
+		}
+	}
+	return false;
 }
 
 void rcu_variant_show_state(void)

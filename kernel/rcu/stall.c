@@ -40,7 +40,11 @@ static void print_stall(struct rcu_stall_info *si, u64 age_ns)
 
 	for_each_cpu(cpu, &si->owing)
 		n += snprintf(line + n, sizeof(line) - n, " %u", cpu);
+	if (cpumask_empty(&si->owing))
+		snprintf(line + n, sizeof(line) - n, " none");
 	printk("%s\n", line);
+	if (si->why[0])
+		printk("INFO: %s\n", si->why);
 	unsigned long queued = 0;
 
 	for_each_online_cpu(cpu)
@@ -64,6 +68,7 @@ void rcu_check_stall(void)
 	/* A grace period that began after our clock read looks negative. */
 	if ((s64)age < 0 || age < stall_timeout_ms * 1000000ULL)
 		return;
+	si.why[0] = '\0';
 	if (!rcu_variant_stall_info(&si))
 		return;
 	if (si.gpnum == READ_ONCE(warned_gp) && now < READ_ONCE(next_warn_ns))
