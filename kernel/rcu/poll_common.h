@@ -24,6 +24,7 @@
 
 #include "rcu_internal.h"
 #include <percpu.h>
+#include <spinlock.h>
 #include <barrier.h>
 #include <time.h>
 
@@ -43,6 +44,7 @@ static inline void rcu_poll_quiescent(void)
  * 40-42): the last grace period started, whether one is being polled for,
  * and the CPUs not yet seen to pass a quiescent state since it began.
  */
+extern spinlock_t rcu_lock;
 extern unsigned long rcu_gpnum;
 extern int rcu_polling_in_progress;
 extern cpumask_t rcu_qsmask;

@@ -3,7 +3,9 @@
  * and poll-percpu, rcu_poll_percpu.c), the same in both: every pass
  * through the scheduler and the idle loop is seed 000 Figure 19's
  * RCU_quiescent(cpu)++ (poll_common.h), and the tick only looks for
- * stalls. Built with whichever of the two is chosen (variants.mk).
+ * stalls. Built with whichever of the two is chosen (variants.mk). And
+ * the half of CPU hotplug that is the same in both: a CPU going offline
+ * leaves rcu_qsmask.
  */
 #include "poll_common.h"
 #include <rcu_hooks.h>
@@ -43,4 +45,29 @@ long *rcu_variant_remote_qs_counter(unsigned int cpu)
 bool rcu_call_rcu_irq_safe(void)
 {
 	return false;
+}
+
+/*
+ * CPU hotplug (docs/hotplug.md; seed 000 and seed 004 predate it). On the
+ * dying CPU, interrupts off, after it left cpu_online_mask with a full
+ * barrier: it runs no reader (the stopper switched out whatever ran, a
+ * pass through the scheduler), so it leaves rcu_qsmask, as Linux 2.6's
+ * rcu_offline_cpu() cleared the dying CPU's bit. Under rcu_lock, which
+ * Figure 40 holds while it reads cpu_online_mask: a grace period either
+ * started without this CPU or sees its bit go here. If that was the last
+ * bit, the next poll (Figure 41) completes the grace period: the pollers
+ * keep polling while one is in progress. The callbacks are each
+ * variant's own (rcu_variant_cpu_dead()).
+ */
+bool rcu_variant_hotplug = true;
+
+void rcu_variant_cpu_offline(unsigned int cpu)
+{
+	spin_lock(&rcu_lock);
+	if (cpumask_test(cpu, &rcu_qsmask)) {
+		cpumask_clear_cpu(cpu, &rcu_qsmask);
+		rcu_stats_qs();
+		rcu_trace_qs(cpu);
+	}
+	spin_unlock(&rcu_lock);
 }

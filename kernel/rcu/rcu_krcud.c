@@ -80,7 +80,7 @@
  */
 #include "rcu_internal.h"
 #include <cmdline.h>
-#include "batch.h"
+#include "batch_common.h"
 #include <rcu_hooks.h>
 #include <interrupt.h>
 #include <softirq.h>
@@ -125,10 +125,7 @@ CMDLINE_ULONG("rcu_krcud.period_ms", rcu_krcud_period_ms, 1, 1000,
 	      "(default CONFIG_RCU_KRCUD_PERIOD_MS, 1..1000)");
 #define RCU_KRCUD_PERIOD	msecs_to_jiffies(READ_ONCE(rcu_krcud_period_ms))
 
-spinlock_t rcu_lock = SPINLOCK_INIT("rcu_lock");
-rcu_batch_t rcu_currbatch = 1;		/* rcu_lock */
-rcu_batch_t rcu_maxbatch = 0;		/* rcu_lock */
-cpumask_t rcu_cpumask;			/* rcu_lock */
+/* rcu_lock, rcu_currbatch, rcu_maxbatch, rcu_cpumask: batch_common.c. */
 cpumask_t rcu_active_cpumask;		/* atomic bit operations */
 static void rcu_timeout(unsigned long data);
 DEFINE_TIMER(rcu_timer, rcu_timeout, 0);
@@ -189,21 +186,7 @@ void call_rcu(struct rcu_head *head, void (*func)(void *arg), void *arg)
 		tasklet_schedule(&rd->tasklet);
 }
 
-/*
- * Figure 39: publicize the start of a new batch, if one is needed and none
- * is running: every online CPU then owes it a quiescent state. rcu_lock
- * held.
- */
-static void rcu_reg_batch(rcu_batch_t newbatch)
-{
-	if (RCU_BATCH_LT(rcu_maxbatch, newbatch))
-		rcu_maxbatch = newbatch;
-	if (RCU_BATCH_LT(rcu_maxbatch, rcu_currbatch) || !cpumask_empty(&rcu_cpumask))
-		return;
-	rcu_gp_count_start();	/* before any CPU can see the mask */
-	cpumask_copy(&rcu_cpumask, &cpu_online_mask);
-	rcu_gp_begin(rcu_currbatch);
-}
+/* Figure 39, rcu_reg_batch(): batch_common.c. */
 
 /*
  * A.2 difference 3: this CPU holds callbacks, so the timeout must run.
@@ -293,28 +276,7 @@ static void rcu_check_quiescent_state(void)
 	if (!rcu_preempt_cpu_quiet())
 		return;			/* rcu-preempt: preempted readers remain */
 report:
-
-	spin_lock(&rcu_lock);
-	if (!cpumask_test(cpu, &rcu_cpumask)) {
-		spin_unlock(&rcu_lock);
-		return;
-	}
-	if (rcu_break_base())
-		cpumask_clear(&rcu_cpumask);
-	else
-		cpumask_clear_cpu(cpu, &rcu_cpumask);
-	rd->last_qsctr = RCU_QSCTR_INVALID;
-	rcu_stats_qs();
-	rcu_trace_qs(cpu);
-	if (!cpumask_empty(&rcu_cpumask)) {
-		/* All CPUs haven't gone through a quiescent state */
-		spin_unlock(&rcu_lock);
-		return;
-	}
-	rcu_gp_end(rcu_currbatch);
-	rcu_currbatch++;
-	rcu_reg_batch(rcu_maxbatch);
-	spin_unlock(&rcu_lock);
+	rcu_batch_report_qs(cpu, &rd->last_qsctr, rcu_break_base());	/* batch_common.c */
 }
 
 /*
@@ -324,15 +286,13 @@ report:
  * The tasklet of Figure 15, and the daemon's body (Figure 17), always on
  * this CPU in softirq or with bottom halves off.
  */
-static void rcu_adopt_orphans(struct rcu_data *rd);
-
 static void rcu_process_callbacks(unsigned long data)
 {
 	lockdep_assert_bh_disabled();	/* the tasklet, or the daemon with BH off */
 	int cpu = smp_processor_id();
 	struct rcu_data *rd = this_cpu_ptr(&rcu_data);
 
-	rcu_adopt_orphans(rd);
+	rcu_batch_adopt_orphans(&rd->nxtlist, &rd->nxtlen);	/* CPU hotplug */
 	if (!list_empty(&rd->curlist) && RCU_BATCH_GT(READ_ONCE(rcu_currbatch), rd->batch)) {
 		list_splice_tail_init(&rd->curlist, &rd->donelist);
 		rd->curlen = 0;
@@ -416,18 +376,7 @@ void rcu_hook_context_switch(bool voluntary)
 		this_cpu(rcu_data).qsctr++;
 }
 
-/* The daemons do the work; the tick only watches for stalls. */
-void rcu_hook_tick(enum tick_context ctx)
-{
-	if (!rcu_this_cpu_ready())
-		return;
-	rcu_check_stall();
-	(void)ctx;
-}
-
-void rcu_hook_idle(void)
-{
-}
+/* The daemons do the work; the tick and idle hooks are batch_common.c's. */
 
 void rcu_variant_init_cpu(unsigned int cpu)
 {
@@ -445,9 +394,7 @@ void rcu_variant_init_cpu(unsigned int cpu)
 
 /*
  * CPU hotplug (docs/hotplug.md), as Linux 2.6's rcupdate.c did for this
- * design: the dying CPU leaves rcu_cpumask (ending the batch if it owed
- * the last quiescent state: it runs no reader, the stopper preempted
- * whatever ran, and a switch is a quiescent state here) and
+ * design (batch_common.c): the dying CPU leaves rcu_cpumask and
  * rcu_active_cpumask; its lists become orphans. The boot CPU is marked
  * active, so the timeout wakes its daemon, whose pass (or any CPU's
  * tasklet first) adopts them onto its nxtlist: a whole new batch, late
@@ -456,9 +403,6 @@ void rcu_variant_init_cpu(unsigned int cpu)
  * a reader preempted on the dying CPU keeps a count there that only its
  * own rcu_read_unlock() can drop, and that bookkeeping is not written.
  */
-static struct list_head rcu_orphans = LIST_HEAD_INIT(rcu_orphans);
-static unsigned long rcu_orphans_len;
-
 #ifdef CONFIG_RCU_PREEMPT
 bool rcu_variant_hotplug = false;
 #else
@@ -469,47 +413,22 @@ void rcu_variant_cpu_offline(unsigned int cpu)
 {
 	struct rcu_data *rd = per_cpu_ptr(&rcu_data, cpu);
 
-	spin_lock(&rcu_lock);
-	if (cpumask_test(cpu, &rcu_cpumask)) {
-		cpumask_clear_cpu(cpu, &rcu_cpumask);
-		rcu_stats_qs();
-		rcu_trace_qs(cpu);
-		if (cpumask_empty(&rcu_cpumask)) {
-			rcu_gp_end(rcu_currbatch);
-			rcu_currbatch++;
-			rcu_reg_batch(rcu_maxbatch);
-		}
-	}
-	list_splice_tail_init(&rd->donelist, &rcu_orphans);
-	list_splice_tail_init(&rd->curlist, &rcu_orphans);
-	list_splice_tail_init(&rd->nxtlist, &rcu_orphans);
-	rcu_orphans_len += rd->curlen + rd->nxtlen;
+	rcu_batch_cpu_offline(cpu, &rd->last_qsctr, &rd->donelist, &rd->curlist, &rd->nxtlist,
+			      rd->curlen + rd->nxtlen);
 	rd->curlen = rd->nxtlen = 0;
-	rd->last_qsctr = RCU_QSCTR_INVALID;
 	cpumask_clear_cpu(cpu, &rcu_active_cpumask);
-	spin_unlock(&rcu_lock);
-	if (!list_empty(&rcu_orphans) && READ_ONCE(rcu_krcud_running))
+	if (rcu_batch_have_orphans() && READ_ONCE(rcu_krcud_running))
 		rcu_mark_active(0);
-}
-
-static void rcu_adopt_orphans(struct rcu_data *rd)
-{
-	if (list_empty(&rcu_orphans))
-		return;
-	local_irq_disable();		/* call_rcu() edits nxtlist from interrupts */
-	spin_lock(&rcu_lock);
-	list_splice_tail_init(&rcu_orphans, &rd->nxtlist);
-	rd->nxtlen += rcu_orphans_len;
-	rcu_orphans_len = 0;
-	spin_unlock(&rcu_lock);
-	local_irq_enable();
 }
 
 /* On the CPU that ran cpu_down(): adopt the orphans now (rcu_hooks.h). */
 void rcu_variant_cpu_dead(unsigned int cpu)
 {
+	struct rcu_data *rd;
+
 	preempt_disable();
-	rcu_adopt_orphans(this_cpu_ptr(&rcu_data));
+	rd = this_cpu_ptr(&rcu_data);
+	rcu_batch_adopt_orphans(&rd->nxtlist, &rd->nxtlen);
 	if (READ_ONCE(rcu_krcud_running))
 		rcu_mark_active(smp_processor_id());
 	preempt_enable();
@@ -550,25 +469,7 @@ void rcu_variant_late_init(void)
 		up(&krcud_sema(cpu));
 }
 
-/*
- * From the tick (hard interrupt). rcu_lock is taken with interrupts on by
- * the tasklet and the daemons, so only try it: a tick that finds it held
- * skips this look, the next one will see.
- */
-bool rcu_variant_stall_info(struct rcu_stall_info *si)
-{
-	unsigned long flags = local_irq_save();
-
-	if (!spin_trylock(&rcu_lock)) {
-		local_irq_restore(flags);
-		return false;
-	}
-	si->gpnum = rcu_currbatch;
-	cpumask_copy(&si->owing, &rcu_cpumask);
-	spin_unlock(&rcu_lock);
-	local_irq_restore(flags);
-	return !cpumask_empty(&si->owing);
-}
+/* rcu_variant_stall_info(): batch_common.c. */
 
 void rcu_variant_show_state(void)
 {

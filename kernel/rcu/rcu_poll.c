@@ -281,6 +281,19 @@ static void rcu_process_callbacks(unsigned long data)
  * read_side.h: in a preemptive kernel no switch can happen in a reader). */
 /* The scheduler, tick and idle hooks: kernel/rcu/poll_hooks.c. */
 
+/*
+ * CPU hotplug: the dying CPU left rcu_qsmask (poll_hooks.c); its
+ * callbacks are on the one global list already. The tasklet, if it was
+ * queued there, has moved to a live CPU with the dead one's other
+ * tasklets; schedule it here as well, so that a grace period the dying
+ * CPU's bit was holding back is polled to its end at once.
+ */
+void rcu_variant_cpu_dead(unsigned int cpu)
+{
+	tasklet_hi_schedule(&rcu_tasklet);
+	(void)cpu;
+}
+
 void rcu_variant_init_cpu(unsigned int cpu)
 {
 	/* Nothing per CPU to set up: the counter is static and a CPU that

@@ -329,6 +329,37 @@ static void rcu_process_callbacks(unsigned long data)
 /* Figure 19: every pass through the scheduler is a quiescent state. */
 /* The scheduler, tick and idle hooks: kernel/rcu/poll_hooks.c. */
 
+/*
+ * CPU hotplug (docs/rcu/poll-percpu.md): the dying CPU left rcu_qsmask
+ * (poll_hooks.c). Here, on the CPU that ran cpu_down() (a task,
+ * interrupts on, the hotplug lock held), its three lists join the tail
+ * of this CPU's nxtlist, oldest first (curlist, nxtlist, irqlist: the
+ * order they were queued in), behind this CPU's own irqlist: each of
+ * them waits for a grace period that begins after now, late but never
+ * early, and every CPU's callbacks stay in the order rcu_barrier()
+ * relies on. Seed 004's "callbacks always run on the CPU that registered
+ * them" cannot hold for a CPU that is gone.
+ */
+void rcu_variant_cpu_dead(unsigned int cpu)
+{
+	struct rcu_poll_data *dead = per_cpu_ptr(&rcu_poll_data, cpu), *rd;
+
+	preempt_disable();		/* this CPU's lists and its tasklet */
+	rd = this_cpu_ptr(&rcu_poll_data);
+	local_bh_disable();		/* its tasklet edits the same lists */
+	if (READ_ONCE(rd->irqlen))
+		rcu_take_irqlist(rd);
+	list_splice_tail_init(&dead->curlist, &rd->nxtlist);
+	list_splice_tail_init(&dead->nxtlist, &rd->nxtlist);
+	list_splice_tail_init(&dead->irqlist, &rd->nxtlist);
+	rd->nxtlen += dead->curlen + dead->nxtlen + dead->irqlen;
+	dead->curlen = dead->nxtlen = 0;
+	WRITE_ONCE(dead->irqlen, 0);
+	local_bh_enable();
+	tasklet_hi_schedule(&rd->tasklet);
+	preempt_enable();
+}
+
 /* The lists and the tasklet only: the counter is static, and a CPU that
  * comes online after a snapshot holds no old reference. */
 void rcu_variant_init_cpu(unsigned int cpu)

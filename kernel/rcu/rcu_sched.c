@@ -90,8 +90,9 @@
  *   - rcu_batch_done() is skipped, and the step taken in the hook, when
  *     both halves are empty: a swap of empty halves does nothing.
  *   - Counters are longs compared by signed difference; the ring is the
- *     online CPUs at rcu_variant_late_init() (all CPUs are up then and never
- *     go down); callbacks queued before it wait.
+ *     online CPUs at rcu_variant_late_init() (all CPUs are up then);
+ *     callbacks queued before it wait. A CPU taken offline (CPU hotplug)
+ *     stays in the ring and is stepped over (rcu_ring_live_prev()).
  *   - The ring and the hook run with preemption disabled (not interrupts):
  *     in a preemptive kernel cond_resched()'s hook or the idle hook could
  *     be preempted into __schedule()'s hook and then store a stale count.
@@ -139,12 +140,51 @@ struct rcu_batch {
 	long poked_at;			/* our count when we last woke an idle ring_prev_cpu */
 	unsigned long kicks;		/* resched_cpu() kicks of an idle ring neighbour */
 	unsigned long token_ticks;	/* ticks that found this CPU busy holding the token */
+	int gone;			/* offline: stepped over (CPU hotplug, below) */
 };
 
 DEFINE_PER_CPU(struct rcu_batch, rcu_batch);
 #define RCU_batch(cpu)		(per_cpu(rcu_batch, cpu))
 #define ring_count(cpu)		(RCU_batch(cpu).ring_count)
 #define finished_count(cpu)	(RCU_batch(cpu).finished_count)
+
+/*
+ * CPU hotplug (docs/rcu/sched.md). An offline CPU stays in the ring, N
+ * unchanged, and is stepped over: its count reads as its predecessor's
+ * plus one, as if it took every token the instant it came, which it may,
+ * since it runs no reader. So the count a CPU reads "from the previous
+ * CPU" is that of the nearest online predecessor plus one per offline CPU
+ * between. The boot CPU, the leader, never goes down, so the walk ends.
+ */
+static unsigned int rcu_ring_live_prev(unsigned int cpu, long *skipped)
+{
+	unsigned int p = RCU_batch(cpu).ring_prev_cpu;
+
+	*skipped = 0;
+	while (READ_ONCE(RCU_batch(p).gone) && p != cpu) {
+		p = RCU_batch(p).ring_prev_cpu;
+		(*skipped)++;
+	}
+	return p;
+}
+
+static long rcu_ring_prev_count(unsigned int cpu)
+{
+	long skipped;
+	unsigned int p = rcu_ring_live_prev(cpu, &skipped);
+
+	return READ_ONCE(ring_count(p)) + skipped;
+}
+
+/* The nearest online successor, to wake when we publish. */
+static unsigned int rcu_ring_live_next(unsigned int cpu)
+{
+	unsigned int n = RCU_batch(cpu).ring_next_cpu;
+
+	while (READ_ONCE(RCU_batch(n).gone) && n != cpu)
+		n = RCU_batch(n).ring_next_cpu;
+	return n;
+}
 
 atomic_long_t rcu_pending = { 0 };	/* Figure 28 line 20 */
 int rcu_ring_ready;			/* the ring is set up (late init) */
@@ -237,6 +277,8 @@ static void rcu_gp_open_round(struct rcu_batch *rb)
  */
 static void rcu_ring_publish(struct rcu_batch *rb, unsigned int cpu, long c)
 {
+	unsigned int next;
+
 	smp_mb();		/* the swap and the previous CPU's count before ours */
 	WRITE_ONCE(rb->ring_count, c);
 	if (cpu == rcu_ring_leader &&
@@ -248,9 +290,10 @@ static void rcu_ring_publish(struct rcu_batch *rb, unsigned int cpu, long c)
 	rcu_stats_qs();
 	rcu_trace_qs(cpu);
 	/* Wake the next CPU's idle loop if it sleeps: it can advance now. */
-	if (rb->ring_next_cpu != cpu && idle_cpu(rb->ring_next_cpu)) {
+	next = rcu_ring_live_next(cpu);
+	if (next != cpu && idle_cpu(next)) {
 		rb->kicks++;
-		resched_cpu(rb->ring_next_cpu);
+		resched_cpu(next);
 	}
 }
 
@@ -317,8 +360,8 @@ static void rcu_sched_softirq(void)
 static bool rcu_ring_step(void)
 {
 	struct rcu_batch *rb;
-	unsigned int cpu;
-	long c;
+	unsigned int cpu, prev;
+	long c, skipped;
 
 	/* The ring moves while callbacks are pending, and until the round
 	 * the leader times as a grace period is over (the polled API counts
@@ -333,15 +376,21 @@ static bool rcu_ring_step(void)
 	if (rb->batch_due)
 		return true;		/* keep the token until rcu_batch_done() */
 	smp_mb();		/* this CPU's past reads before the previous CPU's count */
-	c = READ_ONCE(ring_count(rb->ring_prev_cpu)) + 1;
-	if (c == rb->ring_count) {
+	prev = rcu_ring_live_prev(cpu, &skipped);	/* offline CPUs stepped over */
+	c = READ_ONCE(ring_count(prev)) + skipped + 1;
+	/*
+	 * Not moved; or behind us, which only a CPU back from offline can
+	 * be, while its real count catches up with the one we read through
+	 * it: a count never goes backwards.
+	 */
+	if ((long)(c - rb->ring_count) <= 0) {
 		/* The previous CPU has not moved. If it sleeps in hlt, nothing
 		 * would move it before its next tick: end its hlt once per
 		 * count we wait at. */
-		if (rb->ring_prev_cpu != cpu && rb->poked_at != c && idle_cpu(rb->ring_prev_cpu)) {
+		if (prev != cpu && rb->poked_at != c && idle_cpu(prev)) {
 			rb->poked_at = c;
 			rb->kicks++;
-			resched_cpu(rb->ring_prev_cpu);
+			resched_cpu(prev);
 		}
 		return false;
 	}
@@ -403,9 +452,11 @@ void rcu_hook_idle(void)
 }
 
 /* Does this CPU hold the token: could it advance its count now? */
-static bool rcu_holds_token(struct rcu_batch *rb)
+static bool rcu_holds_token(unsigned int cpu)
 {
-	return rb->batch_due || READ_ONCE(ring_count(rb->ring_prev_cpu)) + 1 != rb->ring_count;
+	struct rcu_batch *rb = &RCU_batch(cpu);
+
+	return rb->batch_due || (long)(rcu_ring_prev_count(cpu) + 1 - rb->ring_count) > 0;
 }
 
 void rcu_hook_tick(enum tick_context ctx)
@@ -418,7 +469,7 @@ void rcu_hook_tick(enum tick_context ctx)
 			/* Broken on purpose: a tick is no quiescent state, yet
 			 * it advances the ring, even over a reader. */
 			rcu_ring_step();
-		} else if (ctx != TICK_IDLE && rcu_holds_token(rb)) {
+		} else if (ctx != TICK_IDLE && rcu_holds_token(smp_processor_id())) {
 			/* Busy and holding everyone up: go through __schedule()
 			 * at the first chance (a hop costs about a tick). */
 			rb->token_ticks++;
@@ -428,6 +479,92 @@ void rcu_hook_tick(enum tick_context ctx)
 			__raise_softirq_irqoff(RCU_SOFTIRQ);
 	}
 	rcu_check_stall();
+}
+
+/*
+ * CPU hotplug (docs/rcu/sched.md; the paper's smp_num_cpus is fixed). On
+ * the dying CPU, interrupts off, out of cpu_online_mask: it runs no
+ * reader (the stopper switched out whatever ran), so from here on its
+ * successor steps over it (rcu_ring_live_prev()). A batch it had due
+ * runs from the stopper's softirq pass before it parks; its callbacks are
+ * adopted in rcu_variant_cpu_dead(). The fence: its readers' accesses
+ * before anyone may read through it.
+ */
+bool rcu_variant_hotplug = true;
+
+void rcu_variant_cpu_offline(unsigned int cpu)
+{
+	smp_mb();
+	WRITE_ONCE(RCU_batch(cpu).gone, 1);
+	smp_mb();
+}
+
+/*
+ * Push the chain (newest first) onto this CPU's queueing half of the same
+ * context, oldest first, so that the result stays newest first: the dead
+ * CPU's callbacks keep their order, after this CPU's own.
+ */
+static void rcu_ring_adopt_chain(struct rcu_batch *to, int q, struct rcu_head *chain,
+				 unsigned long n)
+{
+	struct rcu_head *rev = NULL, *i, *next;
+	int h = to->queueing;
+
+	for (i = chain; i; i = next) {		/* reverse: oldest first */
+		next = (struct rcu_head *)i->list.next;
+		i->list.next = (struct list_head *)rev;
+		rev = i;
+	}
+	for (i = rev; i; i = next) {
+		next = (struct rcu_head *)i->list.next;
+		i->list.next = (struct list_head *)to->head[h][q];
+		to->head[h][q] = i;
+	}
+	to->len[h][q] += n;
+}
+
+/*
+ * On the CPU that ran cpu_down() (a task): the dead CPU's two halves, the
+ * waiting one (older) first, join this CPU's queueing half, context by
+ * context: they wait for this CPU's next swap and a whole round after it,
+ * late but never early, and each context's order is kept (rcu_barrier()
+ * queues from one context). Interrupts off: this CPU's call_rcu() from an
+ * interrupt or softirq writes the same chains, and no swap may come
+ * between. rcu_pending counts them still.
+ */
+void rcu_variant_cpu_dead(unsigned int cpu)
+{
+	struct rcu_batch *dead = &RCU_batch(cpu), *rb;
+	unsigned long flags = local_irq_save();
+	int w = !dead->queueing;
+
+	rb = this_cpu_ptr(&rcu_batch);
+	for (int q = 0; q < RCU_NR_CONTEXTS; q++) {
+		rcu_ring_adopt_chain(rb, q, dead->head[w][q], dead->len[w][q]);
+		rcu_ring_adopt_chain(rb, q, dead->head[!w][q], dead->len[!w][q]);
+		dead->head[0][q] = dead->head[1][q] = NULL;
+		dead->len[0][q] = dead->len[1][q] = 0;
+	}
+	dead->batch_due = 0;
+	local_irq_restore(flags);
+}
+
+/*
+ * Back (on it, interrupts off, before its tick and before it rejoins
+ * cpu_online_mask): take up the count its successor has been reading
+ * through it, then stop being stepped over. A successor that read
+ * through it a count newer than this one waits (a count never goes
+ * backwards, rcu_ring_step()) until this CPU's next step catches up.
+ */
+void rcu_variant_cpu_reonline(unsigned int cpu)
+{
+	struct rcu_batch *rb = &RCU_batch(cpu);
+
+	WRITE_ONCE(rb->ring_count, rcu_ring_prev_count(cpu) + 1);
+	rb->poked_at = 0;
+	smp_mb();		/* the count before we are read directly */
+	WRITE_ONCE(rb->gone, 0);
+	smp_mb();		/* no reader here before the others see us back */
 }
 
 void rcu_variant_init_cpu(unsigned int cpu)
@@ -474,7 +611,7 @@ bool rcu_variant_stall_info(struct rcu_stall_info *si)
 	    (!atomic_long_read(&rcu_pending) && !READ_ONCE(rcu_sched_gp_open)))
 		return false;
 	for_each_online_cpu(cpu)
-		if (rcu_holds_token(&RCU_batch(cpu)))
+		if (rcu_holds_token(cpu))
 			cpumask_set(cpu, &si->owing);
 	return !cpumask_empty(&si->owing);
 }

@@ -70,6 +70,19 @@
  *    threads take no signals), and is created bound with
  *    kthread_create_on_cpu(): no daemonize(), sigfillset() or handshake
  *    with spawn_krcud() is needed.
+ * 6. CPU hotplug (docs/hotplug.md; the paper predates it). A woken CPU's
+ *    answer is its bit in rcu_gp_owing, cleared once (atomically) by
+ *    whoever answers: its daemon, or the CPU itself as it goes offline
+ *    (it runs no reader then: the stopper switched out whatever ran), or
+ *    wait_for_rcu(), which finds it offline after waking it. Only the
+ *    clearer up()s rcu_sema, so an offline CPU's daemon, frozen on its
+ *    run queue with a wake-up pending, answers nothing stale when it
+ *    returns: its bit is clear unless a later grace period set it, and
+ *    then it is running, outside any reader, after that grace period
+ *    began. A grace period wakes only online CPUs. rcu_task goes to the
+ *    boot CPU's worker (Linux 2.4 had one keventd), which never goes
+ *    down: a waiter on a CPU going down would sit frozen until it came
+ *    back. The callbacks are on one global list: nothing to move.
  *
  * rcu_break=1: wait_for_rcu() does not wake the daemon of one other CPU
  * (the highest-numbered one) and counts it as if it had answered, so that
@@ -99,6 +112,7 @@ bool rcu_taskq_ready;				/* rcu_lock: keventd and krcud exist */
 unsigned long rcu_gpnum;			/* grace periods started */
 int rcu_gp_waiter_cpu = -1;			/* the CPU running wait_for_rcu(), or -1 */
 cpumask_t rcu_gp_woken;				/* daemons woken for grace period rcu_gpnum */
+cpumask_t rcu_gp_owing;				/* of those, not yet answered (note 6) */
 unsigned long rcu_task_runs;			/* process_pending_rcus() calls */
 unsigned long rcu_task_starts;			/* schedule_task() calls from call_rcu() */
 unsigned long rcu_krcud_skipped;		/* daemons not woken (rcu_break) */
@@ -149,7 +163,7 @@ void call_rcu(struct rcu_head *head, void (*func)(void *arg), void *arg)
 	spin_unlock_irqrestore(&rcu_lock, flags);
 
 	if (start)
-		schedule_task(&rcu_task);
+		schedule_work_on(0, &rcu_task);	/* note 6: schedule_task(), on the boot CPU */
 }
 
 /* How long wait_for_rcu() sleeps before it looks for a stall (note 3). */
@@ -178,12 +192,13 @@ static void wait_for_rcu(void)
 	if (rcu_break) {
 		/* Broken on purpose: one other CPU is never asked. */
 		for_each_cpu(cpu, &rcu_krcud_mask)
-			if (cpu != self)
+			if (cpu != self && cpu_online(cpu))
 				skip = cpu;
 	}
 	for_each_cpu(cpu, &rcu_krcud_mask)
-		if (cpu != self && cpu != skip)
+		if (cpu != self && cpu != skip && cpu_online(cpu))	/* note 6 */
 			cpumask_set(cpu, &rcu_gp_woken);
+	cpumask_copy(&rcu_gp_owing, &rcu_gp_woken);
 	rcu_gp_begin(rcu_gpnum);
 	smp_mb();		/* the updaters' removals and the snapshot before the wake-ups */
 
@@ -194,9 +209,21 @@ static void wait_for_rcu(void)
 			rcu_krcud_skipped++;
 			continue;
 		}
+		if (!cpumask_test(cpu, &rcu_gp_woken))
+			continue;
 		up(&krcud_sema(cpu));
 		count++;
 	}
+	/*
+	 * Woken, but offline since (note 6): answer for it, unless it did so
+	 * itself on the way down. Our store of rcu_gp_owing and read of
+	 * cpu_online_mask, against its clearing of the mask and test of
+	 * rcu_gp_owing, a full barrier between each pair: one of us sees
+	 * the other.
+	 */
+	for_each_cpu(cpu, &rcu_gp_woken)
+		if (!cpu_online(cpu) && cpumask_test_and_clear(cpu, &rcu_gp_owing))
+			count--;
 	while (count > 0) {
 		if (down_timeout(&rcu_sema, stall_check_jiffies()) == 0)
 			count--;
@@ -247,8 +274,10 @@ static int krcud(void *arg)
 	BUG_ON(smp_processor_id() != cpu);
 	for (;;) {
 		down(&kd->sema);
-		WRITE_ONCE(kd->gp, READ_ONCE(rcu_gpnum));
 		kd->runs++;
+		if (!cpumask_test_and_clear(cpu, &rcu_gp_owing))
+			continue;	/* answered as it went offline (note 6) */
+		WRITE_ONCE(kd->gp, READ_ONCE(rcu_gpnum));
 		rcu_stats_qs();
 		rcu_trace_qs(cpu);
 		up(&rcu_sema);
@@ -274,6 +303,23 @@ void rcu_hook_tick(enum tick_context ctx)
 
 void rcu_hook_idle(void)
 {
+}
+
+/*
+ * CPU hotplug (note 6): on the dying CPU, interrupts off, out of
+ * cpu_online_mask (a full barrier after): if the grace period in flight
+ * woke its daemon and has no answer yet, the CPU's going away is it.
+ */
+bool rcu_variant_hotplug = true;
+
+void rcu_variant_cpu_offline(unsigned int cpu)
+{
+	if (cpumask_test_and_clear(cpu, &rcu_gp_owing)) {
+		WRITE_ONCE(per_cpu(krcud_data, cpu).gp, READ_ONCE(rcu_gpnum));
+		rcu_stats_qs();
+		rcu_trace_qs(cpu);
+		up(&rcu_sema);
+	}
 }
 
 void rcu_variant_init_cpu(unsigned int cpu)
@@ -318,7 +364,7 @@ void rcu_variant_late_init(void)
 		rcu_task_starts++;
 	spin_unlock_irqrestore(&rcu_lock, flags);
 	if (start)
-		schedule_task(&rcu_task);
+		schedule_work_on(0, &rcu_task);	/* note 6 */
 }
 
 /*
@@ -334,9 +380,8 @@ bool rcu_variant_stall_info(struct rcu_stall_info *si)
 	cpumask_clear(&si->owing);
 	if (READ_ONCE(rcu_gp_waiter_cpu) < 0)
 		return false;
-	for_each_cpu(cpu, &rcu_gp_woken)
-		if (READ_ONCE(per_cpu(krcud_data, cpu).gp) != si->gpnum)
-			cpumask_set(cpu, &si->owing);
+	for_each_cpu(cpu, &rcu_gp_owing)
+		cpumask_set(cpu, &si->owing);
 	return !cpumask_empty(&si->owing);
 }
 
@@ -354,6 +399,6 @@ void rcu_variant_show_state(void)
 		printk("rcu-taskq: cpu%u: krcud answered gp %lu runs %lu sema %u%s\n",
 		       cpu, kd->gp, kd->runs, kd->sema.count,
 		       (rcu_gp_waiter_cpu >= 0 && cpumask_test(cpu, &rcu_gp_woken) &&
-			kd->gp != rcu_gpnum) ? " (owes a quiescent state)" : "");
+			cpumask_test(cpu, &rcu_gp_owing)) ? " (owes a quiescent state)" : "");
 	}
 }

@@ -75,9 +75,15 @@
  *    it can report a CPU that sits in idle without waiting for a pass; our
  *    hooks have no interrupt entry or exit (an interrupt in idle may run
  *    softirq readers), so we wait for the next pass: at most one tick.
- * 4. Hotplug is online only, as in this kernel: a CPU coming online sets
- *    its bit in its leaf's qsmaskinitnext, which the next grace period
- *    takes up; there is no offline path (Linux's rcu_cleanup_dead_rnp()).
+ * 4. CPU hotplug (docs/hotplug.md): a CPU coming online sets its bit in
+ *    its leaf's qsmaskinitnext, which the next grace period takes up; one
+ *    going offline clears it and reports its quiescent state for the
+ *    grace period in flight, up the tree as the last CPU of a leaf does
+ *    (Linux's rcu_report_dead() and rcu_cleanup_dead_rnp()). rcu_ofl_lock
+ *    keeps rcu_gp_init()'s two passes and that report apart, where Linux
+ *    has ofl_lock and the qsmaskinitnext/qsmaskinit split per node. The
+ *    dead CPU's callbacks join NEXT of the CPU that ran cpu_down(), in
+ *    their order (Linux's rcu_migrate_callbacks()).
  * 5. A CPU's callbacks get their grace period (rcu_accelerate_cbs()) only
  *    in the softirq, at the next tick after call_rcu(), not at once: the
  *    hooks never wake a task (the context-switch hook holds the run-queue
@@ -161,6 +167,13 @@ struct rcu_state {
 };
 
 struct rcu_node rcu_node[RCU_MAX_NODES];
+/*
+ * CPU hotplug (note 4): held across rcu_gp_init()'s qsmaskinit and qsmask
+ * passes and by a CPU leaving, so that a grace period either starts
+ * without a CPU that has left or starts with it and sees it leave. Outside
+ * every node's lock.
+ */
+static spinlock_t rcu_ofl_lock = SPINLOCK_INIT("rcu_ofl_lock");
 struct rcu_state rcu_state;
 DEFINE_PER_CPU(struct rcu_data, rcu_data);
 static DECLARE_WAIT_QUEUE_HEAD(rcu_gp_wq);
@@ -435,7 +448,7 @@ static unsigned long rcu_gp_init(void)
 {
 	struct rcu_node *root = rcu_root();
 	unsigned long acc[RCU_MAX_NODES] = { 0 };
-	unsigned long flags, gpnum;
+	unsigned long flags, ofl_flags, gpnum;
 	int i;
 
 	flags = spin_lock_irqsave(&root->lock);
@@ -451,6 +464,7 @@ static unsigned long rcu_gp_init(void)
 	rcu_state.gp_start = jiffies;
 	spin_unlock_irqrestore(&root->lock, flags);
 
+	ofl_flags = spin_lock_irqsave(&rcu_ofl_lock);	/* note 4 */
 	for (i = rcu_state.nr_nodes - 1; i >= 0; i--) {
 		struct rcu_node *rnp = &rcu_node[i];
 
@@ -477,6 +491,7 @@ static unsigned long rcu_gp_init(void)
 		}
 		spin_unlock_irqrestore(&rnp->lock, flags);
 	}
+	spin_unlock_irqrestore(&rcu_ofl_lock, ofl_flags);
 	rcu_gp_begin(gpnum);
 	return gpnum;
 }
@@ -704,6 +719,80 @@ void rcu_variant_init_cpu(unsigned int cpu)
 	rcu_segcblist_init(&rdp->cbl);
 	rnp->qsmaskinitnext |= rdp->grpmask;
 	rdp->ready = true;
+	spin_unlock_irqrestore(&rnp->lock, flags);
+}
+
+/*
+ * CPU hotplug (note 4). On the dying CPU, interrupts off, out of
+ * cpu_online_mask: it runs no reader (the stopper switched out whatever
+ * ran), so it leaves its leaf's qsmaskinitnext and reports its quiescent
+ * state for the grace period in flight, which empties the leaf, and its
+ * parents, if it was the last one owing. Its callbacks wait for
+ * rcu_variant_cpu_dead(); an expedited request in flight is answered.
+ */
+bool rcu_variant_hotplug = true;
+
+void rcu_variant_cpu_offline(unsigned int cpu)
+{
+	struct rcu_data *rdp = per_cpu_ptr(&rcu_data, cpu);
+	struct rcu_node *rnp = rdp->mynode;
+	unsigned long flags;
+
+	spin_lock(&rcu_ofl_lock);
+	flags = spin_lock_irqsave(&rnp->lock);
+	rnp->qsmaskinitnext &= ~rdp->grpmask;
+	WRITE_ONCE(rdp->qs_pending, false);
+	if (rnp->qsmask & rdp->grpmask) {
+		rcu_stats_qs();
+		rcu_trace_qs(cpu);
+		rcu_report_qs_rnp(rdp->grpmask, rnp, rnp->gpnum, flags);
+	} else {
+		spin_unlock_irqrestore(&rnp->lock, flags);
+	}
+	spin_unlock(&rcu_ofl_lock);
+	rcu_exp_cpu_offline(cpu);
+}
+
+/*
+ * On the CPU that ran cpu_down() (a task, interrupts on): the dead CPU's
+ * callbacks, all four segments in order, join this CPU's NEXT, to be
+ * given a grace period that begins after now: late, never early; and
+ * behind nothing an rcu_barrier() queues later (it waits for the hotplug
+ * lock we run under), so each CPU's order, which it relies on, is kept.
+ */
+void rcu_variant_cpu_dead(unsigned int cpu)
+{
+	struct rcu_data *dead = per_cpu_ptr(&rcu_data, cpu), *rdp;
+	unsigned long flags;
+	int i;
+
+	flags = local_irq_save();
+	rdp = this_cpu_ptr(&rcu_data);
+	for (i = RCU_DONE; i < RCU_NSEGS; i++) {
+		list_splice_tail_init(&dead->cbl.seg[i], &rdp->cbl.seg[RCU_NEXT]);
+		rdp->cbl.len[RCU_NEXT] += dead->cbl.len[i];
+		dead->cbl.len[i] = 0;
+	}
+	local_irq_restore(flags);
+	rcu_exp_wake_check();
+	preempt_disable();
+	note_gp_changes(this_cpu_ptr(&rcu_data));	/* a grace period for them */
+	preempt_enable();
+}
+
+/* Back (on it, interrupts off, before its tick): the next grace period takes it up. */
+void rcu_variant_cpu_reonline(unsigned int cpu)
+{
+	struct rcu_data *rdp = per_cpu_ptr(&rcu_data, cpu);
+	struct rcu_node *rnp = rdp->mynode;
+	unsigned long flags;
+
+	flags = spin_lock_irqsave(&rnp->lock);
+	rdp->gpnum = rnp->gpnum;
+	rdp->completed = rnp->completed;
+	rdp->qs_pending = false;
+	rdp->passed_qs = false;
+	rnp->qsmaskinitnext |= rdp->grpmask;
 	spin_unlock_irqrestore(&rnp->lock, flags);
 }
 

@@ -47,11 +47,15 @@ static int rcu_exp_wake_needed;		/* the last report could not wake the caller */
  * CPU's earlier readers before the report (a locked decrement is one on
  * x86; smp_mb() says so for any CPU).
  */
-void rcu_exp_qs(bool can_wake)
+static void rcu_exp_report(unsigned int cpu, bool can_wake)
 {
-	int *need = this_cpu_ptr(&rcu_exp_need);
+	int *need = per_cpu_ptr(&rcu_exp_need, cpu);
 
-	/* Exchange: the idle loop's report can be interrupted by the tick's. */
+	/*
+	 * Exchange: the idle loop's report can be interrupted by the tick's,
+	 * and an offline CPU's is made by the expediter or by the CPU going
+	 * down, whichever sees the other (rcu_exp_cpu_offline()).
+	 */
 	if (!READ_ONCE(*need) || !__atomic_exchange_n(need, 0, __ATOMIC_SEQ_CST))
 		return;
 	smp_mb();	/* the readers before, the report after */
@@ -67,6 +71,24 @@ void rcu_exp_qs(bool can_wake)
 		__raise_softirq_irqoff(RCU_SOFTIRQ);
 		local_irq_restore(flags);
 	}
+}
+
+void rcu_exp_qs(bool can_wake)
+{
+	rcu_exp_report(smp_processor_id(), can_wake);
+}
+
+/*
+ * CPU hotplug (docs/hotplug.md): a CPU going down runs no reader, so it
+ * answers a request in flight itself (interrupts off: no wake-up here,
+ * the softirq it raises runs before it parks). A request made after it
+ * left cpu_online_mask never asks it; one whose mask read raced with the
+ * clearing is answered by the expediter (below): each side stores, then
+ * a full barrier, then reads what the other stored.
+ */
+void rcu_exp_cpu_offline(unsigned int cpu)
+{
+	rcu_exp_report(cpu, false);
 }
 
 /* From RCU_SOFTIRQ and the idle loop: wake the caller for a report that could not. */
@@ -92,6 +114,10 @@ void synchronize_rcu_expedited(void)
 	smp_mb();
 	for_each_online_cpu(cpu)
 		resched_cpu(cpu);
+	/* Asked, but gone offline since (pairs with the stopper's smp_mb()). */
+	for (cpu = 0; cpu < nr_cpu_ids; cpu++)
+		if (!cpu_online(cpu))
+			rcu_exp_report(cpu, false);
 	atomic_dec(&rcu_exp_left);
 	/*
 	 * A report from the context-switch hook (run-queue lock held) or the

@@ -75,7 +75,7 @@
  * timer runs per CPU (a snapshot, then a quiescent state after it).
  */
 #include "rcu_internal.h"
-#include "batch.h"
+#include "batch_common.h"
 #include <rcu_hooks.h>
 #include <timer.h>
 #include <time.h>
@@ -99,10 +99,7 @@ CMDLINE_ULONG("rcu_xrcu.period", rcu_xrcu_period, 1, 100,
 	      "(default CONFIG_RCU_XRCU_PERIOD, 1..100)");
 #define RCU_XRCU_PERIOD		READ_ONCE(rcu_xrcu_period)	/* jiffies */
 
-spinlock_t rcu_lock = SPINLOCK_INIT("rcu_lock");
-rcu_batch_t rcu_currbatch = 1;		/* rcu_lock */
-rcu_batch_t rcu_maxbatch = 0;		/* rcu_lock */
-cpumask_t rcu_cpumask;			/* rcu_lock */
+/* rcu_lock, rcu_currbatch, rcu_maxbatch, rcu_cpumask: batch_common.c. */
 
 struct rcu_data {
 	long qsctr;			/* rcu_qsctr: quiescent states so far */
@@ -142,21 +139,7 @@ void call_rcu(struct rcu_head *head, void (*func)(void *arg), void *arg)
 	local_irq_restore(flags);
 }
 
-/*
- * Figure 39: publicize the start of a new batch, if one is needed and none
- * is running: every online CPU then owes it a quiescent state. rcu_lock
- * held.
- */
-static void rcu_reg_batch(rcu_batch_t newbatch)
-{
-	if (RCU_BATCH_LT(rcu_maxbatch, newbatch))
-		rcu_maxbatch = newbatch;
-	if (RCU_BATCH_LT(rcu_maxbatch, rcu_currbatch) || !cpumask_empty(&rcu_cpumask))
-		return;
-	rcu_gp_count_start();	/* before any CPU can see the mask */
-	cpumask_copy(&rcu_cpumask, &cpu_online_mask);
-	rcu_gp_begin(rcu_currbatch);
-}
+/* Figure 39, rcu_reg_batch(): batch_common.c. */
 
 /*
  * Figure 36: if currlist is empty and nextlist is not, nextlist becomes
@@ -213,24 +196,7 @@ static void rcu_check_quiescent_state(void)
 	if (READ_ONCE(rd->qsctr) == rd->last_qsctr)
 		return;
 report:
-	spin_lock(&rcu_lock);
-	if (!cpumask_test(cpu, &rcu_cpumask)) {
-		spin_unlock(&rcu_lock);
-		return;
-	}
-	cpumask_clear_cpu(cpu, &rcu_cpumask);
-	rd->last_qsctr = RCU_QSCTR_INVALID;
-	rcu_stats_qs();
-	rcu_trace_qs(cpu);
-	if (!cpumask_empty(&rcu_cpumask)) {
-		/* All CPUs haven't gone through a quiescent state */
-		spin_unlock(&rcu_lock);
-		return;
-	}
-	rcu_gp_end(rcu_currbatch);
-	rcu_currbatch++;
-	rcu_reg_batch(rcu_maxbatch);
-	spin_unlock(&rcu_lock);
+	rcu_batch_report_qs(cpu, &rd->last_qsctr, false);	/* batch_common.c */
 }
 
 /*
@@ -238,14 +204,12 @@ report:
  * report a quiescent state; invoke donelist. From this CPU's timer
  * (softirq), interrupts on.
  */
-static void rcu_adopt_orphans(struct rcu_data *rd);
-
 static void rcu_process_callbacks(void)
 {
 	lockdep_assert_bh_disabled();	/* this CPU's timer, a softirq */
 	struct rcu_data *rd = this_cpu_ptr(&rcu_data);
 
-	rcu_adopt_orphans(rd);
+	rcu_batch_adopt_orphans(&rd->nextlist, &rd->nextlen);	/* CPU hotplug */
 	if (!list_empty(&rd->currlist) && RCU_BATCH_GT(READ_ONCE(rcu_currbatch), rd->batch)) {
 		list_splice_tail_init(&rd->currlist, &rd->donelist);
 		rd->currlen = 0;
@@ -294,18 +258,7 @@ void rcu_hook_context_switch(bool voluntary)
 	(void)voluntary;
 }
 
-/* The timer does X-rcu's work; the tick only watches for stalls. */
-void rcu_hook_tick(enum tick_context ctx)
-{
-	if (!rcu_this_cpu_ready())
-		return;
-	rcu_check_stall();
-	(void)ctx;
-}
-
-void rcu_hook_idle(void)
-{
-}
+/* The timer does X-rcu's work; the tick and idle hooks are batch_common.c's. */
 
 void rcu_variant_init_cpu(unsigned int cpu)
 {
@@ -321,19 +274,14 @@ void rcu_variant_init_cpu(unsigned int cpu)
 
 /*
  * CPU hotplug (docs/hotplug.md). The paper's X-rcu predates hotplug; we
- * do what Linux 2.6's rcupdate.c did for its descendant: the dying CPU
- * leaves rcu_cpumask (ending the batch if it owed the last quiescent
- * state: it runs no reader, the stopper preempted whatever ran, and a
- * switch is a quiescent state here), and its three lists become orphans,
- * adopted onto the nextlist of the next CPU whose timer runs: they wait
- * for a whole new batch, late but never early. Its per-CPU timer is
- * stopped here (else timers_migrate() would move it to a CPU whose own
- * lists it does not serve) and rearmed on the CPU when it returns.
- * Interrupts off, cpu_online_mask without it already.
+ * do what Linux 2.6's rcupdate.c did for its descendant (batch_common.c):
+ * the dying CPU leaves rcu_cpumask and its three lists become orphans,
+ * adopted onto the nextlist of the next CPU whose timer runs (or of the
+ * CPU that ran cpu_down()). Its per-CPU timer is stopped here (else
+ * timers_migrate() would move it to a CPU whose own lists it does not
+ * serve) and rearmed on the CPU when it returns. Interrupts off,
+ * cpu_online_mask without it already.
  */
-static struct list_head rcu_orphans = LIST_HEAD_INIT(rcu_orphans);
-static unsigned long rcu_orphans_len;
-
 bool rcu_variant_hotplug = true;
 
 void rcu_variant_cpu_offline(unsigned int cpu)
@@ -341,44 +289,19 @@ void rcu_variant_cpu_offline(unsigned int cpu)
 	struct rcu_data *rd = per_cpu_ptr(&rcu_data, cpu);
 
 	del_timer(&rd->timer);
-	spin_lock(&rcu_lock);
-	if (cpumask_test(cpu, &rcu_cpumask)) {
-		cpumask_clear_cpu(cpu, &rcu_cpumask);
-		rcu_stats_qs();
-		rcu_trace_qs(cpu);
-		if (cpumask_empty(&rcu_cpumask)) {
-			rcu_gp_end(rcu_currbatch);
-			rcu_currbatch++;
-			rcu_reg_batch(rcu_maxbatch);
-		}
-	}
-	list_splice_tail_init(&rd->donelist, &rcu_orphans);
-	list_splice_tail_init(&rd->currlist, &rcu_orphans);
-	list_splice_tail_init(&rd->nextlist, &rcu_orphans);
-	rcu_orphans_len += rd->currlen + rd->nextlen;
+	rcu_batch_cpu_offline(cpu, &rd->last_qsctr, &rd->donelist, &rd->currlist,
+			      &rd->nextlist, rd->currlen + rd->nextlen);
 	rd->currlen = rd->nextlen = 0;
-	rd->last_qsctr = RCU_QSCTR_INVALID;
-	spin_unlock(&rcu_lock);
-}
-
-static void rcu_adopt_orphans(struct rcu_data *rd)
-{
-	if (list_empty(&rcu_orphans))
-		return;
-	local_irq_disable();		/* call_rcu() edits nextlist from interrupts */
-	spin_lock(&rcu_lock);
-	list_splice_tail_init(&rcu_orphans, &rd->nextlist);
-	rd->nextlen += rcu_orphans_len;
-	rcu_orphans_len = 0;
-	spin_unlock(&rcu_lock);
-	local_irq_enable();
 }
 
 /* On the CPU that ran cpu_down(): adopt the orphans now (rcu_hooks.h). */
 void rcu_variant_cpu_dead(unsigned int cpu)
 {
+	struct rcu_data *rd;
+
 	preempt_disable();
-	rcu_adopt_orphans(this_cpu_ptr(&rcu_data));
+	rd = this_cpu_ptr(&rcu_data);
+	rcu_batch_adopt_orphans(&rd->nextlist, &rd->nextlen);
 	preempt_enable();
 	(void)cpu;
 }
@@ -409,25 +332,7 @@ void rcu_variant_late_init(void)
 	}
 }
 
-/*
- * From the tick (hard interrupt). rcu_lock is taken with interrupts on by
- * this CPU's timer, so only try it: a tick that finds it held skips this
- * look, the next one will see.
- */
-bool rcu_variant_stall_info(struct rcu_stall_info *si)
-{
-	unsigned long flags = local_irq_save();
-
-	if (!spin_trylock(&rcu_lock)) {
-		local_irq_restore(flags);
-		return false;
-	}
-	si->gpnum = rcu_currbatch;
-	cpumask_copy(&si->owing, &rcu_cpumask);
-	spin_unlock(&rcu_lock);
-	local_irq_restore(flags);
-	return !cpumask_empty(&si->owing);
-}
+/* rcu_variant_stall_info(): batch_common.c. */
 
 void rcu_variant_show_state(void)
 {

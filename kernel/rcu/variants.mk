@@ -9,20 +9,23 @@ RCU_VARIANT_FILES := kernel/rcu/rcu_ltimer.c kernel/rcu/rcu_tiny.c kernel/rcu/rc
 		     kernel/rcu/rcu_taskq.c kernel/rcu/rcu_krcud.c kernel/rcu/rcu_sched.c \
 		     kernel/rcu/rcu_preempt.c kernel/rcu/rcu_student.c kernel/rcu/poll_hooks.c \
 		     kernel/rcu/rcu_tree.c kernel/rcu/rcu_tree_exp.c kernel/rcu/rcu_tree_lab7.c \
-		     kernel/rcu/lab7_report.c kernel/rcu/rcu_tree_report_test.c
+		     kernel/rcu/lab7_report.c kernel/rcu/rcu_tree_report_test.c \
+		     kernel/rcu/batch_common.c
 
 rcu-variant-$(CONFIG_RCU_LTIMER)	+= kernel/rcu/rcu_ltimer.c
 rcu-variant-$(CONFIG_RCU_TINY)		+= kernel/rcu/rcu_tiny.c
 rcu-variant-$(CONFIG_RCU_BUSTED)	+= kernel/rcu/rcu_busted.c
-rcu-variant-$(CONFIG_RCU_XRCU)		+= kernel/rcu/rcu_xrcu.c
+# X-rcu and krcud (rcu-preempt too) share the batch machinery (batch_common.c).
+rcu-variant-$(CONFIG_RCU_XRCU)		+= kernel/rcu/rcu_xrcu.c kernel/rcu/batch_common.c
 # The rcu-poll family shares its scheduler hooks (poll_hooks.c).
 rcu-variant-$(CONFIG_RCU_POLL)		+= kernel/rcu/rcu_poll.c kernel/rcu/poll_hooks.c
 rcu-variant-$(CONFIG_RCU_POLL_PERCPU)	+= kernel/rcu/rcu_poll_percpu.c kernel/rcu/poll_hooks.c
 rcu-variant-$(CONFIG_RCU_TASKQ)		+= kernel/rcu/rcu_taskq.c
-rcu-variant-$(CONFIG_RCU_KRCUD)		+= kernel/rcu/rcu_krcud.c
+rcu-variant-$(CONFIG_RCU_KRCUD)		+= kernel/rcu/rcu_krcud.c kernel/rcu/batch_common.c
 rcu-variant-$(CONFIG_RCU_SCHED)		+= kernel/rcu/rcu_sched.c
 # rcu-preempt is krcud's algorithm plus Figure 33's counters (rcu_preempt.c).
-rcu-variant-$(CONFIG_RCU_PREEMPT)	+= kernel/rcu/rcu_krcud.c kernel/rcu/rcu_preempt.c
+rcu-variant-$(CONFIG_RCU_PREEMPT)	+= kernel/rcu/rcu_krcud.c kernel/rcu/rcu_preempt.c \
+					   kernel/rcu/batch_common.c
 # Tree RCU (its segmented callback list is rcu_tree_segcblist.h) and its
 # expedited grace periods.
 rcu-variant-$(CONFIG_RCU_TREE)		+= kernel/rcu/rcu_tree.c kernel/rcu/rcu_tree_exp.c

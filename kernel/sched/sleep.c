@@ -44,17 +44,26 @@ long schedule_timeout(long timeout)
 
 	schedule();
 
-	/* Woken early (or preempted before sleeping): leave the list. The
-	 * tick that takes us off it sets sleep_cpu to -1 under the same lock. */
-	cpu = READ_ONCE(me->sleep_cpu);
-	if (cpu >= 0) {
+	/*
+	 * Woken early (or preempted before sleeping): leave the list. The
+	 * tick that takes us off it sets sleep_cpu to -1 under the same lock;
+	 * CPU hotplug's sleepers_migrate() may move us to another CPU's list
+	 * between our read and our lock, and then sleep_cpu names that one:
+	 * look again, or we would stay linked there after we return.
+	 */
+	while ((cpu = READ_ONCE(me->sleep_cpu)) >= 0) {
+		bool gone;
+
 		rq = cpu_rq(cpu);
 		flags = spin_lock_irqsave(&rq->sleep_lock);
-		if (me->sleep_cpu == cpu) {
+		gone = me->sleep_cpu == cpu;
+		if (gone) {
 			list_del_init(&me->sleep_list);
 			me->sleep_cpu = -1;
 		}
 		spin_unlock_irqrestore(&rq->sleep_lock, flags);
+		if (gone)
+			break;
 	}
 	long left = (long)(expire - jiffies);
 	return left < 0 ? 0 : left;

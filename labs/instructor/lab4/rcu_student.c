@@ -23,6 +23,13 @@
  * grace period lasts at least one tick (rcu-poll's ends in microseconds);
  * (2) as in kernel/rcu/poll_common.h, the counter's increment is followed
  * by smp_mb() (the store-buffering pattern against the snapshot).
+ *
+ * CPU hotplug (docs/hotplug.md; not part of the lab's contract, here so
+ * that the answer survives torture.onoff): a CPU going down runs no
+ * reader, so it leaves rcu_qsmask as its quiescent state, ending the
+ * grace period if it was the last; rcu_start_gp() reads cpu_online_mask
+ * under rcu_lock, so a grace period starts without it or sees it go. The
+ * callbacks are on the global lists: nothing moves.
  */
 #include "rcu_internal.h"
 #include <rcu_hooks.h>
@@ -89,6 +96,22 @@ void call_rcu(struct rcu_head *head, void (*func)(void *arg), void *arg)
 	spin_unlock_irqrestore(&rcu_lock, flags);
 }
 
+/* cpu has passed a quiescent state: clear it; the last one ends the grace
+ * period (Figure 42) and says so. rcu_lock held, a grace period active. */
+static bool rcu_cpu_quiet(unsigned int cpu)
+{
+	cpumask_clear_cpu(cpu, &rcu_qsmask);
+	rcu_stats_qs();
+	rcu_trace_qs(cpu);
+	if (!cpumask_empty(&rcu_qsmask))
+		return false;
+	rcu_gp_active = 0;
+	rcu_gp_end(rcu_gpnum);
+	list_splice_tail_init(&rcu_curlist, &rcu_donelist);
+	rcu_start_gp();
+	return true;
+}
+
 /* Figure 41 for this CPU only: has it passed a quiescent state since the
  * snapshot? The last one to report ends the grace period (Figure 42). */
 static void rcu_check_this_cpu(void)
@@ -101,19 +124,25 @@ static void rcu_check_this_cpu(void)
 		return;
 	flags = spin_lock_irqsave(&rcu_lock);
 	if (rcu_gp_active && cpumask_test(cpu, &rcu_qsmask) &&
-	    READ_ONCE(RCU_quiescent(cpu)) != rcu_quiescent_checkpoint[cpu]) {
-		cpumask_clear_cpu(cpu, &rcu_qsmask);
-		rcu_stats_qs();
-		rcu_trace_qs(cpu);
-		if (cpumask_empty(&rcu_qsmask)) {
-			rcu_gp_active = 0;
-			rcu_gp_end(rcu_gpnum);
-			list_splice_tail_init(&rcu_curlist, &rcu_donelist);
-			done = true;
-			rcu_start_gp();
-		}
-	}
+	    READ_ONCE(RCU_quiescent(cpu)) != rcu_quiescent_checkpoint[cpu])
+		done = rcu_cpu_quiet(cpu);
 	spin_unlock_irqrestore(&rcu_lock, flags);
+	if (done)
+		raise_softirq(RCU_SOFTIRQ);
+}
+
+/* CPU hotplug (see the top): on the dying CPU, interrupts off, out of
+ * cpu_online_mask; the softirq runs before it parks. */
+bool rcu_variant_hotplug = true;
+
+void rcu_variant_cpu_offline(unsigned int cpu)
+{
+	bool done = false;
+
+	spin_lock(&rcu_lock);
+	if (rcu_gp_active && cpumask_test(cpu, &rcu_qsmask))
+		done = rcu_cpu_quiet(cpu);
+	spin_unlock(&rcu_lock);
 	if (done)
 		raise_softirq(RCU_SOFTIRQ);
 }
