@@ -401,7 +401,8 @@ void rcu_variant_init_cpu(unsigned int cpu)
  * but never early. Its daemon stays bound to it, asleep, until it
  * returns. rcu-preempt (this file plus rcu_preempt.c) refuses hotplug:
  * a reader preempted on the dying CPU keeps a count there that only its
- * own rcu_read_unlock() can drop, and that bookkeeping is not written.
+ * task's next voluntary switch drops (docs/rcu/preempt.md), and a grace
+ * period cannot wait on something that is not a CPU.
  */
 #ifdef CONFIG_RCU_PREEMPT
 bool rcu_variant_hotplug = false;
