@@ -31,7 +31,7 @@ import sys
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[2] / "tools"))
-from trace import Trace, grace_periods  # noqa: E402
+from qs.timeline import Trace, grace_periods  # noqa: E402
 
 
 def count(evs, names, cpu, a, b):

@@ -322,11 +322,12 @@ static int run_storm(int secs, const int count[4])
 	int n, bad, ok, mode = (int)qs_tasklist(QS_TASKLIST_MODE, -1);
 	static const int warm[4] = { 1, 1, 1, 1 };
 
+	/* Said before the warm-up, which a broken RCU may not survive. */
+	printf("psstorm: tasklist=%s: %d walkers, %d forkers, %d killers, %d kthreaders for %d s\n",
+	       mode ? "rcu" : "lock", count[0], count[1], count[2], count[3], secs);
 	/* A short warm-up: what the kernel allocates once and keeps is no leak. */
 	storm(200, warm, got, &n);
 	qs_stats(&before, QS_STATS_SYNC);
-	printf("psstorm: tasklist=%s: %d walkers, %d forkers, %d killers, %d kthreaders for %d s\n",
-	       mode ? "rcu" : "lock", count[0], count[1], count[2], count[3], secs);
 	bad = storm(secs * 1000UL, count, got, &n);
 	for (int r = 0; r < 4; r++)
 		sum(got, n, r, &s[r]);
