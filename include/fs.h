@@ -172,9 +172,5 @@ int fs_uid(void);
 int fs_gid(void);
 
 void fs_init(void);
-/* initrd.c: each file of the initrd, for the unpacking at boot */
-void initrd_init(void);
-void initrd_each(void (*fn)(const char *name, unsigned int mode, const void *data,
-			    size_t size, void *arg), void *arg);
 
 #endif

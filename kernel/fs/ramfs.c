@@ -6,6 +6,7 @@
  * archive, in place, until its first write copies it.
  */
 #include <fs.h>
+#include <initrd.h>
 #include <kmalloc.h>
 #include <string.h>
 #include <printk.h>

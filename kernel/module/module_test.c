@@ -17,7 +17,7 @@
 #include <sched.h>
 #include <time.h>
 #include <rcupdate.h>
-#include <user/user.h>
+#include <initrd.h>
 #include <arch/layout.h>
 #include "module_test.h"
 

@@ -16,6 +16,7 @@
 #include <arch/irq.h>
 #include <uapi/quiescent.h>
 #include <file.h>
+#include <initrd.h>
 #include <upcalls.h>	/* the hooks this layer provides */
 
 /*
@@ -78,18 +79,7 @@ long proc_execve(struct pt_regs *regs, const char __user *path,
 int exec_load(const char *path, const char *const argv[], int argc,
 	      struct uvm **vmp, struct pt_regs *regs);
 
-/* initrd.c */
-struct initrd_file {
-	const char *name;		/* "bin/sh": no leading slash */
-	const void *data;		/* in place, in the archive */
-	size_t size;
-	u32 mode;			/* QS_S_IF* type and permissions */
-};
-void initrd_init(void);
-/* A file or directory by path (leading slashes ignored), or -ENOENT. */
-int initrd_lookup(const char *name, struct initrd_file *f);
-/* A regular file's contents, or -ENOENT. */
-int initrd_find(const char *name, const void **data, size_t *size);
+/* initrd.c: include/initrd.h */
 
 /* file.c */
 void files_init_console(struct files *fs);	/* fds 0, 1, 2: the console */
