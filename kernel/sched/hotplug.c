@@ -202,6 +202,17 @@ static int cpu_stopper(void *arg)
 	return 0;
 }
 
+/* One down or up that began at t0, under hotplug_lock: count it, its time. */
+static void hp_account(u64 t0, unsigned long *count, u64 *total, u64 *max)
+{
+	u64 ns = ktime_get_ns() - t0;
+
+	(*count)++;
+	*total += ns;
+	if (ns > *max)
+		*max = ns;
+}
+
 int cpu_down(unsigned int cpu)
 {
 	struct task *t;
@@ -232,11 +243,7 @@ int cpu_down(unsigned int cpu)
 	wait_for_completion(&down_done);
 	rcu_hook_cpu_dead(cpu);		/* here, a live CPU adopts its callbacks */
 	put_task(t);	/* it finishes when the CPU comes back */
-	u64 ns = ktime_get_ns() - t0;
-	hp_stats.downs++;
-	hp_stats.down_ns_total += ns;
-	if (ns > hp_stats.down_ns_max)
-		hp_stats.down_ns_max = ns;
+	hp_account(t0, &hp_stats.downs, &hp_stats.down_ns_total, &hp_stats.down_ns_max);
 out:
 	mutex_unlock(&hotplug_lock);
 	return ret;
@@ -248,7 +255,7 @@ int cpu_up(unsigned int cpu)
 	int ret = 0;
 
 	if (cpu == 0 || cpu >= nr_cpu_ids)
-		return cpu == 0 ? -EINVAL : -EINVAL;
+		return -EINVAL;
 	mutex_lock(&hotplug_lock);
 	if (!cpu_is_parked(cpu)) {
 		ret = -EINVAL;
@@ -260,11 +267,7 @@ int cpu_up(unsigned int cpu)
 	smp_mb();
 	smp_send_nmi(cpu);
 	wait_for_completion(&up_done);
-	u64 ns = ktime_get_ns() - t0;
-	hp_stats.ups++;
-	hp_stats.up_ns_total += ns;
-	if (ns > hp_stats.up_ns_max)
-		hp_stats.up_ns_max = ns;
+	hp_account(t0, &hp_stats.ups, &hp_stats.up_ns_total, &hp_stats.up_ns_max);
 out:
 	mutex_unlock(&hotplug_lock);
 	return ret;
