@@ -1,8 +1,8 @@
 # Quiescent: top-level build.
 #
 #   make run            build and boot in QEMU (CPUS=N, KVM=0|1, ARGS="...", BOOT=iso|kernel, NET=user)
-#   make run RCU=poll CPUS=4 [PREEMPT=1]
-#                       the same with configs/rcu_poll[_preempt]_defconfig, in build/rcu_poll[_preempt]
+#   make run RCU=poll CPUS=4 [KPREEMPT=1]
+#                       the same with configs/rcu_poll[_kpreempt]_defconfig, in build/rcu_poll[_kpreempt]
 #   make test           build the test configurations and run the pytest suites
 #   make iso            the GRUB rescue ISO
 #   make initrd         the user programs (user/) packed as the initrd
@@ -18,18 +18,24 @@
 # Every build lives in O= (default build/), with its own .config, so several
 # configurations can be built side by side (the test runner does).
 
-# The short form for labs: RCU=<name> [PREEMPT=1] picks
-# configs/rcu_<name>[_preempt]_defconfig (- or _ alike: RCU=poll-percpu) and
+# The short form for labs: RCU=<name> [KPREEMPT=1] picks
+# configs/rcu_<name>[_kpreempt]_defconfig (- or _ alike: RCU=poll-percpu) and
 # its own build directory; the variants' names: docs/rcu/README.md.
 RCU		?=
-PREEMPT		?=
+KPREEMPT	?=
+# "preempt" alone names the rcu-preempt variant (RCU=preempt); the
+# preemptible kernel is KPREEMPT (docs/scheduler.md).
+ifeq ($(origin PREEMPT),command line)
+$(error PREEMPT= is not an option: KPREEMPT=1 builds the preemptible kernel \
+	(configs/rcu_<name>_kpreempt_defconfig); RCU=preempt is the rcu-preempt variant)
+endif
 ifneq ($(RCU),)
-RCU_NAMES	:= $(patsubst configs/rcu_%_defconfig,%,$(filter-out %_preempt_defconfig,\
+RCU_NAMES	:= $(patsubst configs/rcu_%_defconfig,%,$(filter-out %_kpreempt_defconfig,\
 		   $(wildcard configs/rcu_*_defconfig)))
-RCU_DEFCONFIG	:= rcu_$(subst -,_,$(RCU))$(if $(filter 1 y yes,$(PREEMPT)),_preempt)_defconfig
+RCU_DEFCONFIG	:= rcu_$(subst -,_,$(RCU))$(if $(filter 1 y yes,$(KPREEMPT)),_kpreempt)_defconfig
 ifeq ($(wildcard configs/$(RCU_DEFCONFIG)),)
-$(error RCU=$(RCU)$(if $(PREEMPT), PREEMPT=$(PREEMPT)): there is no configs/$(RCU_DEFCONFIG). \
-	RCU= takes one of: $(sort $(RCU_NAMES)) (PREEMPT=1 where a _preempt_defconfig exists))
+$(error RCU=$(RCU)$(if $(KPREEMPT), KPREEMPT=$(KPREEMPT)): there is no configs/$(RCU_DEFCONFIG). \
+	RCU= takes one of: $(sort $(RCU_NAMES)) (KPREEMPT=1, the preemptible kernel, where a _kpreempt_defconfig exists))
 endif
 O		?= build/$(RCU_DEFCONFIG:_defconfig=)
 endif
@@ -480,12 +486,12 @@ repeat: deps
 
 # rcutorture on every variant, long enough to matter (docs/rcu/torture.md):
 # SOAK_MINUTES per run (default 10) at -smp SOAK_CPUS (4), both preemption
-# models; SOAK_VARIANTS=poll,sched and SOAK_PREEMPT=none|preempt|both choose,
+# models; SOAK_VARIANTS=poll,sched and SOAK_KPREEMPT=none|kpreempt|both choose,
 # SOAK_RUNS repeats, SOAK_JOBS boots at once. A table at the end.
 SOAK_MINUTES	?= 10
 SOAK_CPUS	?= 4
 SOAK_VARIANTS	?=
-SOAK_PREEMPT	?= both
+SOAK_KPREEMPT	?= both
 SOAK_RUNS	?= 1
 SOAK_JOBS	?= 1
 # The mutation suite (tests/mutants/*.toml): each realistic RCU bug planted
@@ -522,7 +528,7 @@ litmus: deps
 
 soak: deps
 	$(Q)$(PYTHON) tools/soak.py --minutes $(SOAK_MINUTES) --cpus $(SOAK_CPUS) \
-		$(if $(SOAK_VARIANTS),--variants $(SOAK_VARIANTS)) --preempt $(SOAK_PREEMPT) \
+		$(if $(SOAK_VARIANTS),--variants $(SOAK_VARIANTS)) --kpreempt $(SOAK_KPREEMPT) \
 		--runs $(SOAK_RUNS) --jobs $(SOAK_JOBS) --kvm $(if $(filter auto,$(KVM)),0,$(KVM))
 
 clean:

@@ -9,7 +9,7 @@
  *
  * It lives in struct cpu_local (%gs:32). The count is kept in every kernel,
  * preemptive or not, so that in_interrupt() and might_sleep() always work;
- * only CONFIG_PREEMPT acts on it by rescheduling at preempt_enable().
+ * only CONFIG_KPREEMPT acts on it by rescheduling at preempt_enable().
  */
 #ifndef _PREEMPT_H
 #define _PREEMPT_H
@@ -70,7 +70,7 @@ static __always_inline void preempt_enable_no_resched(void)
 	preempt_count_sub(1);
 }
 
-#ifdef CONFIG_PREEMPT
+#ifdef CONFIG_KPREEMPT
 static __always_inline void preempt_enable(void)
 {
 	barrier();

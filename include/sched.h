@@ -12,7 +12,7 @@
  * voluntary when the task entered the scheduler itself: it blocked, or
  * called yield(), cond_resched() or schedule(); involuntary when it was
  * preempted, at preempt_enable() or on return from an interrupt
- * (CONFIG_PREEMPT only). RCU is told which (rcu_hook_context_switch):
+ * (CONFIG_KPREEMPT only). RCU is told which (rcu_hook_context_switch):
  * a voluntary switch is a quiescent state (seed 000 section 2.6).
  */
 #ifndef _SCHED_H
@@ -162,7 +162,7 @@ static inline bool need_resched(void)
 void preempt_schedule(void);
 static inline void preempt_check_resched(void)
 {
-#ifdef CONFIG_PREEMPT
+#ifdef CONFIG_KPREEMPT
 	if (unlikely(need_resched()) && preemptible())
 		preempt_schedule();
 #endif
@@ -198,11 +198,11 @@ struct task *cpu_curr(unsigned int cpu);
 /* Wake task_interrupt()ed sleepers: INTERRUPTIBLE sleeps return -EINTR. */
 void task_interrupt(struct task *p);
 
-/* Run-time preemption switch (CONFIG_PREEMPT only): false makes the
+/* Run-time preemption switch (CONFIG_KPREEMPT only): false makes the
  * preemptive kernel behave as the non-preemptive one, so one boot can
- * compare both (the latency benchmark). Always false without CONFIG_PREEMPT. */
+ * compare both (the latency benchmark). Always false without CONFIG_KPREEMPT. */
 extern bool sched_preempt_active;
-const char *preempt_model_name(void);	/* "preempt" or "none": the model built in */
+const char *preempt_model_name(void);	/* "kpreempt" or "none": the model built in */
 void sched_set_preempt(bool on);
 
 /* ---- Timed sleeps (kernel/sched/sleep.c). */

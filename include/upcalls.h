@@ -31,7 +31,7 @@ struct ksym_info;
  * interrupts off. irq_enter() counts the hard IRQ in preempt_count;
  * irq_exit() uncounts it, runs pending softirqs if this was the outermost
  * interrupt, then on the way back to the interrupted code reschedules
- * (CONFIG_PREEMPT, kernel code) or calls user_return_work() (user mode).
+ * (CONFIG_KPREEMPT, kernel code) or calls user_return_work() (user mode).
  * kernel/sched/preempt.c.
  */
 void irq_enter(void);

@@ -25,7 +25,7 @@ def kconfig_defconfig(tmp_path, text):
     ("CONFIG_NO_SUCH_OPTION=y", ["NO_SUCH_OPTION"]),
     ("CONFIG_RCU_CALL_RT_DIRECT=y", ["RCU_CALL_RT_DIRECT", "NR_CPUS = 1"]),
     ("CONFIG_RCU_XRCU=y\nCONFIG_RCU_THROTTLE=y", ["RCU_THROTTLE", "RCU_LTIMER"]),
-    ("CONFIG_PREEMPT_NONE=y\nCONFIG_RCU_PREEMPT=y", ["RCU_PREEMPT", "PREEMPT"]),
+    ("CONFIG_KPREEMPT_NONE=y\nCONFIG_RCU_PREEMPT=y", ["RCU_PREEMPT", "KPREEMPT"]),
 ], ids=["bool-maybe", "nr-cpus-out-of-range", "int-not-a-number", "undefined-symbol",
         "rcu-rt-direct-needs-one-cpu", "rcu-throttle-needs-ltimer", "rcu-preempt-needs-preempt"])
 def test_bad_defconfig_is_refused(tmp_path, line, words):
@@ -78,10 +78,10 @@ def test_short_form_unknown_variant_lists_the_choices(tmp_path):
 
 
 def test_short_form_builds_the_variant(tmp_path):
-    """`RCU=poll PREEMPT=1` configures from configs/rcu_poll_preempt_defconfig."""
-    p = subprocess.run(["make", "--no-print-directory", "RCU=poll", "PREEMPT=1", f"O={tmp_path}",
+    """`RCU=poll KPREEMPT=1` configures from configs/rcu_poll_kpreempt_defconfig."""
+    p = subprocess.run(["make", "--no-print-directory", "RCU=poll", "KPREEMPT=1", f"O={tmp_path}",
                         f"{tmp_path}/.config"], cwd=REPO, stdout=subprocess.PIPE,
                        stderr=subprocess.STDOUT, text=True)
     assert p.returncode == 0, p.stdout
     cfg = (tmp_path / ".config").read_text()
-    assert "CONFIG_RCU_POLL=y" in cfg and "CONFIG_PREEMPT=y" in cfg, cfg
+    assert "CONFIG_RCU_POLL=y" in cfg and "CONFIG_KPREEMPT=y" in cfg, cfg

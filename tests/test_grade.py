@@ -6,7 +6,7 @@ The QEMU half keeps to a small subset, about a minute of guest time in all
 (the full graders are ten boots for Lab 4 alone):
   Lab 4  handout: rcu-api-smp1 (the skeleton's call_rcu() counts no grace
          period: the API tests fail). reference (rcu-poll in the student's
-         place): rcu-api-smp1 and torture-broken-smp2, which brings in
+         place): rcu-api-smp1 and torture-rcu_break-smp2, which brings in
          torture-smp2 (rcutorture SUCCESS, then FAILURE with rcu_break=1);
          the same for the model answer that follows the handout
          (labs/instructor/lab4/rcu_student.c), in a scratch copy.
@@ -129,8 +129,8 @@ def test_with_a_missing_file_is_refused():
 
 def test_only_brings_in_what_a_check_requires():
     checks = grade.load(4)["check"]
-    names = [c["name"] for c in grade.selected(checks, "torture-broken-smp2")]
-    assert names == ["torture-smp2", "torture-broken-smp2"]
+    names = [c["name"] for c in grade.selected(checks, "torture-rcu_break-smp2")]
+    assert names == ["torture-smp2", "torture-rcu_break-smp2"]
 
 
 def test_a_check_whose_requirement_failed_is_not_run():
@@ -199,8 +199,8 @@ def test_lab4_skeleton_scores_zero():
 
 @pytest.mark.qemu
 def test_lab4_reference_scores_full_marks():
-    code, r = graded("4", "--reference", "--only", "rcu-api-smp1,torture-broken-smp2")
-    assert [c["name"] for c in r["checks"]] == ["rcu-api-smp1", "torture-smp2", "torture-broken-smp2"]
+    code, r = graded("4", "--reference", "--only", "rcu-api-smp1,torture-rcu_break-smp2")
+    assert [c["name"] for c in r["checks"]] == ["rcu-api-smp1", "torture-smp2", "torture-rcu_break-smp2"]
     assert code == 0 and r["score"] == r["max"] == 30, r
 
 
@@ -214,7 +214,7 @@ def test_lab4_model_answer_scores_full_marks():
     except BuildError as e:
         pytest.fail(str(e), pytrace=False)
     code, r = graded("4", "--with", "kernel/rcu/rcu_student.c=labs/instructor/lab4/rcu_student.c",
-                     "--only", "rcu-api-smp1,torture-broken-smp2")
+                     "--only", "rcu-api-smp1,torture-rcu_break-smp2")
     assert code == 0 and r["score"] == r["max"] == 30, r
 
 

@@ -121,7 +121,7 @@ def test_banner_must_match_the_build():
                    status="poweroff", elapsed=1.0, log_path="", log="", console=c,
                    built=dict(variant="poll", preemption="none", hz=250))
     assert r.banner_problems() == []
-    r.built = dict(variant="ltimer", preemption="preempt", hz=1000)
+    r.built = dict(variant="ltimer", preemption="kpreempt", hz=1000)
     why = r.banner_problems()
     assert len(why) == 3 and "rcu=poll" in why[0], why
     r.built, r.cpus = None, 4

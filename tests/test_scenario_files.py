@@ -53,12 +53,12 @@ log = ['variant=${variant} cpus=${cpus}']
 def test_explicit_name_and_scalars(tmp_path):
     cases = load_scenarios(write(tmp_path, """
 name = 'rcu-${config}-smp${cpus}'
-config = ['rcu_ltimer_preempt_defconfig', 'rcu_xrcu_defconfig']
+config = ['rcu_ltimer_kpreempt_defconfig', 'rcu_xrcu_defconfig']
 cpus = 2
 shell = ['ps', 'poweroff']
 input = [{ after = 'type a line', send = "hi\\u0014" }]
 """))
-    assert [c.name for c in cases] == ["rcu-ltimer-preempt-smp2", "rcu-xrcu-smp2"]
+    assert [c.name for c in cases] == ["rcu-ltimer-kpreempt-smp2", "rcu-xrcu-smp2"]
     assert cases[0].shell == ["ps", "poweroff"] and cases[0].input == [("type a line", "hi\x14")]
 
 

@@ -26,6 +26,12 @@ def load(strict_config=True):
     return kconf, cfg
 
 
+# Symbols renamed since a .config may have been written: named in the error.
+# The preemptible kernel is KPREEMPT because "preempt" alone is the
+# rcu-preempt variant (docs/scheduler.md).
+RENAMED = {"PREEMPT": "KPREEMPT", "PREEMPT_NONE": "KPREEMPT_NONE"}
+
+
 def fail_on_warnings(kconf, what):
     """A bad configuration fails the build with a readable message."""
     for sym in kconf.unique_defined_syms:
@@ -47,6 +53,10 @@ def fail_on_warnings(kconf, what):
         sys.stderr.write(f"kconfig: {what} has errors:\n")
         for w in bad:
             sys.stderr.write("  " + w.replace("\n", "\n  ") + "\n")
+        for old, new in RENAMED.items():
+            if any(f"undefined symbol {old}\n" in w + "\n" for w in bad):
+                sys.stderr.write(f"CONFIG_{old} is now CONFIG_{new}: edit {what}, or make it again "
+                                 f"from configs/ (make <name>_defconfig).\n")
         sys.stderr.write("Allowed values are listed by 'make menuconfig' and in the Kconfig files.\n")
         sys.exit(1)
 

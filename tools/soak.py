@@ -5,19 +5,19 @@ Each run boots one variant's configuration at -smp CPUS with
 `ktest=torture_rcu torture.duration=<minutes*60>` (docs/rcu/torture.md)
 and prints one line; a table of every run ends the output, and the exit
 status is non-zero if any run failed. Runs use the papers' timer periods
-(configs/rcu_<variant>[_preempt]_defconfig as they are), unlike make
+(configs/rcu_<variant>[_kpreempt]_defconfig as they are), unlike make
 test's short torture runs, which shorten them to get hundreds of grace
 periods in three seconds.
 
     tools/soak.py                                  # every variant, both models, 10 min, -smp 4
-    tools/soak.py --minutes 1 --variants poll,sched --preempt none
+    tools/soak.py --minutes 1 --variants poll,sched --kpreempt none
     tools/soak.py --runs 3 --jobs 2                # three runs each, two at a time
 
 A run passes only if torture says SUCCESS and its console has no
 WARNING, BUG, Call Trace, panic or stall line (qs.judge): torture on a
 real variant has none to expect.
 
-Where a variant has no configuration for a model (preempt needs the
+Where a variant has no configuration for a model (the rcu-preempt variant needs the
 preemptible kernel, tiny one CPU and no preemption), that run is
 skipped and said so. Boots go through `tools/qrun.py boot`, so the logs
 land in build/soak-<config>/logs/ like any other boot's.
@@ -49,10 +49,10 @@ def config_for(variant, model):
     """The defconfig and CPU count limit for a variant and preemption model,
     or None when the pair does not exist."""
     if variant == "preempt":
-        return ("rcu_preempt_defconfig", None) if model == "preempt" else None
+        return ("rcu_preempt_defconfig", None) if model == "kpreempt" else None
     if variant == "tiny":
         return ("rcu_tiny_defconfig", 1) if model == "none" else None
-    name = f"rcu_{variant.replace('-', '_')}{'_preempt' if model == 'preempt' else ''}_defconfig"
+    name = f"rcu_{variant.replace('-', '_')}{'_kpreempt' if model == 'kpreempt' else ''}_defconfig"
     return (name, None) if (REPO / "configs" / name).exists() else None
 
 
@@ -136,7 +136,8 @@ def main():
     ap.add_argument("--cpus", type=int, default=4)
     ap.add_argument("--variants", default=",".join(VARIANTS),
                     help="comma-separated, from: " + " ".join(VARIANTS))
-    ap.add_argument("--preempt", default="both", choices=("none", "preempt", "both"))
+    ap.add_argument("--kpreempt", default="both", choices=("none", "kpreempt", "both"),
+                    help="the kernel's preemption model: none, kpreempt (CONFIG_KPREEMPT) or both")
     ap.add_argument("--runs", type=int, default=1, help="runs of each (default 1)")
     ap.add_argument("--jobs", type=int, default=1, help="boots at once (default 1)")
     ap.add_argument("--kvm", default=os.environ.get("KVM", "0"))
@@ -147,7 +148,7 @@ def main():
         ap.error(f"unknown variant(s) {', '.join(bad)}; choose from: {' '.join(VARIANTS)}")
     if a.minutes <= 0 or a.runs < 1 or a.jobs < 1 or not 1 <= a.cpus <= 16:
         ap.error("--minutes > 0, --runs >= 1, --jobs >= 1, --cpus 1..16")
-    models = ["none", "preempt"] if a.preempt == "both" else [a.preempt]
+    models = ["none", "kpreempt"] if a.kpreempt == "both" else [a.kpreempt]
     plan = [(v, m, run) for run in range(1, a.runs + 1) for v in variants for m in models]
     print(f"soak: {len(plan)} runs of {a.minutes:g} min at -smp {a.cpus}, {a.jobs} at a time")
     results = []

@@ -97,7 +97,7 @@ def one(case, run, kvm):
 
 
 def table(rows):
-    print("\n| case | run | variant | cpus | preempt | s | GPs/s | reads | updates | errors "
+    print("\n| case | run | variant | cpus | preemption | s | GPs/s | reads | updates | errors "
           "| verdict |")
     print("|---|---|---|---|---|---|---|---|---|---|---|")
     for w in rows:
@@ -106,7 +106,7 @@ def table(rows):
         secs = f"{int(ms) / 1000:.1f}" if ms.isdigit() else "?"
         verdict = w["verdict"] + (f": {w['why']}" if w["why"] else "")
         print(f"| {w['case']} | {w['run']} | {f.get('variant', '?')} | {f.get('cpus', '?')} "
-              f"| {f.get('preempt', '?')} | {secs} | {f.get('gps/s', '?')} "
+              f"| {f.get('preemption', '?')} | {secs} | {f.get('gps/s', '?')} "
               f"| {f.get('reads', '?')} | {f.get('updates', '?')} | {f.get('errors', '?')} "
               f"| {verdict} |")
 

@@ -185,7 +185,7 @@ struct qs_utsname {
 	char sysname[QS_UTSLEN];	/* "Quiescent" */
 	char nodename[QS_UTSLEN];
 	char release[QS_UTSLEN];
-	char version[QS_UTSLEN];	/* "rcu=<variant> preempt=<model> HZ=<hz>" */
+	char version[QS_UTSLEN];	/* "rcu=<variant> preemption=<model> HZ=<hz>" */
 	char machine[QS_UTSLEN];	/* "x86_64" */
 	char rcu_variant[QS_UTSLEN];
 	char preempt[QS_UTSLEN];

@@ -9,7 +9,7 @@
  *                           while a CPU-bound normal task runs kernel code
  *                           that reaches a preemption point every
  *                           HOG_CHUNK_US: wake-up latency mean/p99/max,
- *                           without and (CONFIG_PREEMPT) with preemption,
+ *                           without and (CONFIG_KPREEMPT) with preemption,
  *                           in the same boot, and their ratio.
  */
 #include <ktest.h>
@@ -208,7 +208,7 @@ KTEST(bench_sched_rt_latency)
 	sched_set_preempt(false);
 	if (measure_latency(t, cpu, &none))
 		report_latency("none", &none);
-#ifdef CONFIG_PREEMPT
+#ifdef CONFIG_KPREEMPT
 	sched_set_preempt(true);
 	if (measure_latency(t, cpu, &full)) {
 		report_latency("preempt", &full);
@@ -222,7 +222,7 @@ KTEST(bench_sched_rt_latency)
 	}
 #else
 	(void)full;
-	kt_info("non-preemptive kernel: the preemptive figure comes from preempt_defconfig");
+	kt_info("non-preemptive kernel: the preemptive figure comes from kpreempt_defconfig");
 #endif
 	sched_set_preempt(was);
 }

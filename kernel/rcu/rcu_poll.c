@@ -52,7 +52,7 @@
  *    need_resched plus the reschedule IPI (resched_cpu() in kernel/sched/core.c).
  *    Our reschedule IPI does nothing itself (scheduler_ipi()); whoever is
  *    interrupted acts on need_resched: the idle loop calls __schedule()
- *    even when it picks the idle task again, a CONFIG_PREEMPT kernel
+ *    even when it picks the idle task again, a CONFIG_KPREEMPT kernel
  *    preempts on the interrupt return, and a non-preemptive kernel thread
  *    at its next cond_resched(). Every __schedule() pass calls
  *    rcu_hook_context_switch(), whether or not it switches, so an idle CPU

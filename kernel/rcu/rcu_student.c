@@ -1,6 +1,6 @@
 /*
  * student: your own RCU implementation (Lab 4, labs/lab4-rcu-implementation/
- * README.md). Build it with `make run RCU=student` (PREEMPT=1 for the
+ * README.md). Build it with `make run RCU=student` (KPREEMPT=1 for the
  * preemptible kernel) and judge it with `make grade LAB=4`.
  *
  * As handed out, this file is a SKELETON and deliberately WRONG: call_rcu()

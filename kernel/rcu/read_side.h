@@ -6,7 +6,7 @@
  *       so it ends before that CPU's next quiescent state. (With
  *       CONFIG_RCU_DEBUG_READ a per-CPU nesting count lets might_sleep()
  *       catch a sleep inside the section.)
- *   CONFIG_PREEMPT: preemption disabled, so no involuntary switch can
+ *   CONFIG_KPREEMPT: preemption disabled, so no involuntary switch can
  *       happen inside the section (seed 001: "In preemptive kernels, they
  *       disable preemption").
  *   rcu-preempt (CONFIG_RCU_PREEMPT, kernel/rcu/rcu_preempt.c, seed 000 5.7):
@@ -43,7 +43,7 @@ static __always_inline void rcu_read_depth_dec(void) { barrier(); }
 /* Can might_sleep() see a read-side section in this build? (Tests ask.) */
 static __always_inline bool rcu_read_side_visible(void)
 {
-#if defined(CONFIG_RCU_DEBUG_READ) || (defined(CONFIG_PREEMPT) && !defined(CONFIG_RCU_PREEMPT))
+#if defined(CONFIG_RCU_DEBUG_READ) || (defined(CONFIG_KPREEMPT) && !defined(CONFIG_RCU_PREEMPT))
 	return true;		/* rcu-preempt's readers keep no count without debug */
 #else
 	return false;
@@ -123,7 +123,7 @@ static __always_inline bool rcu_prove_unlock_bad(void) { return false; }
 
 #if defined(CONFIG_RCU_PREEMPT)
 /* above */
-#elif defined(CONFIG_PREEMPT)
+#elif defined(CONFIG_KPREEMPT)
 static __always_inline void rcu_read_lock(void)
 {
 	preempt_disable();

@@ -18,7 +18,7 @@
  * is accounted for, and the run ends with
  *
  *   rcu-torture: SUCCESS          or   rcu-torture: FAILURE: <why>
- *   rcu-torture: summary: variant=... cpus=... preempt=... gps=... gps/s=...
+ *   rcu-torture: summary: variant=... cpus=... preemption=... gps=... gps/s=...
  */
 #include "torture.h"
 #include "rcu_internal.h"
@@ -375,7 +375,7 @@ static bool rcu_torture_run(char *why, size_t len)
 	bool started, stopped;
 
 	torture_reset();
-	printk("rcu-torture: start: variant=%s cpus=%u preempt=%s duration=%lus "
+	printk("rcu-torture: start: variant=%s cpus=%u preemption=%s duration=%lus "
 	       "readers=%lu fakewriters=%lu irqreader=%lu flood=%lu bound=%lu barrier=%lu "
 	       "stutter=%lums poison=%s\n", rcu_variant_name(), num_online_cpus(),
 	       preempt_model_name(), torture_params.duration_s,
@@ -447,7 +447,7 @@ static bool rcu_torture_run(char *why, size_t len)
 		printk("rcu-torture: FAILURE: %s\n", why);
 	else
 		printk("rcu-torture: SUCCESS\n");
-	printk("rcu-torture: summary: variant=%s cpus=%u preempt=%s duration=%lums gps=%lu "
+	printk("rcu-torture: summary: variant=%s cpus=%u preemption=%s duration=%lums gps=%lu "
 	       "gps/s=%lu cbs-queued=%lu cbs-invoked=%lu reads=%lu timer-reads=%lu "
 	       "updates=%lu flood=%ld/%lu errors=%ld\n",
 	       rcu_variant_name(), num_online_cpus(), preempt_model_name(), ms, gps, gps_per_s,

@@ -584,7 +584,7 @@ void scheduler_tick(enum tick_context ctx)
 }
 
 /* The reschedule IPI: need_resched is already set; the interrupt return
- * (CONFIG_PREEMPT) or the idle loop acts on it. */
+ * (CONFIG_KPREEMPT) or the idle loop acts on it. */
 void scheduler_ipi(void)
 {
 }
@@ -656,7 +656,7 @@ void sched_init(void)
 {
 	make_idle_task(0, (unsigned long)boot_stack_top - BOOT_STACK_SIZE, BOOT_STACK_SIZE);
 	printk("sched: %s kernel, time slice %d ticks, %d priorities\n",
-#ifdef CONFIG_PREEMPT
+#ifdef CONFIG_KPREEMPT
 	       "preemptive",
 #else
 	       "non-preemptive",

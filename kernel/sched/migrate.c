@@ -119,7 +119,7 @@ int set_cpus_allowed(struct task *p, const cpumask_t *mask)
 	 * involuntary switch (rcutorture migrates preempted readers so). */
 	/* A sleeping task moves when it wakes (select_task_cpu). A task
 	 * running on another CPU moves at its next switch: at once with
-	 * CONFIG_PREEMPT (the IPI preempts it), at its next preemption point
+	 * CONFIG_KPREEMPT (the IPI preempts it), at its next preemption point
 	 * without. */
 	return 0;
 }

@@ -1,6 +1,6 @@
 /*
  * Preemption: the two places where the kernel takes the CPU from a task
- * that did not ask to give it up (CONFIG_PREEMPT only).
+ * that did not ask to give it up (CONFIG_KPREEMPT only).
  *
  *   preempt_enable()   when the count drops to zero with need_resched set
  *                      (include/preempt.h calls preempt_schedule());
@@ -14,7 +14,7 @@
  * itself when it resumes), and RCU is told the switch was not a
  * quiescent state (seed 000 section 2.6).
  *
- * The non-preemptive kernel (CONFIG_PREEMPT_NONE, Linux 2.4's
+ * The non-preemptive kernel (CONFIG_KPREEMPT_NONE, Linux 2.4's
  * run-to-block) only sets need_resched; the switch waits for the task
  * to block, yield or call cond_resched().
  */
@@ -27,7 +27,7 @@
 #include <printk.h>
 #include <string.h>
 
-#ifdef CONFIG_PREEMPT
+#ifdef CONFIG_KPREEMPT
 bool sched_preempt_active = true;
 #else
 bool sched_preempt_active;
@@ -36,8 +36,8 @@ bool sched_preempt_active;
 /* The preemption model built in, as the banner, uname and torture print it. */
 const char *preempt_model_name(void)
 {
-#ifdef CONFIG_PREEMPT
-	return "preempt";
+#ifdef CONFIG_KPREEMPT
+	return "kpreempt";
 #else
 	return "none";
 #endif
@@ -45,12 +45,12 @@ const char *preempt_model_name(void)
 
 void sched_set_preempt(bool on)
 {
-#ifdef CONFIG_PREEMPT
+#ifdef CONFIG_KPREEMPT
 	WRITE_ONCE(sched_preempt_active, on);
 #endif
 }
 
-#ifdef CONFIG_PREEMPT
+#ifdef CONFIG_KPREEMPT
 static int set_preempt_param(const char *val)
 {
 	if (!val)
@@ -63,8 +63,8 @@ static int set_preempt_param(const char *val)
 		return -1;
 	return 0;
 }
-CMDLINE_PARAM("preempt", set_preempt_param,
-	      "preempt=none|full: in a CONFIG_PREEMPT kernel, start without or with preemption");
+CMDLINE_PARAM("kpreempt", set_preempt_param,
+	      "kpreempt=none|full: in a CONFIG_KPREEMPT kernel, start without or with preemption");
 #endif
 
 static inline bool may_preempt(void)
@@ -77,7 +77,7 @@ static inline bool may_preempt(void)
 /* From preempt_enable(): the count just reached zero and need_resched is set. */
 void preempt_schedule(void)
 {
-#ifdef CONFIG_PREEMPT
+#ifdef CONFIG_KPREEMPT
 	if (preempt_count() || irqs_disabled() || !may_preempt())
 		return;
 	do {
@@ -87,7 +87,7 @@ void preempt_schedule(void)
 #endif
 }
 
-#ifdef CONFIG_PREEMPT
+#ifdef CONFIG_KPREEMPT
 /* From the interrupt return path, interrupts off; they stay off. */
 static void preempt_schedule_irq(void)
 {
@@ -124,7 +124,7 @@ void irq_exit(struct pt_regs *regs)
 	}
 	if (!need_resched() || preempt_count() || !(regs->rflags & X86_EFLAGS_IF))
 		return;
-#ifdef CONFIG_PREEMPT
+#ifdef CONFIG_KPREEMPT
 	if (may_preempt())
 		preempt_schedule_irq();
 #endif

@@ -4,7 +4,7 @@
  * sched_rt_preempts_hog: a SCHED_FIFO task, woken by the timer interrupt,
  * must take the CPU from a CPU-bound normal task that spins for
  * HOG_SPIN_MS without a single preemption point, then offers
- * cond_resched(). With CONFIG_PREEMPT it runs in the middle of the spin,
+ * cond_resched(). With CONFIG_KPREEMPT it runs in the middle of the spin,
  * and the hog's involuntary-switch count rises; without, it runs only at
  * the hog's first voluntary switch point, and no switch anywhere is
  * involuntary. These are orderings, not timings: the spin is long
@@ -79,7 +79,7 @@ KTEST(sched_rt_preempts_hog)
 	unsigned long niv0 = total_nivcsw(), hog_niv, hog_nv;
 	bool preemptive = false;
 
-#ifdef CONFIG_PREEMPT
+#ifdef CONFIG_KPREEMPT
 	preemptive = sched_preempt_active;
 #endif
 	memset((void *)&rp, 0, sizeof(rp));
@@ -107,7 +107,7 @@ KTEST(sched_rt_preempts_hog)
 	} else {
 		KT_EXPECT(t, !rp.rt_saw_spinning && rp.hog_yield_at && rp.rt_ran_at >= rp.hog_yield_at,
 			  "RT task ran before the hog reached cond_resched()");
-		KT_EXPECT(t, hog_niv == 0, "hog preempted %lu times without CONFIG_PREEMPT", hog_niv);
+		KT_EXPECT(t, hog_niv == 0, "hog preempted %lu times without CONFIG_KPREEMPT", hog_niv);
 		KT_EXPECT(t, total_nivcsw() == niv0, "involuntary switches rose from %lu to %lu",
 			  niv0, total_nivcsw());
 	}

@@ -12,7 +12,7 @@
  *       callback that finds poison panics; a walk that reaches a freed block
  *       faults on its poisoned pointers. Either means the unregistration
  *       returned while a caller was still inside: with real SRCU it never
- *       happens; with srcu_break=1 (scenario srcu-notifier-broken-smp4) the
+ *       happens; with srcu_break=1 (scenario srcu-notifier-srcu_break-smp4) the
  *       boot panics within a few grace periods.
  */
 #include <notifier.h>

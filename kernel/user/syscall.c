@@ -232,7 +232,7 @@ static long sys_uname(struct pt_regs *r)
 	strlcpy(u->sysname, "Quiescent", sizeof(u->sysname));
 	strlcpy(u->nodename, "quiescent", sizeof(u->nodename));
 	strlcpy(u->release, "0.8-user", sizeof(u->release));
-	snprintf(u->version, sizeof(u->version), "rcu=%s preempt=%s HZ=%d",
+	snprintf(u->version, sizeof(u->version), "rcu=%s preemption=%s HZ=%d",
 		 rcu_variant_name(), preempt_model_name(), HZ);
 	strlcpy(u->machine, "x86_64", sizeof(u->machine));
 	strlcpy(u->rcu_variant, rcu_variant_name(), sizeof(u->rcu_variant));

@@ -10,8 +10,8 @@ from qs import amlat as tool
 
 KEY = "realtime"
 TITLE = "Seed 003 Table 1: realtime latency under an RCU callback load"
-CONFIG = "rcu_ltimer_rt_defconfig"
-# seed 003 Table 1: uniprocessor 2.4 GHz P4, dbench 32, CONFIG_PREEMPT=y (µs).
+CONFIG = "realtime_defconfig"
+# seed 003 Table 1: uniprocessor 2.4 GHz P4, dbench 32, CONFIG_KPREEMPT=y (µs).
 PAPER = {"base": (811.0, 85.26), "krcud": (406.4, 17.87), "direct": (393.0, 37.18),
          "throttle": (414.8, 37.83)}
 
@@ -43,7 +43,7 @@ def render(data, ctx, out):
         s.runs.append(dict(config=r["config"], cpus=r["cpus"], accel=r["accel"], cpu=r.get("cpu"),
                            accel_why=r.get("accel_why"),
                            cmdline=r["cmdline"], status=r["status"], log=r["log"],
-                           variant="rcu-ltimer with the seed 003 options", preemption="preempt"))
+                           variant="rcu-ltimer with the seed 003 options", preemption="kpreempt"))
     doc.p(f"`tools/amlat.py` (`make amlat`): `{CONFIG}` on one CPU, preemptible, as the paper's "
           f"P4; a SCHED_FIFO task woken every tick measures how late it runs while RCU callbacks "
           f"are queued, {data['seconds']} s a row, all four rows in one boot per load (light: "

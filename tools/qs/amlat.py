@@ -2,13 +2,13 @@
 callback load, for Base, krcud, direct invocation and throttle
 (docs/rcu/realtime.md).
 
-Boots configs/rcu_ltimer_rt_defconfig (1 CPU, preemptible, all three
+Boots configs/realtime_defconfig (1 CPU, preemptible, all three
 options built in and switched at run time) with ktest=bench_amlat, once per
 load: "light" (amlat.load=1000 callbacks a tick, about 2,000 per grace
 period, the paper's 1,660) and "heavy" (the same rate queued as 30,000
 callbacks every 30 ticks, the paper's 30,000 per grace period). All four
 rows of one table come from one boot, measured one after the other under
-the same load. With --smp N it also boots rcu_ltimer_rt_smp_defconfig at
+the same load. With --smp N it also boots realtime_smp_defconfig at
 -smp N (no direct invocation there: it needs one CPU).
 
 Prints one table per boot (mean, standard deviation, p99 and max lateness
@@ -156,10 +156,10 @@ def main():
     results = []
     for ld in a.loads.split(","):
         load, burst = LOADS[ld]
-        results.append(run(f"{ld}-smp1", "rcu_ltimer_rt_defconfig", 1, load, burst,
+        results.append(run(f"{ld}-smp1", "realtime_defconfig", 1, load, burst,
                            a.seconds, a.work, a.kvm, a.args))
         if a.smp > 1:
-            results.append(run(f"{ld}-smp{a.smp}", "rcu_ltimer_rt_smp_defconfig", a.smp, load,
+            results.append(run(f"{ld}-smp{a.smp}", "realtime_smp_defconfig", a.smp, load,
                                burst, a.seconds, a.work, a.kvm, a.args))
     ok = True
     for res in results:

@@ -146,6 +146,6 @@ def facts(elf):
         conf = read_config(elf.parent)
         _facts[key] = dict(
             variant=raw.split(b"\0")[0].decode() if raw else None,
-            preemption="preempt" if conf.get("CONFIG_PREEMPT") == "y" else "none",
+            preemption="kpreempt" if conf.get("CONFIG_KPREEMPT") == "y" else "none",
             hz=int(conf["CONFIG_HZ"]) if conf.get("CONFIG_HZ", "").isdigit() else None)
     return _facts[key]

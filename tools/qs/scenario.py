@@ -13,7 +13,7 @@ a matrix, and each combination is one case: one boot, one pytest case
     cmdline = "ktest=torture_rcu torture.duration=3"
     timeout = 180
     groups  = ["torture"]
-    log     = ['rcu-torture: start: variant=${variant} cpus=${cpus} preempt=${preemption}']
+    log     = ['rcu-torture: start: variant=${variant} cpus=${cpus} preemption=${preemption}']
 
 Keys (all optional; the defaults in Scenario below):
     description   what the case shows (printed when it fails)

@@ -11,7 +11,7 @@ int main(int argc, char **argv)
 		return 1;
 	}
 	printf("%s %s %s %s %s\n", u.sysname, u.nodename, u.release, u.version, u.machine);
-	printf("rcu=%s preempt=%s HZ=%d cpus=%d (max %d) tsc=%lu kHz\n", u.rcu_variant,
+	printf("rcu=%s preemption=%s HZ=%d cpus=%d (max %d) tsc=%lu kHz\n", u.rcu_variant,
 	       u.preempt, u.hz, u.ncpus, u.max_cpus, u.tsc_khz);
 	return 0;
 }
