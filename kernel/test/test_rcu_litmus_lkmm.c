@@ -43,7 +43,7 @@
  *                        that the harness sees the outcome when the model
  *                        allows it; it counts, and never fails.
  *
- * The threads do not run in lock-step for the two grace-period patterns:
+ * The threads do not run in lock-step for the grace-period patterns:
  * the reader runs section after section while the updater waits for one
  * grace period after another, and the values stored are the updater's
  * round numbers, so one run tests thousands of sections against each
@@ -137,8 +137,8 @@ static void lkmm_delay(unsigned long *seed)
 /*
  * RCU+sync+write and RCU+sync+sync+read: the forbidden outcome needs one
  * section to span a whole updater round (one grace period, or two), which
- * on a slow variant (Tree RCU: about 100 ms a grace period under TCG) is
- * longer than lkmm_delay()'s longest. So now and then a section of one to
+ * on a slow variant (Tree RCU under TCG) is longer than lkmm_delay()'s
+ * longest. So now and then a section of one to
  * two of the updater's recent rounds, at most 300 ms (well inside the
  * stall timeout): the section a broken grace period would end inside.
  */
@@ -343,6 +343,14 @@ static int lkmm_mp_reader(void *arg)
 			lk.forbidden++;
 		lk.outcomes++;
 		WRITE_ONCE(lk.done, i);
+		/*
+		 * Both threads spin for the whole run: without a quiescent
+		 * state now and then, a grace period another test left
+		 * pending outlasts the stall timeout in a kernel without
+		 * preemption (make litmus's 10 s runs).
+		 */
+		if (!(i % 64))
+			cond_resched();
 	}
 	return 0;
 }
@@ -354,8 +362,11 @@ static int lkmm_mp_writer(void *arg)
 
 		while (READ_ONCE(lk.done) < i - 1)
 			cpu_relax();
-		if ((i % 64) == 0 && ktime_get_ns() > lk.deadline_ns)
-			break;
+		if ((i % 64) == 0) {
+			if (ktime_get_ns() > lk.deadline_ns)
+				break;
+			cond_resched();		/* as the reader's */
+		}
 		WRITE_ONCE(s->val, 0);		/* stale until published again */
 		WRITE_ONCE(lk.go, i);
 		WRITE_ONCE(s->val, i);
