@@ -15,9 +15,10 @@ exactly when make test's would at that duration; builds go through make,
 which rebuilds nothing when nothing changed.
 
 bisect wraps `git bisect run` around `run`: a commit whose runs all pass
-is good (exit 0), one that fails is bad (1), one that does not build is
-skipped (125). It copies this file aside first, since older commits may
-not have it.
+is good (exit 0), one that fails is bad (1), one that does not build, or
+that the run cannot judge (no such scenario there, a harness that
+raises), is skipped (125). It copies this file aside first, since older
+commits may not have it.
 """
 import argparse
 import dataclasses
@@ -26,6 +27,7 @@ import shutil
 import subprocess
 import sys
 import tempfile
+import traceback
 from pathlib import Path
 
 # Beside qs/, or (a bisect's copy) in the tree being bisected, the cwd.
@@ -33,9 +35,17 @@ TOOLS = Path(__file__).resolve().parent
 if not (TOOLS / "qs").is_dir():
     TOOLS = Path.cwd() / "tools"
 sys.path.insert(0, str(TOOLS))
-from qs import REPO  # noqa: E402
-from qs.build import BuildError  # noqa: E402
-from qs.scenario import run_scenario, scenarios  # noqa: E402
+try:
+    from qs import REPO
+    from qs.build import BuildError
+    from qs.scenario import run_scenario, scenarios
+except ImportError:
+    if "--untestable-skips" not in sys.argv:
+        raise
+    # A bisect's commit whose harness lacks what this runner needs.
+    traceback.print_exc()
+    print("torture: this commit's tools/qs cannot run it: skipping it", file=sys.stderr)
+    sys.exit(125)
 
 SUMMARY = re.compile(r"rcu-torture: summary: (.*)$", re.M)
 DURATION = re.compile(r"torture\.duration=\S+")
@@ -112,7 +122,15 @@ def table(rows):
 
 
 def cmd_run(a):
-    todo = plan(a.scen)
+    try:
+        todo = plan(a.scen)
+    except SystemExit as e:
+        if not a.untestable_skips:
+            raise
+        # A commit from before the scenario existed: it can be neither good
+        # nor bad. Exit 1 here named the first such commit the culprit.
+        print(f"{e}: skipping this commit", file=sys.stderr)
+        return 125
     print(f"torture: {len(todo)} runs"
           + (f" of {a.duration} s each" if a.duration else " at each case's own duration"))
     rows = []
@@ -135,7 +153,8 @@ def cmd_bisect(a):
     git = ["git", "-C", str(REPO)]
     subprocess.run(git + ["bisect", "start", a.bad, a.good], check=True)
     try:
-        cmd = [sys.executable, str(aside), "run", a.scen, "--kvm", a.kvm]
+        cmd = [sys.executable, str(aside), "run", a.scen, "--kvm", a.kvm,
+               "--untestable-skips"]
         if a.duration:
             cmd += ["--duration", f"{a.duration}s"]
         rc = subprocess.run(git + ["bisect", "run"] + cmd).returncode
@@ -154,11 +173,24 @@ def main():
         p.add_argument("--duration", type=seconds, default=None,
                        help="torture.duration for every run: 90, 90s, 2m, 1h")
         p.add_argument("--kvm", default="0")
+        if name == "run":
+            # bisect's: a commit the run cannot judge (no such scenario, a
+            # harness older than this runner that raises) exits 125, skip.
+            p.add_argument("--untestable-skips", action="store_true", help=argparse.SUPPRESS)
         if name == "bisect":
             p.add_argument("--good", required=True)
             p.add_argument("--bad", default="HEAD")
     a = ap.parse_args()
-    return cmd_run(a) if a.cmd == "run" else cmd_bisect(a)
+    if a.cmd == "bisect":
+        return cmd_bisect(a)
+    if not a.untestable_skips:
+        return cmd_run(a)
+    try:
+        return cmd_run(a)
+    except Exception:
+        traceback.print_exc()
+        print("torture: the run could not judge this commit: skipping it", file=sys.stderr)
+        return 125
 
 
 if __name__ == "__main__":
