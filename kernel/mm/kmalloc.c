@@ -217,6 +217,16 @@ static bool pool_grow(struct pool *pl, unsigned int cls)
 			memset(va + freemap_off[cls], 0, PAGE_SIZE - freemap_off[cls]);
 		for (unsigned int i = 0; i < n; i++)
 			set_bit(i, obj_freemap(pg, va, cls));
+	} else {
+		/*
+		 * Written whole all the same. The page may last have held a
+		 * program's code, and QEMU's TCG sends every store to such a
+		 * page through its slow path until the translated bytes are
+		 * overwritten: objects written only in part would pay that for
+		 * as long as the page stays carved, which is forever
+		 * (docs/memory.md).
+		 */
+		memset(va, 0, PAGE_SIZE);
 	}
 	/* Highest address first, so that objects leave in address order. */
 	for (unsigned int i = n; i-- > 0;)

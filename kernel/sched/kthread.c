@@ -300,6 +300,17 @@ static struct task *kthread_create_va(int (*fn)(void *), void *arg, const char *
 	p->stack = (unsigned long)phys_to_virt(stack);
 	p->stack_size = TASK_STACK_SIZE;
 	p->stack_owned = true;
+	/*
+	 * Zeroed, as Linux allocates thread stacks (__GFP_ZERO): the frames
+	 * hold no stale words from the block's last owner, and a page that
+	 * last held user code loses it here, at once. QEMU's TCG keeps the
+	 * code it translated from a page until that code's bytes are
+	 * written, and sends every store to such a page through its slow
+	 * path meanwhile; a stack whose unused lower part kept a dead
+	 * program's translations made each of the task's stores a slow one
+	 * for its whole life (docs/chat.md).
+	 */
+	memset((void *)p->stack, 0, p->stack_size);
 	*(u64 *)p->stack = STACK_END_MAGIC;
 	/*
 	 * The first frame, as switch_to_asm() pops it: six callee-saved

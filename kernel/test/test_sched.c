@@ -13,6 +13,8 @@
 #include <time.h>
 #include <printk.h>
 #include <rcupdate.h>
+#include <mm.h>
+#include <string.h>
 
 #define JOIN_TIMEOUT	(10 * HZ)
 
@@ -92,6 +94,41 @@ KTEST(sched_kthread_stop)
 		msleep(10);
 	KT_EXPECT(t, READ_ONCE(loops) > 0, "the thread never ran in 5 s");
 	KT_EXPECT(t, kthread_stop(p) == 42, "exit code");
+}
+
+/*
+ * A new kernel thread's stack holds nothing but zeros below the first
+ * frame kthread_create() builds, whatever its block held before. The
+ * test first writes a pattern into as many stack-sized blocks as it can
+ * take (up to SCRUB) and frees them: the buddy allocator's lists are
+ * LIFO, so the new stack is one of them, and without the zeroing the
+ * pattern is still there. (Stale words under a stack are what let a
+ * dead program's pages keep QEMU's translations of their code, which
+ * made a boot's second chat run slow: docs/chat.md.)
+ */
+KTEST(sched_kthread_stack_zeroed)
+{
+	enum { SCRUB = 32 };
+	phys_addr_t blk[SCRUB];
+	unsigned long dirty = 0, words = 0, first = 0;
+	int n = 0, code = -1;
+	struct task *p;
+
+	while (n < SCRUB && (blk[n] = alloc_pages(TASK_STACK_ORDER)))
+		memset(phys_to_virt(blk[n++]), 0xa5, TASK_STACK_SIZE);
+	while (n > 0)
+		free_pages(blk[--n], TASK_STACK_ORDER);
+	p = kthread_create(return_arg, (void *)7L, "zstack");
+	KT_ASSERT(t, p, "kthread_create failed");
+	/* Not yet woken: everything between the end marker and p->rsp is unused. */
+	for (const u64 *w = (const u64 *)p->stack + 1; (unsigned long)w < p->rsp; w++, words++)
+		if (*w && !dirty++)
+			first = (unsigned long)w - p->stack;
+	KT_EXPECT(t, !dirty, "%lu of the %lu words below the new stack's first frame are "
+		  "not zero (the first at offset %#lx)", dirty, words, first);
+	wake_up_process(p);
+	if (join_or_fail(t, p, &code))
+		KT_EXPECT(t, code == 7, "exit code %d", code);
 }
 
 /* ---------------------------------------------------------------- semaphores */

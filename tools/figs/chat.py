@@ -22,7 +22,7 @@ def available():
 def collect(ctx):
     # The paper's 20 rooms and 500 messages; 5 clients a room is what the
     # kernel's 128 processes allow for 20 rooms. QUICK: a tenth of the
-    # messages. One run a boot: a boot's later runs are slower (docs/chat.md).
+    # messages. One run a boot, to keep make figures short.
     rooms, clients = 20, 5
     messages, repeat = (50, 1) if ctx.quick else (500, 1)
     res = tool.collect(ctx.cpus, rooms, clients, messages, repeat, ctx.kvm)

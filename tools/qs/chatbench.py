@@ -120,7 +120,7 @@ def main():
     ap.add_argument("--clients", type=int, default=5)
     ap.add_argument("--messages", type=int, default=PAPER["messages"])
     ap.add_argument("--repeat", type=int, default=1,
-                    help="runs a boot (a boot's later runs are slower: docs/chat.md)")
+                    help="runs a boot; the best is kept (docs/chat.md)")
     ap.add_argument("--variants", default="", help="comma-separated config stems (default: all)")
     ap.add_argument("--kvm", default="0")
     a = ap.parse_args()
