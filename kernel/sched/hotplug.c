@@ -95,9 +95,9 @@ void cpu_hotplug_show(void)
 		if (!cpu_online(cpu))
 			n += snprintf(line + n, sizeof(line) - n, " %u", cpu);
 	printk("%s\n", line);
-	printk("cpus: hotplug %lu down %lu up, down avg %lu us, up avg %lu us\n",
+	printk("cpus: hotplug %lu down %lu up, down avg %lu us, up avg %lu us, %lu bound tasks moved\n",
 	       st.downs, st.ups, st.downs ? (unsigned long)(st.down_ns_total / st.downs / 1000) : 0,
-	       st.ups ? (unsigned long)(st.up_ns_total / st.ups / 1000) : 0);
+	       st.ups ? (unsigned long)(st.up_ns_total / st.ups / 1000) : 0, st.unbound);
 }
 
 /* A live CPU to inherit the dying one's work: the boot CPU is always live. */
@@ -124,8 +124,13 @@ static struct task *pick_movable(struct rq *rq)
 				continue;
 			cpumask_copy(&other, &p->cpus_allowed);
 			cpumask_clear_cpu(rq->cpu, &other);
-			if (cpumask_empty(&other))
-				continue;		/* bound here: frozen until we return */
+			if (cpumask_empty(&other)) {
+				if (rcu_hook_task_may_freeze(p))
+					continue;	/* bound here: frozen until we return */
+				/* A grace period waits for it: it runs elsewhere. */
+				cpumask_copy(&p->cpus_allowed, &cpu_online_mask);
+				hp_stats.unbound++;
+			}
 			get_task(p);
 			found = p;
 			break;
