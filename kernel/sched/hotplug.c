@@ -163,6 +163,18 @@ static void migrate_tasks_off(unsigned int cpu)
 		put_task(p);
 }
 
+/*
+ * The park loop's hlt, at a global label: cpu_up()'s NMI may come after
+ * the loop read cpu_unpark false and before the hlt, and with interrupts
+ * off nothing else would end that hlt. The NMI handler steps over the hlt
+ * when it interrupted a parked CPU right there (kernel/arch/x86/nmi.c),
+ * so the loop reads the flag again. One copy of it: noinline, noclone.
+ */
+static __attribute__((noinline, noclone)) void park_halt(void)
+{
+	__asm__ __volatile__(".globl cpu_park_hlt\ncpu_park_hlt:\n\thlt" ::: "memory");
+}
+
 static void park_this_cpu(unsigned int cpu)
 {
 	/* Interrupts stay off: only cpu_up()'s NMI ends the hlt. */
@@ -170,9 +182,9 @@ static void park_this_cpu(unsigned int cpu)
 	WRITE_ONCE(cpu_parked[cpu], true);
 	complete(&down_done);
 	while (!READ_ONCE(cpu_unpark[cpu]))
-		halt();
+		park_halt();
 	WRITE_ONCE(cpu_unpark[cpu], false);
-	smp_call_discard_parked();	/* before senders stop seeing us parked */
+	smp_call_unparked();		/* the TLB flushes it missed */
 	WRITE_ONCE(cpu_parked[cpu], false);
 
 	/* Back: the mirror of ap_main(): RCU first, then the tick, then
