@@ -27,6 +27,7 @@ void cpus_read_unlock(void);
 struct cpu_hotplug_stats {
 	unsigned long downs, ups;
 	u64 down_ns_total, up_ns_total, down_ns_max, up_ns_max;
+	unsigned long unbound;	/* bound tasks moved anyway (rcu_hook_task_may_freeze()) */
 };
 void cpu_hotplug_get_stats(struct cpu_hotplug_stats *out);
 

@@ -11,6 +11,8 @@
 #include <types.h>
 #include <tick.h>
 
+struct task;
+
 /*
  * A context switch on this CPU; voluntary if the task blocked or yielded.
  * Also called (voluntary) from cond_resched() when it finds nothing to
@@ -45,6 +47,14 @@ void rcu_hook_cpu_offline(unsigned int cpu);
  * lock finds them on a live CPU's lists, behind nothing it queues.
  */
 void rcu_hook_cpu_dead(unsigned int cpu);
+/*
+ * CPU hotplug: p is queued on the dying CPU and allowed on no other; may
+ * it stay there, frozen, until the CPU returns? Called on the dying CPU
+ * after rcu_hook_cpu_offline(), p not running, its run queue locked. No:
+ * a grace period would wait for it (rcu-preempt: it was preempted inside
+ * a reader), so it must run elsewhere.
+ */
+bool rcu_hook_task_may_freeze(struct task *p);
 /* Can the variant built in lose a CPU? cpu_down() refuses if not. */
 bool rcu_hotplug_supported(void);
 /* Boot: before any other CPU or thread runs, and once threads can run. */

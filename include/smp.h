@@ -41,8 +41,9 @@ void smp_call_function(smp_call_func_t fn, void *arg, bool wait);
 /* fn on every online CPU, this one included. */
 void on_each_cpu(smp_call_func_t fn, void *arg, bool wait);
 
-/* CPU hotplug: a CPU back from its park drops the calls queued meanwhile. */
-void smp_call_discard_parked(void);
+/* CPU hotplug: a CPU back from its park flushes the TLB shootdowns it missed
+ * (the calls whose senders gave up on it are never run: ipi.c). */
+void smp_call_unparked(void);
 
 void smp_send_reschedule(unsigned int cpu);
 void smp_send_nmi_allbutself(void);

@@ -71,6 +71,8 @@ void sched_init_ap(unsigned int cpu);
  * kernel/sched/hotplug.c.
  */
 bool cpu_is_parked(unsigned int cpu);
+/* The park loop's hlt instruction (one byte), which an NMI may step over. */
+extern const char cpu_park_hlt[];
 /*
  * A console request key was pressed (kernel/core/sysrq.c, from the
  * serial receive interrupt): call sysrq_run() soon in process context,

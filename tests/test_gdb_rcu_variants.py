@@ -33,6 +33,7 @@ VIEWS = {
     "rcu_preempt_defconfig": [r"rcu \(krcud\): rcu_currbatch \d+ rcu_maxbatch \d+ \(in progress\)",
                               r"cpu0: qsctr \d+ last_qsctr .*krcud: krcud_CPU0",
                               r"cpu1: rcu_preempt_cntr\[\d\] \(curr\) \d+, \[\d\] \(next\) \d+",
+                              r"orphans \(tasks moved off offline CPUs\): \[\d\] \(curr\) 0, \[\d\] \(next\) 0",
                               r"(no preempted task holds a counter|preempted tasks holding a counter)"],
     "rcu_tree_defconfig": [r"rcu \(tree\): gpnum \d+ completed \d+ \(in progress\)",
                            r"tree: 1 level, 1 rcu_node",

@@ -29,6 +29,7 @@ void rcu_reg_batch(rcu_batch_t newbatch)
 	if (RCU_BATCH_LT(rcu_maxbatch, rcu_currbatch) || !cpumask_empty(&rcu_cpumask))
 		return;
 	rcu_gp_count_start();	/* before any CPU can see the mask */
+	rcu_preempt_orphans_swap();	/* rcu-preempt: the next batch's orphans are ours */
 	cpumask_copy(&rcu_cpumask, &cpu_online_mask);
 	rcu_gp_begin(rcu_currbatch);
 }
@@ -37,9 +38,27 @@ void rcu_reg_batch(rcu_batch_t newbatch)
  * Clear cpu's bit (all: every bit) in rcu_cpumask; the CPU that clears the
  * last bit ends the batch and starts the next one if anyone asked for it
  * (Figure 37 lines 40-44). rcu_lock held, cpu's bit set.
+ *
+ * rcu-preempt: the last bit stays while tasks counted on a CPU now
+ * offline still hold the batch (rcu_preempt_orphans_quiet()): the CPU
+ * keeps owing it and its daemon looks again next period; a dying CPU's
+ * last bit passes to the boot CPU, which never goes down, and which then
+ * notices the batch afresh (its last_qsctr is RCU_QSCTR_INVALID: it
+ * reported). Returns false if the bit stayed.
  */
-static void rcu_batch_cpu_quiet(unsigned int cpu, bool all)
+static bool rcu_batch_cpu_quiet(unsigned int cpu, bool all)
 {
+	cpumask_t rest;
+
+	cpumask_copy(&rest, &rcu_cpumask);
+	cpumask_clear_cpu(cpu, &rest);
+	if (!all && cpumask_empty(&rest) && !rcu_preempt_orphans_quiet()) {
+		if (cpu_online(cpu))
+			return false;
+		cpumask_clear_cpu(cpu, &rcu_cpumask);
+		cpumask_set(0, &rcu_cpumask);
+		return true;
+	}
 	if (all)
 		cpumask_clear(&rcu_cpumask);
 	else
@@ -47,10 +66,11 @@ static void rcu_batch_cpu_quiet(unsigned int cpu, bool all)
 	rcu_stats_qs();
 	rcu_trace_qs(cpu);
 	if (!cpumask_empty(&rcu_cpumask))
-		return;		/* All CPUs haven't gone through a quiescent state */
+		return true;	/* All CPUs haven't gone through a quiescent state */
 	rcu_gp_end(rcu_currbatch);
 	rcu_currbatch++;
 	rcu_reg_batch(rcu_maxbatch);
+	return true;
 }
 
 /* Figure 37's report: cpu's bit may have gone meanwhile (rcu_break's all). */
@@ -61,8 +81,8 @@ void rcu_batch_report_qs(unsigned int cpu, long *last_qsctr, bool all)
 		spin_unlock(&rcu_lock);
 		return;
 	}
-	rcu_batch_cpu_quiet(cpu, all);
-	*last_qsctr = RCU_QSCTR_INVALID;
+	if (rcu_batch_cpu_quiet(cpu, all))
+		*last_qsctr = RCU_QSCTR_INVALID;
 	spin_unlock(&rcu_lock);
 }
 
@@ -116,6 +136,8 @@ void rcu_batch_cpu_offline(unsigned int cpu, long *last_qsctr, struct list_head 
 			   unsigned long len)
 {
 	spin_lock(&rcu_lock);
+	/* rcu-preempt: its counted tasks first, while its bit still holds the batch */
+	rcu_preempt_cpu_orphan(cpu, !cpumask_empty(&rcu_cpumask));
 	if (cpumask_test(cpu, &rcu_cpumask))
 		rcu_batch_cpu_quiet(cpu, false);
 	list_splice_tail_init(donelist, &rcu_orphans);

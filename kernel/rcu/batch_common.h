@@ -43,4 +43,18 @@ void rcu_batch_cpu_offline(unsigned int cpu, long *last_qsctr, struct list_head 
 bool rcu_batch_have_orphans(void);
 void rcu_batch_adopt_orphans(struct list_head *nextlist, unsigned long *nextlen);
 
+/*
+ * rcu-preempt (rcu_krcud.c plus rcu_preempt.c) adds to this machinery the
+ * orphan counters of CPU hotplug (rcu_preempt_hotplug.c): the tasks a
+ * dying CPU had counted, which every batch waits for. For X-rcu and krcud
+ * they are nothing.
+ */
+#ifdef CONFIG_RCU_PREEMPT
+#include "rcu_preempt.h"
+#else
+static inline void rcu_preempt_cpu_orphan(unsigned int cpu, bool gp) { }
+static inline void rcu_preempt_orphans_swap(void) { }
+static inline bool rcu_preempt_orphans_quiet(void) { return true; }
+#endif
+
 #endif

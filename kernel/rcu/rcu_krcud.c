@@ -112,6 +112,9 @@ static inline bool rcu_preempt_switch_is_qs(bool voluntary) { return true; }
 static inline void rcu_preempt_swap(void) { }
 static inline bool rcu_preempt_cpu_quiet(void) { return true; }
 static inline void rcu_preempt_show_cpu(unsigned int cpu) { }
+static inline void rcu_preempt_cpu_dead(unsigned int cpu) { }
+static inline void rcu_preempt_cpu_reonline(unsigned int cpu) { }
+static inline void rcu_preempt_show_orphans(void) { }
 #endif
 
 /*
@@ -399,16 +402,11 @@ void rcu_variant_init_cpu(unsigned int cpu)
  * active, so the timeout wakes its daemon, whose pass (or any CPU's
  * tasklet first) adopts them onto its nxtlist: a whole new batch, late
  * but never early. Its daemon stays bound to it, asleep, until it
- * returns. rcu-preempt (this file plus rcu_preempt.c) refuses hotplug:
- * a reader preempted on the dying CPU keeps a count there that only its
- * task's next voluntary switch drops (docs/rcu/preempt.md), and a grace
- * period cannot wait on something that is not a CPU.
+ * returns. rcu-preempt (this file plus rcu_preempt.c) also moves the
+ * tasks counted on the dying CPU to the orphan counters every batch
+ * waits for (rcu_preempt_hotplug.c, from batch_common.c's offline path).
  */
-#ifdef CONFIG_RCU_PREEMPT
-bool rcu_variant_hotplug = false;
-#else
 bool rcu_variant_hotplug = true;
-#endif
 
 void rcu_variant_cpu_offline(unsigned int cpu)
 {
@@ -433,12 +431,13 @@ void rcu_variant_cpu_dead(unsigned int cpu)
 	if (READ_ONCE(rcu_krcud_running))
 		rcu_mark_active(smp_processor_id());
 	preempt_enable();
-	(void)cpu;
+	rcu_preempt_cpu_dead(cpu);	/* rcu-preempt: its counters drained */
 }
 
 void rcu_variant_cpu_reonline(unsigned int cpu)
 {
 	per_cpu_ptr(&rcu_data, cpu)->last_qsctr = RCU_QSCTR_INVALID;
+	rcu_preempt_cpu_reonline(cpu);
 }
 
 void rcu_variant_init(void)
@@ -489,4 +488,5 @@ void rcu_variant_show_state(void)
 		       rd->krcud_runs, rd->krcud_wakeups);
 		rcu_preempt_show_cpu(cpu);
 	}
+	rcu_preempt_show_orphans();
 }

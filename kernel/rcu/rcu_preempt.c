@@ -94,13 +94,7 @@
 #include <printk.h>
 #include <arch/cpu.h>
 
-struct rcu_preempt_data {
-	atomic_t rcu_preempt_cntr[2];	/* Figure 33 */
-	atomic_t *curr_preempt_cntr;
-	atomic_t *next_preempt_cntr;
-	struct task *holdover;		/* running here at the last swap (note 1) */
-	unsigned long gets, puts, swaps, holdover_gets;	/* statistics, gdb */
-};
+/* struct rcu_preempt_data: rcu_preempt.h (rcu_preempt_hotplug.c reads it too). */
 DEFINE_PER_CPU(struct rcu_preempt_data, rcu_preempt_data);
 static int warned_swap;	/* the BUG line once */
 
@@ -176,6 +170,13 @@ static void rcu_preempt_get(struct task *t, bool held_over)
 
 	if (t->rcu_preempt_cntr || t->is_idle)
 		return;
+	/*
+	 * An offline CPU runs only its stopper (kernel/sched/hotplug.c),
+	 * which holds no reader: a count here would outlive the tasks that
+	 * rcu_preempt_cpu_orphan() moved away, on no task's list.
+	 */
+	if (d->offline)
+		return;
 	if (held_over) {
 		c = d->curr_preempt_cntr;	/* note 1 */
 		d->holdover_gets++;
@@ -192,15 +193,24 @@ static void rcu_preempt_get(struct task *t, bool held_over)
  * reader: uncount it from the counter it incremented, on whichever CPU it
  * runs now. atomic_dec() is a locked instruction, a full barrier: the
  * reader's accesses come before the count drops.
+ *
+ * The pointer is taken with an exchange, not a load and a store: CPU
+ * hotplug (rcu_preempt_cpu_orphan(), on the dying CPU) may swing it to
+ * an orphan counter at the same moment. Both are locked operations on
+ * t->rcu_preempt_cntr, so exactly one of two things happens: the put
+ * sees the old counter and the move then fails its compare-and-swap, or
+ * the move wins and the put decrements the counter it moved t to.
  */
-static void rcu_preempt_put(struct task *t)
+void rcu_preempt_put(struct task *t)
 {
-	atomic_t *c = t->rcu_preempt_cntr;
+	atomic_t *c = READ_ONCE(t->rcu_preempt_cntr);
 
 	if (!c)
 		return;
+	c = __atomic_exchange_n((atomic_t **)&t->rcu_preempt_cntr, NULL, __ATOMIC_SEQ_CST);
+	if (!c)
+		return;
 	atomic_dec(c);
-	t->rcu_preempt_cntr = NULL;
 	this_cpu(rcu_preempt_data).puts++;
 }
 

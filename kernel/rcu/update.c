@@ -284,6 +284,11 @@ void rcu_hook_cpu_dead(unsigned int cpu)
 	rcu_variant_cpu_dead(cpu);
 }
 
+bool rcu_hook_task_may_freeze(struct task *p)
+{
+	return rcu_variant_task_may_freeze(p);
+}
+
 /* Variants that implement CPU hotplug replace these (docs/hotplug.md). */
 __attribute__((weak)) bool rcu_variant_hotplug;
 __attribute__((weak)) void rcu_variant_cpu_offline(unsigned int cpu)
@@ -295,6 +300,11 @@ __attribute__((weak)) void rcu_variant_cpu_reonline(unsigned int cpu)
 }
 __attribute__((weak)) void rcu_variant_cpu_dead(unsigned int cpu)
 {
+}
+/* A switched-out task holds no reader where readers cannot be preempted. */
+__attribute__((weak)) bool rcu_variant_task_may_freeze(struct task *p)
+{
+	return true;
 }
 
 bool rcu_hotplug_supported(void)

@@ -7,7 +7,8 @@
 RCU_VARIANT_FILES := kernel/rcu/rcu_ltimer.c kernel/rcu/rcu_tiny.c kernel/rcu/rcu_busted.c \
 		     kernel/rcu/rcu_xrcu.c kernel/rcu/rcu_poll.c kernel/rcu/rcu_poll_percpu.c \
 		     kernel/rcu/rcu_taskq.c kernel/rcu/rcu_krcud.c kernel/rcu/rcu_sched.c \
-		     kernel/rcu/rcu_preempt.c kernel/rcu/rcu_student.c kernel/rcu/poll_hooks.c \
+		     kernel/rcu/rcu_preempt.c kernel/rcu/rcu_preempt_hotplug.c \
+		     kernel/rcu/rcu_student.c kernel/rcu/poll_hooks.c \
 		     kernel/rcu/rcu_tree.c kernel/rcu/rcu_tree_exp.c kernel/rcu/rcu_tree_lab7.c \
 		     kernel/rcu/lab7_report.c kernel/rcu/rcu_tree_report_test.c \
 		     kernel/rcu/batch_common.c
@@ -25,7 +26,7 @@ rcu-variant-$(CONFIG_RCU_KRCUD)		+= kernel/rcu/rcu_krcud.c kernel/rcu/batch_comm
 rcu-variant-$(CONFIG_RCU_SCHED)		+= kernel/rcu/rcu_sched.c
 # rcu-preempt is krcud's algorithm plus Figure 33's counters (rcu_preempt.c).
 rcu-variant-$(CONFIG_RCU_PREEMPT)	+= kernel/rcu/rcu_krcud.c kernel/rcu/rcu_preempt.c \
-					   kernel/rcu/batch_common.c
+					   kernel/rcu/rcu_preempt_hotplug.c kernel/rcu/batch_common.c
 # Tree RCU (its segmented callback list is rcu_tree_segcblist.h) and its
 # expedited grace periods.
 rcu-variant-$(CONFIG_RCU_TREE)		+= kernel/rcu/rcu_tree.c kernel/rcu/rcu_tree_exp.c

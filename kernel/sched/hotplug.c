@@ -95,9 +95,9 @@ void cpu_hotplug_show(void)
 		if (!cpu_online(cpu))
 			n += snprintf(line + n, sizeof(line) - n, " %u", cpu);
 	printk("%s\n", line);
-	printk("cpus: hotplug %lu down %lu up, down avg %lu us, up avg %lu us\n",
+	printk("cpus: hotplug %lu down %lu up, down avg %lu us, up avg %lu us, %lu bound tasks moved\n",
 	       st.downs, st.ups, st.downs ? (unsigned long)(st.down_ns_total / st.downs / 1000) : 0,
-	       st.ups ? (unsigned long)(st.up_ns_total / st.ups / 1000) : 0);
+	       st.ups ? (unsigned long)(st.up_ns_total / st.ups / 1000) : 0, st.unbound);
 }
 
 /* A live CPU to inherit the dying one's work: the boot CPU is always live. */
@@ -124,8 +124,13 @@ static struct task *pick_movable(struct rq *rq)
 				continue;
 			cpumask_copy(&other, &p->cpus_allowed);
 			cpumask_clear_cpu(rq->cpu, &other);
-			if (cpumask_empty(&other))
-				continue;		/* bound here: frozen until we return */
+			if (cpumask_empty(&other)) {
+				if (rcu_hook_task_may_freeze(p))
+					continue;	/* bound here: frozen until we return */
+				/* A grace period waits for it: it runs elsewhere. */
+				cpumask_copy(&p->cpus_allowed, &cpu_online_mask);
+				hp_stats.unbound++;
+			}
 			get_task(p);
 			found = p;
 			break;
@@ -158,6 +163,18 @@ static void migrate_tasks_off(unsigned int cpu)
 		put_task(p);
 }
 
+/*
+ * The park loop's hlt, at a global label: cpu_up()'s NMI may come after
+ * the loop read cpu_unpark false and before the hlt, and with interrupts
+ * off nothing else would end that hlt. The NMI handler steps over the hlt
+ * when it interrupted a parked CPU right there (kernel/arch/x86/nmi.c),
+ * so the loop reads the flag again. One copy of it: noinline, noclone.
+ */
+static __attribute__((noinline, noclone)) void park_halt(void)
+{
+	__asm__ __volatile__(".globl cpu_park_hlt\ncpu_park_hlt:\n\thlt" ::: "memory");
+}
+
 static void park_this_cpu(unsigned int cpu)
 {
 	/* Interrupts stay off: only cpu_up()'s NMI ends the hlt. */
@@ -165,9 +182,9 @@ static void park_this_cpu(unsigned int cpu)
 	WRITE_ONCE(cpu_parked[cpu], true);
 	complete(&down_done);
 	while (!READ_ONCE(cpu_unpark[cpu]))
-		halt();
+		park_halt();
 	WRITE_ONCE(cpu_unpark[cpu], false);
-	smp_call_discard_parked();	/* before senders stop seeing us parked */
+	smp_call_unparked();		/* the TLB flushes it missed */
 	WRITE_ONCE(cpu_parked[cpu], false);
 
 	/* Back: the mirror of ap_main(): RCU first, then the tick, then

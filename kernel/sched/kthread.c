@@ -267,10 +267,15 @@ __noreturn void task_exit(int code)
 		panic("the idle task of CPU %u tried to exit", smp_processor_id());
 	rcu_prove_task_leaving("task exit");
 	me->exit_code = code;
+	/*
+	 * Interrupts off from here: no preemption between the state and the
+	 * switch, nor once off the task list, so that rcu-preempt's hotplug
+	 * walk (kernel/rcu/rcu_preempt_hotplug.c) misses no task that a
+	 * preemption could still count.
+	 */
+	local_irq_disable();
 	task_list_del(me);
 	complete_all(&me->exited);	/* joiners may drop their references now */
-	/* Interrupts off from here: no preemption between the state and the switch. */
-	local_irq_disable();
 	WRITE_ONCE(me->state, TASK_DEAD);
 	__schedule(SM_NONE);
 	panic("dead task %s ran again", me->name);

@@ -44,6 +44,16 @@ bool move_queued_task(struct task *p, unsigned int from, unsigned int to)
 	return ok;
 }
 
+static bool allowed_cpu_online(struct task *p)
+{
+	unsigned int cpu;
+
+	for_each_online_cpu(cpu)
+		if (cpumask_test(cpu, &p->cpus_allowed))
+			return true;
+	return false;
+}
+
 /*
  * p was running on this CPU, may not stay, and __schedule() has just
  * taken it off the queue; it is switched out now (we run in the next
@@ -57,6 +67,17 @@ void migrate_after_switch(struct task *p)
 		struct rq *rq = cpu_rq(cpu), *trq = cpu_rq(target);
 
 		double_rq_lock(rq, trq);
+		if (READ_ONCE(p->cpu) == (int)cpu && !cpumask_test(target, &p->cpus_allowed) &&
+		    !cpumask_empty(&p->cpus_allowed) && !allowed_cpu_online(p)) {
+			/*
+			 * The CPUs it chose went offline before this switch
+			 * (CPU hotplug: set_cpus_allowed() saw one online):
+			 * select_task_cpu() has nowhere to put it, and we
+			 * would loop with interrupts off until one returns.
+			 * Any online CPU, as Linux's select_fallback_rq().
+			 */
+			cpumask_copy(&p->cpus_allowed, &cpu_online_mask);
+		}
 		if (READ_ONCE(p->cpu) != (int)cpu ||
 		    !cpumask_test(target, &p->cpus_allowed)) {
 			double_rq_unlock(rq, trq);

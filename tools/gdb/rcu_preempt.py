@@ -4,7 +4,10 @@ rcu_cpumask, the daemons and each CPU's lists, where qsctr counts voluntary
 switches only), then each CPU's pair of preempted-task counters with which
 one is curr (this batch waits for it to reach zero) and which is next, and
 the tasks that hold a counter now: preempted since their last voluntary
-switch, affiliated with the CPU whose counter they hold."""
+switch, affiliated with the CPU whose counter they hold. CPU hotplug
+(kernel/rcu/rcu_preempt_hotplug.c): the orphan pair, which holds the tasks
+moved off CPUs that went offline, and which every batch waits for like a
+CPU's pair."""
 from quiescent import nr_cpus, per_cpu
 import gdb
 import rcu_krcud
@@ -47,10 +50,28 @@ def show():
               f"gets {int(d['gets'])} (holdover {int(d['holdover_gets'])}) puts {int(d['puts'])} "
               f"swaps {int(d['swaps'])}"
               f"{'; holdover ' + gdb.Value(hold).cast(gdb.lookup_type('struct task').pointer())['name'].string() if hold else ''}")
+    try:
+        orph = gdb.parse_and_eval("rcu_preempt_orphan_cntr")
+        ocurr = int(gdb.parse_and_eval("orphan_curr"))
+    except gdb.error:
+        orph = None
+    if orph is not None:
+        base = int(orph.address)
+        size = int(orph[0].type.sizeof)
+        ci = (ocurr - base) // size if ocurr else 1
+        vals = [int(orph[i]["counter"]) for i in (0, 1)]
+        for i in (0, 1):
+            where[base + i * size] = ("orphan", "curr" if i == ci else "next")
+        print(f"orphans (tasks moved off offline CPUs): [{ci}] (curr) {vals[ci]}, "
+              f"[{1 - ci}] (next) {vals[1 - ci]}"
+              f"{' <- this batch waits for curr to reach 0' if vals[ci] else ''}")
     if holders:
         print("preempted tasks holding a counter (cpu_preempt_cntr):")
         for name, pid, c in holders:
             cpu, which = where.get(c, (None, "?"))
-            print(f"  {name} (pid {pid}), affiliated with cpu{cpu}: its {which} counter")
+            if cpu == "orphan":
+                print(f"  {name} (pid {pid}), moved off an offline CPU: the orphans' {which} counter")
+            else:
+                print(f"  {name} (pid {pid}), affiliated with cpu{cpu}: its {which} counter")
     else:
         print("no preempted task holds a counter")

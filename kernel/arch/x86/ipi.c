@@ -10,6 +10,13 @@
  * (one exchange), runs each function and frees each slot. A sender that
  * asked to wait spins until its slot is freed, i.e. until the function has
  * run. Interrupts are disabled on the target while the function runs.
+ *
+ * A slot's busy: 0 free; CALL_QUEUED from send until the target takes
+ * it; CALL_RUNNING while the target runs fn; CALL_ABANDONED if its
+ * sender stopped waiting because the target was parked by CPU hotplug
+ * (then fn must never run: the sender's arg may be gone). The target
+ * and a sender that gives up decide between them with one
+ * compare-and-swap from CALL_QUEUED.
  */
 #include <trace.h>
 #include <smp.h>
@@ -23,11 +30,13 @@
 #include <arch/cpu.h>
 #include <upcalls.h>
 
+enum { CALL_FREE, CALL_QUEUED, CALL_RUNNING, CALL_ABANDONED };
+
 struct call_slot {
 	struct call_slot *next;
 	smp_call_func_t fn;
 	void *arg;
-	volatile int busy;		/* 1 from send until the target ran fn */
+	int busy;			/* CALL_*: not free until the target is done */
 };
 
 static DEFINE_PER_CPU(struct call_slot[CONFIG_NR_CPUS], call_slots);	/* [target] */
@@ -50,9 +59,13 @@ static void call_function_interrupt(struct pt_regs *regs, void *arg)
 		struct call_slot *n = rev->next;
 		smp_call_func_t fn = rev->fn;
 		void *a = rev->arg;
+		int queued = CALL_QUEUED;
 
-		fn(a);
-		smp_store_release(&rev->busy, 0);	/* slot free: fn has run */
+		/* Not if its sender gave up on us while we were parked. */
+		if (__atomic_compare_exchange_n(&rev->busy, &queued, CALL_RUNNING, false,
+						__ATOMIC_ACQUIRE, __ATOMIC_RELAXED))
+			fn(a);
+		smp_store_release(&rev->busy, CALL_FREE);	/* slot free: fn has run */
 		rev = n;
 	}
 }
@@ -66,23 +79,17 @@ static void reschedule_interrupt(struct pt_regs *regs, void *arg)
 /*
  * CPU hotplug (kernel/sched/hotplug.c): a sender that read cpu_online_mask
  * just before the target left it may queue a call the parked target will
- * not answer (interrupts off). It gives up waiting once it sees the
- * target parked; the call is then dropped, not run, when the target
- * comes back (smp_call_discard_parked(): the sender's arg may be gone).
- * The returning CPU flushes its whole TLB, for the shootdowns it missed.
+ * not answer (interrupts off). It gives up waiting once it sees the target
+ * parked, marking its slot CALL_ABANDONED, and the target, which takes the
+ * queue when it enables interrupts again, frees that slot without running
+ * fn. A call whose sender still waits (it saw the target unparked) runs
+ * then, as any other. The returning CPU flushes its whole TLB, for the
+ * shootdowns it missed (here, on it, interrupts off, before it is online).
  */
-void smp_call_discard_parked(void)
+void smp_call_unparked(void)
 {
-	struct call_slot *s = __atomic_exchange_n(this_cpu_ptr(&call_queue), NULL,
-						  __ATOMIC_ACQUIRE);
 	u64 cr4 = read_cr4();
 
-	while (s) {
-		struct call_slot *n = s->next;
-
-		smp_store_release(&s->busy, 0);
-		s = n;
-	}
 	write_cr4(cr4 & ~X86_CR4_PGE);		/* drops global entries too */
 	write_cr4(cr4);
 }
@@ -93,14 +100,14 @@ static bool queue_call(unsigned int cpu, smp_call_func_t fn, void *arg)
 	struct call_slot **q = per_cpu_ptr(&call_queue, cpu);
 	struct call_slot *head;
 
-	while (READ_ONCE(s->busy)) {		/* our previous call to cpu still queued */
+	while (smp_load_acquire(&s->busy)) {	/* our previous call to cpu still queued */
 		if (cpu_is_parked(cpu))
 			return false;
 		cpu_relax();
 	}
 	s->fn = fn;
 	s->arg = arg;
-	s->busy = 1;
+	s->busy = CALL_QUEUED;
 	head = READ_ONCE(*q);
 	do {
 		s->next = head;
@@ -115,8 +122,14 @@ static void wait_call(unsigned int cpu)
 	struct call_slot *s = &this_cpu(call_slots)[cpu];
 
 	while (smp_load_acquire(&s->busy)) {
-		if (cpu_is_parked(cpu))
-			return;			/* dropped when it returns (above) */
+		int queued = CALL_QUEUED;
+
+		/* Parked: give up, unless the target has begun fn (then it
+		 * is not parked, only our look was old: wait for it). */
+		if (cpu_is_parked(cpu) &&
+		    __atomic_compare_exchange_n(&s->busy, &queued, CALL_ABANDONED, false,
+						__ATOMIC_RELAXED, __ATOMIC_RELAXED))
+			return;			/* never run (above) */
 		cpu_relax();
 	}
 }

@@ -65,6 +65,11 @@ void nmi_handler(struct pt_regs *regs)
 	}
 	/* One NMI may carry several requests (NMIs do not queue): run all. */
 	handled = nmi_handle_chain(regs);
+	/* A parked CPU interrupted between its test of the unpark flag and
+	 * its hlt: step over the hlt, or it would sleep through the wake-up
+	 * this NMI may be (kernel/sched/hotplug.c, park_halt()). */
+	if (cpu_is_parked(me) && regs->rip == (unsigned long)cpu_park_hlt)
+		regs->rip++;
 	if (cpumask_test_and_clear(me, &backtrace_mask)) {
 		printk("NMI backtrace for CPU %u:\n", me);
 		show_regs(regs);
