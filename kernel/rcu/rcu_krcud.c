@@ -269,6 +269,7 @@ static void rcu_check_quiescent_state(void)
 	if (rd->last_qsctr == RCU_QSCTR_INVALID) {
 		rcu_preempt_swap();	/* rcu-preempt: next and curr trade places */
 		rd->last_qsctr = READ_ONCE(rd->qsctr);
+		qs_write_private(&rd->last_qsctr);
 		return;
 	}
 	if (READ_ONCE(rd->qsctr) == rd->last_qsctr)
@@ -372,8 +373,10 @@ static int krcud(void *arg)
 void rcu_hook_context_switch(bool voluntary)
 {
 	/* rcu-preempt: only a voluntary switch is a quiescent state. */
-	if (rcu_preempt_switch_is_qs(voluntary))
+	if (rcu_preempt_switch_is_qs(voluntary)) {
 		this_cpu(rcu_data).qsctr++;
+		qs_write_private(&this_cpu(rcu_data).qsctr);
+	}
 }
 
 /* The daemons do the work; the tick and idle hooks are batch_common.c's. */
