@@ -45,6 +45,8 @@ struct qs_lines_totals {
 	unsigned long max_lines;	/* most lines one report wrote */
 	unsigned long max_shared;	/* most shared lines one report wrote */
 	unsigned long overflows;	/* marks past the set's size (not counted) */
+	unsigned long shared_lines_seen;	/* distinct shared lines written */
+	unsigned long max_writers;	/* most CPUs that wrote one in one grace period */
 };
 void qs_lines_enable(bool on);
 void qs_lines_read(struct qs_lines_totals *t);

@@ -9,7 +9,8 @@
  * synchronize_kernel() calls and off again, and one BENCH line gives, per
  * quiescent state reported, the distinct lines written: private (this
  * CPU's own data), shared (data other CPUs write: masks, counters,
- * locks), their total, and the most that one report wrote.
+ * locks), their total, and the most that one report wrote; and how many
+ * distinct shared lines were written, by at most how many CPUs each.
  */
 #include <ktest.h>
 #include <rcupdate.h>
@@ -72,11 +73,13 @@ KTEST(bench_qs_lines)
 	bench_json("{\"bench\":\"qs_lines\",\"variant\":\"%s\",\"cpus\":%u,"
 		   "\"grace_periods\":%lu,\"reports\":%lu,\"qs\":%lu,"
 		   "\"private_x100\":%lu,\"shared_x100\":%lu,\"total_x100\":%lu,"
-		   "\"max_lines\":%lu,\"max_shared\":%lu,\"overflows\":%lu}",
+		   "\"max_lines\":%lu,\"max_shared\":%lu,\"overflows\":%lu,"
+		   "\"shared_lines_seen\":%lu,\"max_writers\":%lu}",
 		   rcu_variant_name(), num_online_cpus(), rcu_gp_completed() - gp0,
 		   tot.reports, tot.qs, per_qs_x100(tot.private_lines, tot.qs),
 		   per_qs_x100(tot.shared_lines, tot.qs), per_qs_x100(all, tot.qs),
-		   tot.max_lines, tot.max_shared, tot.overflows);
+		   tot.max_lines, tot.max_shared, tot.overflows, tot.shared_lines_seen,
+		   tot.max_writers);
 	kt_info("%lu quiescent states in %lu reports: %lu.%02lu lines each (%lu.%02lu private, "
 		"%lu.%02lu shared), at most %lu", tot.qs, tot.reports,
 		per_qs_x100(all, tot.qs) / 100, per_qs_x100(all, tot.qs) % 100,
@@ -84,4 +87,6 @@ KTEST(bench_qs_lines)
 		per_qs_x100(tot.private_lines, tot.qs) % 100,
 		per_qs_x100(tot.shared_lines, tot.qs) / 100,
 		per_qs_x100(tot.shared_lines, tot.qs) % 100, tot.max_lines);
+	kt_info("%lu shared lines written, by at most %lu CPUs each", tot.shared_lines_seen,
+		tot.max_writers);
 }

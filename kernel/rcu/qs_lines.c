@@ -15,6 +15,8 @@
 #include <smp.h>
 #include <arch/cpu.h>
 #include <rcu_test.h>
+#include <spinlock.h>
+#include "rcu_internal.h"
 
 #define QS_LINE_SHIFT	6		/* 64-byte lines */
 #define QS_LINES_SET	32		/* distinct lines one report may write */
@@ -30,6 +32,74 @@ struct qs_lines_cpu {
 int qs_lines_on;
 static unsigned long qs_lines_gen;
 static DEFINE_PER_CPU(struct qs_lines_cpu, qs_lines_cpu);
+
+/*
+ * Every shared line written while counting, with the CPUs that wrote it
+ * in the current grace period: how many CPUs write one line in one grace
+ * period is what sets a design's scaling (rcu-ltimer's mask: all of
+ * them; a Tree RCU node's: its children's last reporters and the
+ * kthread). When a grace period has moved on, the line's count for the
+ * last one is kept if it is the largest yet. The lock is the bare
+ * arch_spin_lock(): taken innermost, with interrupts off, inside the
+ * variants' own locks, so lockdep need not learn an order for it.
+ */
+#define QS_SHARED_SLOTS	64
+
+static struct qs_shared_line {
+	unsigned long line;
+	unsigned long gp;		/* the grace period writers is for */
+	unsigned long writers;		/* a bit per CPU (NR_CPUS <= 64) */
+} qs_shared[QS_SHARED_SLOTS];
+static unsigned int qs_shared_n;
+static unsigned long qs_shared_max_writers;
+static spinlock_t qs_shared_lock = SPINLOCK_INIT("qs_shared_lock");
+
+_Static_assert(CONFIG_NR_CPUS <= 64, "one bit per CPU in an unsigned long");
+
+static unsigned long qs_popcount(unsigned long w)
+{
+	unsigned long n = 0;
+
+	for (; w; w &= w - 1)
+		n++;
+	return n;
+}
+
+/* qs_shared_lock held. */
+static void qs_shared_fold(struct qs_shared_line *l)
+{
+	unsigned long n = qs_popcount(l->writers);
+
+	if (n > qs_shared_max_writers)
+		qs_shared_max_writers = n;
+}
+
+/* Interrupts off. */
+static void qs_shared_writer(unsigned long line, unsigned int cpu, unsigned long gp)
+{
+	struct qs_shared_line *l = NULL;
+
+	arch_spin_lock(&qs_shared_lock);
+	for (unsigned int i = 0; i < qs_shared_n; i++) {
+		if (qs_shared[i].line == line) {
+			l = &qs_shared[i];
+			break;
+		}
+	}
+	if (!l && qs_shared_n < QS_SHARED_SLOTS) {
+		l = &qs_shared[qs_shared_n++];
+		*l = (struct qs_shared_line){ .line = line, .gp = gp };
+	}
+	if (l) {
+		if (l->gp != gp) {
+			qs_shared_fold(l);
+			l->gp = gp;
+			l->writers = 0;
+		}
+		l->writers |= 1UL << cpu;
+	}
+	arch_spin_unlock(&qs_shared_lock);
+}
 
 /* This CPU's record, started afresh if counting was switched on since. */
 static struct qs_lines_cpu *qs_lines_mine(void)
@@ -77,10 +147,12 @@ void qs_lines_report(unsigned int nr_qs)
 	unsigned int i;
 
 	for (i = 0; i < c->n; i++) {
-		if (c->shared[i])
+		if (c->shared[i]) {
 			shared++;
-		else
+			qs_shared_writer(c->line[i], smp_processor_id(), rcu_gp_started());
+		} else {
 			priv++;
+		}
 	}
 	c->n = 0;
 	c->tot.reports++;
@@ -97,6 +169,13 @@ void qs_lines_report(unsigned int nr_qs)
 void qs_lines_enable(bool on)
 {
 	if (on) {
+		unsigned long flags = local_irq_save();
+
+		arch_spin_lock(&qs_shared_lock);
+		qs_shared_n = 0;
+		qs_shared_max_writers = 0;
+		arch_spin_unlock(&qs_shared_lock);
+		local_irq_restore(flags);
 		WRITE_ONCE(qs_lines_gen, qs_lines_gen + 1);
 		smp_mb();	/* the new generation before any CPU counts under it */
 	}
@@ -111,6 +190,7 @@ void qs_lines_enable(bool on)
 void qs_lines_read(struct qs_lines_totals *t)
 {
 	unsigned long gen = READ_ONCE(qs_lines_gen);
+	unsigned long flags;
 	unsigned int cpu;
 
 	*t = (struct qs_lines_totals){ 0 };
@@ -129,4 +209,12 @@ void qs_lines_read(struct qs_lines_totals *t)
 		if (c->tot.max_shared > t->max_shared)
 			t->max_shared = c->tot.max_shared;
 	}
+	flags = local_irq_save();
+	arch_spin_lock(&qs_shared_lock);
+	t->shared_lines_seen = qs_shared_n;
+	for (unsigned int i = 0; i < qs_shared_n; i++)
+		qs_shared_fold(&qs_shared[i]);
+	t->max_writers = qs_shared_max_writers;
+	arch_spin_unlock(&qs_shared_lock);
+	local_irq_restore(flags);
 }

@@ -5,7 +5,8 @@
  *     one quiescent state, and no report overflows the set;
  *   - switched off, grace periods add nothing;
  *   - rcu-ltimer: every report writes a shared line (its one mask and
- *     lock, seed 000 section 6's bottleneck);
+ *     lock, seed 000 section 6's bottleneck), and every CPU writes it in
+ *     each grace period;
  *   - Tree RCU: no report writes more than two shared lines a level
  *     (a node's lock and mask, its leaf always, a parent only as that
  *     parent's last child), whatever the CPU count.
@@ -46,8 +47,9 @@ KTEST(rcu_qs_lines)
 		synchronize_kernel();
 	qs_lines_read(&off);
 	kt_info("%s: %lu reports, %lu quiescent states, %lu private + %lu shared lines, "
-		"at most %lu (%lu shared) in one", v, on.reports, on.qs, on.private_lines,
-		on.shared_lines, on.max_lines, on.max_shared);
+		"at most %lu (%lu shared) in one; %lu shared lines, at most %lu writers each "
+		"a grace period", v, on.reports, on.qs, on.private_lines, on.shared_lines,
+		on.max_lines, on.max_shared, on.shared_lines_seen, on.max_writers);
 	KT_EXPECT(t, !memcmp(&on, &off, sizeof(on)),
 		  "counted while off: %lu reports then %lu", on.reports, off.reports);
 	if (!has_qs)
@@ -56,10 +58,16 @@ KTEST(rcu_qs_lines)
 	KT_EXPECT(t, on.qs >= on.reports, "%lu quiescent states in %lu reports",
 		  on.qs, on.reports);
 	KT_EXPECT(t, on.overflows == 0, "%lu marks overflowed one report's set", on.overflows);
-	if (!strcmp(v, "ltimer"))
+	if (!strcmp(v, "ltimer")) {
 		KT_EXPECT(t, on.shared_lines >= on.reports,
 			  "ltimer: %lu shared lines in %lu reports: each takes the one lock",
 			  on.shared_lines, on.reports);
+		/* Each CPU reports for itself, in every grace period: the one
+		 * mask and lock are written by all of them in each. */
+		KT_EXPECT(t, on.max_writers == num_online_cpus(),
+			  "ltimer: at most %lu CPUs wrote one shared line in a grace period, "
+			  "of %u", on.max_writers, num_online_cpus());
+	}
 	if (!strcmp(v, "tree")) {
 		KT_EXPECT(t, on.shared_lines >= on.reports,
 			  "tree: %lu shared lines in %lu reports: each takes its leaf's lock",

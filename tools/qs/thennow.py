@@ -12,7 +12,9 @@ one boot:
   update overhead: ns to queue one call_rcu(), and callbacks per grace
     period (bench_rcu_call_rcu);
   cache lines written per quiescent state, counted: private / shared /
-    total, and the most one report wrote (bench_qs_lines).
+    total, and the most one report wrote; how many distinct shared lines
+    the quiescent states wrote, and the most CPUs that wrote one of them
+    in one grace period (bench_qs_lines).
 
   tools/compare.py --cpus 1,2,4,8 [--variants ltimer,tree] [--kvm 0]
   make compare COMPARE_CPUS=1,2,4,8
@@ -62,7 +64,7 @@ def _x100(v):
 
 HEAD = ["variant", "CPUs", "sync idle ms", "sync busy ms", "expedited idle ms",
         "expedited busy ms", "read cycles 1/all", "call_rcu ns", "cbs/gp",
-        "QS lines private/shared/total (max)"]
+        "QS lines private/shared/total (max)", "shared lines: how many, most CPUs on one a GP"]
 
 
 def rows(results):
@@ -88,7 +90,9 @@ def rows(results):
             out.append([s.get("variant", stem), str(cpus), _ms(s.get("sync_idle")),
                         _ms(s.get("sync_busy")), _ms(s.get("exp_idle")), _ms(s.get("exp_busy")),
                         f"{r1}/{rn}", str(c.get("queue_ns_per_call", "?")),
-                        str(c.get("callbacks_per_gp", "?")), lines])
+                        str(c.get("callbacks_per_gp", "?")), lines,
+                        "?" if not q or "max_writers" not in q else
+                        f"{q['shared_lines_seen']}, {q['max_writers']}"])
     return out
 
 
