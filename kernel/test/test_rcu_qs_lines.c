@@ -19,7 +19,7 @@
 #include <string.h>
 #include <smp.h>
 
-#define QS_LINES_GPS		4
+#define QS_LINES_GPS		3
 
 /* A lock and a mask a level, if no two share a line; a tree of fanout 2
  * or more over nr_cpu_ids CPUs has at most 1 + ceil(log2 n) levels. */
@@ -43,8 +43,7 @@ KTEST(rcu_qs_lines)
 		synchronize_kernel();
 	qs_lines_enable(false);
 	qs_lines_read(&on);
-	for (int i = 0; i < 2; i++)
-		synchronize_kernel();
+	synchronize_kernel();
 	qs_lines_read(&off);
 	kt_info("%s: %lu reports, %lu quiescent states, %lu private + %lu shared lines, "
 		"at most %lu (%lu shared) in one; %lu shared lines, at most %lu writers each "
