@@ -374,8 +374,10 @@ void rcu_hook_context_switch(bool voluntary)
 {
 	/* rcu-preempt: only a voluntary switch is a quiescent state. */
 	if (rcu_preempt_switch_is_qs(voluntary)) {
-		this_cpu(rcu_data).qsctr++;
-		qs_write_private(&this_cpu(rcu_data).qsctr);
+		struct rcu_data *rd = this_cpu_ptr(&rcu_data);
+
+		rd->qsctr++;
+		qs_write_private(&rd->qsctr);
 	}
 }
 

@@ -256,8 +256,10 @@ static void rcu_percpu_tick(unsigned long data)
  * in a preemptive kernel no switch can happen inside a reader). */
 void rcu_hook_context_switch(bool voluntary)
 {
-	this_cpu(rcu_data).qsctr++;
-	qs_write_private(&this_cpu(rcu_data).qsctr);
+	struct rcu_data *rd = this_cpu_ptr(&rcu_data);
+
+	rd->qsctr++;
+	qs_write_private(&rd->qsctr);
 	(void)voluntary;
 }
 
