@@ -11,6 +11,7 @@ when their tool and benchmark exist in the tree):
   hashlookup  seed 001 Figures 1, 4, 5 and Table 1  (kernel/bench/bench_hashlookup.c,
                                                      bench_opcost.c)
   variants    seed 000 Figures 9-10 and Table 2      (tools/compare.py, make compare)
+  thennow     2002 against today, 1-8 CPUs           (tools/qs/thennow.py, bench_qs_lines)
   realtime    seed 003 Table 1                        (tools/amlat.py, make amlat)
   ipc         seed 004 Table 5                        (tools/semopbench.py, make semopbench)
   route       seed 000 Figure 6, the route cache      (tools/rtbench.py, make rtbench)
@@ -45,7 +46,7 @@ from figs import Ctx, Section, Timer
 from figs import machine as fmachine, report as freport
 from figs.doc import Doc
 
-PARTS = ["hashlookup", "variants", "realtime", "ipc", "route", "dcache", "chat"]
+PARTS = ["hashlookup", "variants", "thennow", "realtime", "ipc", "route", "dcache", "chat"]
 OUT = REPO / "build" / "figures"
 
 

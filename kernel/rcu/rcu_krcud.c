@@ -272,6 +272,7 @@ static void rcu_check_quiescent_state(void)
 	if (rd->last_qsctr == RCU_QSCTR_INVALID) {
 		rcu_preempt_swap();	/* rcu-preempt: next and curr trade places */
 		rd->last_qsctr = READ_ONCE(rd->qsctr);
+		qs_write_private(&rd->last_qsctr);
 		return;
 	}
 	if (READ_ONCE(rd->qsctr) == rd->last_qsctr)
@@ -375,8 +376,12 @@ static int krcud(void *arg)
 void rcu_hook_context_switch(bool voluntary)
 {
 	/* rcu-preempt: only a voluntary switch is a quiescent state. */
-	if (rcu_preempt_switch_is_qs(voluntary))
-		this_cpu(rcu_data).qsctr++;
+	if (rcu_preempt_switch_is_qs(voluntary)) {
+		struct rcu_data *rd = this_cpu_ptr(&rcu_data);
+
+		rd->qsctr++;
+		qs_write_private(&rd->qsctr);
+	}
 }
 
 /* The daemons do the work; the tick and idle hooks are batch_common.c's. */

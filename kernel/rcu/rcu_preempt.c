@@ -211,6 +211,13 @@ void rcu_preempt_put(struct task *t)
 	if (!c)
 		return;
 	atomic_dec(c);
+	/* The counter is the CPU's that t was preempted on: another's, if
+	 * t has moved since, a line two CPUs write. */
+	if (c == &rpd(smp_processor_id())->rcu_preempt_cntr[0] ||
+	    c == &rpd(smp_processor_id())->rcu_preempt_cntr[1])
+		qs_write_private(c);
+	else
+		qs_write_shared(c);
 	this_cpu(rcu_preempt_data).puts++;
 }
 
@@ -222,6 +229,7 @@ bool rcu_preempt_switch_is_qs(bool voluntary)
 	bool held_over = d->holdover == t;
 
 	d->holdover = NULL;		/* any switch ends it (note 1), after the look */
+	qs_write_private(&d->holdover);
 	if (voluntary) {
 		rcu_preempt_put(t);
 		return true;
@@ -252,6 +260,8 @@ void rcu_preempt_swap(void)
 	d->next_preempt_cntr = c;
 	d->holdover = current;
 	d->swaps++;
+	qs_write_private(&d->curr_preempt_cntr);
+	qs_write_private(&d->holdover);
 	local_irq_restore(flags);
 }
 

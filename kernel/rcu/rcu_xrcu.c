@@ -191,6 +191,7 @@ static void rcu_check_quiescent_state(void)
 		goto report;
 	if (rd->last_qsctr == RCU_QSCTR_INVALID) {
 		rd->last_qsctr = READ_ONCE(rd->qsctr);
+		qs_write_private(&rd->last_qsctr);
 		return;
 	}
 	if (READ_ONCE(rd->qsctr) == rd->last_qsctr)
@@ -243,6 +244,7 @@ static void rcu_percpu_tick(unsigned long data)
 	 * rcu_check_quiescent_state(): a CPU reports at once, reader or not.) */
 	if (rcu_idle_now()) {
 		rd->qsctr++;
+		qs_write_private(&rd->qsctr);
 		rd->idle_qs++;
 	}
 	rcu_process_callbacks();
@@ -254,7 +256,10 @@ static void rcu_percpu_tick(unsigned long data)
  * in a preemptive kernel no switch can happen inside a reader). */
 void rcu_hook_context_switch(bool voluntary)
 {
-	this_cpu(rcu_data).qsctr++;
+	struct rcu_data *rd = this_cpu_ptr(&rcu_data);
+
+	rd->qsctr++;
+	qs_write_private(&rd->qsctr);
 	(void)voluntary;
 }
 

@@ -9,7 +9,13 @@ kernel/rcu/, build it, boot it once with the RCU benchmarks
   a busy thread per CPU (min / median / p99 / max, ms), call_rcu
   throughput, callbacks per grace period, and the idle overhead of seed 000
   Table 2 (cycles the variant's hooks add to a context switch and a tick
-  with no callback in flight).
+  with no callback in flight). The same boots also count the cache lines
+  each quiescent state writes (ktest=bench_qs_lines) and time
+  synchronize_rcu_expedited() beside synchronize_kernel().
+
+--cpus 1,2,4,8 (make compare COMPARE_CPUS=1,2,4,8) boots every variant at
+each CPU count instead and prints the "2002 against today" table
+(tools/qs/thennow.py, docs/rcu/then-and-now.md).
 
 The timer-paced variants (X-rcu, rcu, rcu-preempt) get a second row with a
 much shorter period than the papers' (TUNED below), to show what paces them.
@@ -46,6 +52,8 @@ TUNED = [
 
 # synchronize_kernel() calls per load: enough for a p99 that is not the max.
 SYNC_SAMPLES = 200
+# Grace periods bench_qs_lines counts the lines of quiescent states over.
+QS_GPS = 20
 
 
 def available(cpus):
@@ -62,15 +70,16 @@ def available(cpus):
     return out
 
 
-def bench(stem, cfg, cpus, kvm, extra="", name=None, samples=SYNC_SAMPLES):
+def bench(stem, cfg, cpus, kvm, extra="", name=None, samples=SYNC_SAMPLES, label=None):
     # The test configurations count read-side nesting (CONFIG_RCU_DEBUG_READ,
     # which PROVE_RCU turns on: rcu_tree_defconfig has it); the comparison
     # measures the read side as a production build has it.
     r = boot(name=name or f"compare-{stem}", defconfig=cfg, boot="kernel", cpus=cpus,
                   options=["# CONFIG_PROVE_RCU is not set", "# CONFIG_RCU_DEBUG_READ is not set"],
-                  cmdline=f"ktest=bench_rcu_* bench.sync_samples={samples} {extra}".strip(),
+                  cmdline=(f"ktest=bench_rcu_*,bench_qs_lines bench.sync_samples={samples} "
+                           f"bench.qs_gps={QS_GPS} {extra}").strip(),
                   timeout=600,
-                  kvm=kvm, label=f"compare-smp{cpus}")
+                  kvm=kvm, label=label or f"compare-smp{cpus}")
     rows = [b for b in r.console.bench]
     print(f"compare: {stem}: {accel_desc(r)}", file=sys.stderr)
     if r.status != "pass":
@@ -94,6 +103,10 @@ def summarise(rows):
         elif kind == "synchronize_kernel":
             s[f"sync_{b['load']}"] = b
             s["variant"] = b["variant"]
+        elif kind == "synchronize_rcu_expedited":
+            s[f"exp_{b['load']}"] = b
+        elif kind == "qs_lines":
+            s["qs_lines"] = b
         elif kind == "call_rcu":
             s["call_rcu"] = b
         elif kind == "rcu_idle_overhead":
@@ -189,12 +202,19 @@ def run(cpus, kvm, variants=(), tuned=True, samples=SYNC_SAMPLES):
 
 def main():
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
-    ap.add_argument("--cpus", type=int, default=2)
+    ap.add_argument("--cpus", default="2",
+                    help="a CPU count, or a list (1,2,4,8): the 2002-against-today table")
     ap.add_argument("--variants", default="", help="comma-separated config stems (default: all)")
     ap.add_argument("--kvm", default="0")
     ap.add_argument("--no-tuned", action="store_true",
                     help="skip the timer-paced variants' extra rows with shorter periods")
     a = ap.parse_args()
+    if "," in a.cpus:
+        from qs import thennow
+        thennow.main([int(c) for c in a.cpus.split(",")], a.kvm,
+                     a.variants.split(",") if a.variants else ())
+        return
+    a.cpus = int(a.cpus)
     results = run(a.cpus, a.kvm, a.variants.split(",") if a.variants else (),
                   tuned=not a.no_tuned)
     out = REPO / "build" / "compare"
