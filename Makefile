@@ -69,6 +69,12 @@ endif
 KCONFIG_CONFIG	:= $(O)/.config
 AUTOCONF	:= $(O)/include/generated/autoconf.h
 AUTOCONF_MK	:= $(O)/auto.conf
+# The configuration reaches the compiler as -D options (a response file
+# made from autoconf.h), not as -include autoconf.h, whose path, naming
+# the build directory, the preprocessed text would carry: without it a
+# file whose preprocessed text is the same in two configurations is one
+# ccache entry (preprocessor mode), compiled once for all of them.
+AUTOCONF_RSP	:= $(O)/include/generated/autoconf.rsp
 export KCONFIG_CONFIG
 
 ELF		:= $(O)/quiescent.elf
@@ -108,7 +114,7 @@ CFLAGS		:= -std=gnu11 -O2 -g $(DEBUG_PREFIX) -pipe \
 		   -Wall -Wextra -Werror -Wno-unused-parameter -Wno-sign-compare \
 		   -Wno-missing-field-initializers -Wstrict-prototypes -Wmissing-prototypes \
 		   -Wno-maybe-uninitialized \
-		   -Iinclude -Ikernel -I$(O)/include -include $(AUTOCONF)
+		   -Iinclude -Ikernel -I$(O)/include @$(AUTOCONF_RSP)
 ASFLAGS		:= -f elf64 -g -F dwarf -Iboot/ -I$(O)/ -w+all -w+error
 LDFLAGS		:= -nostdlib -z max-page-size=0x1000 -z noexecstack --no-warn-rwx-segments \
 		   -T boot/linker.ld
@@ -162,7 +168,7 @@ $(VERMAGIC_H): $(AUTOCONF)
 		"$$(grep '^#define' $(AUTOCONF) | sha1sum | cut -c1-12)" > $@.tmp
 	$(Q)cmp -s $@.tmp $@ && rm -f $@.tmp || mv $@.tmp $@
 
-$(O)/modules/%.o: modules/%.c $(AUTOCONF) $(VERMAGIC_H)
+$(O)/modules/%.o: modules/%.c $(AUTOCONF_RSP) $(VERMAGIC_H)
 	@mkdir -p $(dir $@)
 	@echo "  CC [M]  $<"
 	$(Q)$(CC) $(CFLAGS) -DMODULE -DMODULE_NAME='"$(firstword $(subst /, ,$*))"' \
@@ -277,9 +283,13 @@ $(AUTOCONF_MK): $(KCONFIG_CONFIG) $(KCONFIG_FILES)
 	$(Q)$(KCONFIG_PY) genconfig
 $(AUTOCONF): $(AUTOCONF_MK)
 	@:
+# Each value escaped character by character, as gcc and ccache read @files.
+$(AUTOCONF_RSP): $(AUTOCONF)
+	$(Q)sed -n 's/^#define \([A-Za-z0-9_]*\) \(.*\)$$/-D\1=\2/p' $< | \
+		sed 's/[^A-Za-z0-9_=-]/\\&/g' > $@.tmp && mv $@.tmp $@
 
 # ---------------------------------------------------------------- compile
-$(O)/%.o: %.c $(AUTOCONF) $(VERMAGIC_H)
+$(O)/%.o: %.c $(AUTOCONF_RSP) $(VERMAGIC_H)
 	@mkdir -p $(dir $@)
 	@echo "  CC      $<"
 	$(Q)$(CC) $(CFLAGS) -MMD -MP -c $< -o $@
@@ -302,7 +312,7 @@ $(O)/kernel/arch/x86/trampoline_blob.o: $(O)/trampoline.bin
 # Pass 1 links with an empty symbol table; tools/mksyms.py turns its text
 # symbols into .ksymtab; pass 2 links that in. .ksymtab sits after every
 # function, so no function moves between passes (mksyms --check verifies).
-$(KSYMTAB_EMPTY): tools/mksyms.py $(AUTOCONF)
+$(KSYMTAB_EMPTY): tools/mksyms.py $(AUTOCONF_RSP)
 	@mkdir -p $(dir $@)
 	$(Q)$(PYTHON) tools/mksyms.py --empty > $(O)/ksymtab_empty.c
 	$(Q)$(CC) $(CFLAGS) -c $(O)/ksymtab_empty.c -o $@
@@ -311,7 +321,7 @@ $(O)/quiescent.pass1.elf: $(OBJS) $(KSYMTAB_EMPTY) boot/linker.ld
 	@echo "  LD      $@"
 	$(Q)$(LD) $(LDFLAGS) -o $@ $(OBJS) $(KSYMTAB_EMPTY)
 
-$(KSYMTAB): $(O)/quiescent.pass1.elf tools/mksyms.py $(AUTOCONF)
+$(KSYMTAB): $(O)/quiescent.pass1.elf tools/mksyms.py $(AUTOCONF_RSP)
 	$(Q)$(NM) -n $< | $(PYTHON) tools/mksyms.py > $(O)/ksymtab.c
 	$(Q)$(CC) $(CFLAGS) -c $(O)/ksymtab.c -o $@
 

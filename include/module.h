@@ -33,7 +33,16 @@
 #include <export.h>
 #include <uaccess.h>
 #include <uapi/module.h>
+/*
+ * Only a module expands QS_VERMAGIC here (module_init()); the kernel's
+ * one reader, kernel/module/params.c, includes it itself. A header from
+ * the build directory would put that directory's name into every file
+ * that includes this one, and ccache could not share their objects
+ * between configurations (Makefile, AUTOCONF_RSP).
+ */
+#ifdef MODULE
 #include <generated/vermagic.h>
+#endif
 
 enum module_state {
 	MODULE_STATE_COMING = QS_MODULE_COMING,

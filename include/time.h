@@ -24,10 +24,17 @@ void mdelay(unsigned long ms);
 #define time_before(a, b)	time_after(b, a)
 #define time_after_eq(a, b)	((long)((a) - (b)) >= 0)
 
-static inline unsigned long msecs_to_jiffies(unsigned long ms)
+static inline unsigned long __msecs_to_jiffies(unsigned long ms, unsigned long hz)
 {
-	return (ms * HZ + 999) / 1000;
+	return (ms * hz + 999) / 1000;
 }
+/*
+ * A macro, so that HZ's value is in the preprocessed text only of the
+ * files that convert: the function's body naming it put it into every
+ * includer, and ccache could not share those objects between the HZ
+ * configurations (Makefile, AUTOCONF_RSP). The compiler folds hz alike.
+ */
+#define msecs_to_jiffies(ms)	__msecs_to_jiffies((ms), HZ)
 
 /* PIT reference interval, for calibration (kernel/time/pit.c). */
 void pit_wait_start(unsigned long us);

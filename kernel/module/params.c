@@ -26,6 +26,7 @@
 #include <string.h>
 #include <kmalloc.h>
 #include <errno.h>
+#include <generated/vermagic.h>
 
 static bool valid_name(const char *s)
 {
