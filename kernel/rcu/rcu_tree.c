@@ -113,6 +113,7 @@
 #include "rcu_tree_segcblist.h"
 #include "rcu_tree_exp.h"
 #include "rcu_tree.h"
+#include "rcu_tree_state.h"
 #include <rcu_hooks.h>
 #include <sched.h>
 #include <softirq.h>
@@ -126,45 +127,6 @@
 #include <trace.h>
 #include <string.h>
 #include <arch/cpu.h>
-
-#define RCU_FANOUT		CONFIG_RCU_TREE_FANOUT
-#define RCU_FANOUT_LEAF		CONFIG_RCU_TREE_FANOUT_LEAF
-/* Leaves <= CPUs, and each level above at most half the one below. */
-#define RCU_MAX_NODES		(2 * CONFIG_NR_CPUS)
-#define RCU_MAX_LEVELS		8
-
-STATIC_ASSERT(RCU_FANOUT >= 2 && RCU_FANOUT <= 64);
-STATIC_ASSERT(RCU_FANOUT_LEAF >= 1 && RCU_FANOUT_LEAF <= 64);
-
-struct rcu_data {
-	struct rcu_node *mynode;	/* this CPU's leaf */
-	unsigned long grpmask;		/* this CPU's bit in mynode->qsmask */
-	unsigned long gpnum;		/* last grace period this CPU noticed begin */
-	unsigned long completed;	/* last grace period this CPU noticed end */
-	bool qs_pending;		/* this CPU owes gpnum a quiescent state */
-	bool passed_qs;			/* and has passed one since it noticed gpnum */
-	bool ready;			/* rcu_variant_init_cpu() done */
-	unsigned long dynticks;		/* idle-loop passes (note 3) */
-	unsigned long dynticks_snap;	/* its value when gpnum began */
-	struct rcu_segcblist cbl;
-};
-
-#define RCU_GP_FLAG_INIT	0x1	/* a grace period is needed: start one */
-
-struct rcu_state {
-	unsigned long gpnum;		/* last grace period begun (= rcu_gp_started()) */
-	unsigned long completed;	/* last grace period ended */
-	unsigned long gp_needed;	/* the highest grace period a callback waits for */
-	unsigned long gp_flags;
-	unsigned long gp_start;		/* jiffies when gpnum began */
-	unsigned long fqs_passes;	/* forcing passes, since boot */
-	unsigned long fqs_reported;	/* idle CPUs reported on their behalf, since boot */
-	unsigned long fqs_kicked;	/* reschedule IPIs sent, since boot */
-	struct task *gp_kthread;
-	int nr_nodes, nr_levels;
-	int level_first[RCU_MAX_LEVELS];	/* index of each level's first node */
-	int level_count[RCU_MAX_LEVELS];
-};
 
 struct rcu_node rcu_node[RCU_MAX_NODES];
 /*
@@ -824,79 +786,4 @@ void rcu_variant_late_init(void)
 	BUG_ON(!rcu_state.gp_kthread);
 	sched_setscheduler(rcu_state.gp_kthread, SCHED_FIFO, 1);	/* note 9 */
 	wake_up_process(rcu_state.gp_kthread);
-}
-
-/* ---- Stall warnings and the console. */
-
-/* From the tick: the leaves' masks, read without their locks. */
-bool rcu_variant_stall_info(struct rcu_stall_info *si)
-{
-	int i;
-
-	si->gpnum = READ_ONCE(rcu_state.gpnum);
-	cpumask_clear(&si->owing);
-	if (READ_ONCE(rcu_state.completed) == si->gpnum)
-		return false;
-	for (i = rcu_state.level_first[rcu_state.nr_levels - 1]; i < rcu_state.nr_nodes; i++) {
-		unsigned long m = READ_ONCE(rcu_node[i].qsmask);
-		int cpu;
-
-		for (cpu = rcu_node[i].grplo; cpu <= rcu_node[i].grphi; cpu++)
-			if (m & (1UL << (cpu - rcu_node[i].grplo)))
-				cpumask_set(cpu, &si->owing);
-	}
-	if (!cpumask_empty(&si->owing))
-		return true;
-	/*
-	 * Every leaf is empty, yet the grace period goes on: a node still
-	 * waits for a child that has emptied, so that child's report never
-	 * reached it (a lost report up the tree, Lab 7's classic mistake).
-	 * No CPU owes anything; name the node instead of staying silent.
-	 */
-	for (i = 0; i < rcu_state.level_first[rcu_state.nr_levels - 1]; i++) {
-		unsigned long m = READ_ONCE(rcu_node[i].qsmask);
-		int c;
-
-		for (c = i + 1; c < rcu_state.nr_nodes; c++) {
-			struct rcu_node *child = &rcu_node[c];
-
-			if (child->parent != &rcu_node[i] || !(m & child->grpmask) ||
-			    READ_ONCE(child->qsmask))
-				continue;
-			snprintf(si->why, sizeof(si->why), "rcu_node %d (level %d) still waits for "
-				 "rcu_node %d (cpus %d-%d), which has emptied: its report was lost",
-				 i, rcu_node[i].level, c, child->grplo, child->grphi);
-			return true;
-		}
-	}
-	return false;
-}
-
-void rcu_variant_show_state(void)
-{
-	unsigned int cpu;
-	int i;
-
-	printk("rcu (tree): gpnum %lu completed %lu gp_needed %lu gp_flags %#lx; "
-	       "fqs passes %lu reported %lu kicked %lu; expedited %lu\n",
-	       rcu_state.gpnum, rcu_state.completed, rcu_state.gp_needed, rcu_state.gp_flags,
-	       rcu_state.fqs_passes, rcu_state.fqs_reported, rcu_state.fqs_kicked, rcu_exp_count);
-	for (i = 0; i < rcu_state.nr_nodes; i++) {
-		struct rcu_node *rnp = &rcu_node[i];
-
-		printk("rcu (tree): node %d level %d cpus %d-%d qsmask %#lx qsmaskinit %#lx "
-		       "gpnum %lu completed %lu\n", i, rnp->level, rnp->grplo, rnp->grphi,
-		       rnp->qsmask, rnp->qsmaskinit, rnp->gpnum, rnp->completed);
-	}
-	for_each_online_cpu(cpu) {
-		struct rcu_data *rdp = per_cpu_ptr(&rcu_data, cpu);
-		struct rcu_segcblist *l = &rdp->cbl;
-
-		printk("rcu (tree): cpu%u: gpnum %lu completed %lu qs_pending %d passed_qs %d "
-		       "dynticks %lu snap %lu; done %lu wait %lu (gp %lu) next_ready %lu (gp %lu) "
-		       "next %lu\n", cpu, rdp->gpnum, rdp->completed, rdp->qs_pending, rdp->passed_qs,
-		       rdp->dynticks, rdp->dynticks_snap, l->len[RCU_DONE], l->len[RCU_WAIT],
-		       l->gp[RCU_WAIT], l->len[RCU_NEXT_READY], l->gp[RCU_NEXT_READY],
-		       l->len[RCU_NEXT]);
-	}
 }

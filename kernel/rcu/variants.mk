@@ -9,7 +9,8 @@ RCU_VARIANT_FILES := kernel/rcu/rcu_ltimer.c kernel/rcu/rcu_tiny.c kernel/rcu/rc
 		     kernel/rcu/rcu_taskq.c kernel/rcu/rcu_krcud.c kernel/rcu/rcu_sched.c \
 		     kernel/rcu/rcu_preempt.c kernel/rcu/rcu_preempt_hotplug.c \
 		     kernel/rcu/rcu_student.c kernel/rcu/poll_hooks.c \
-		     kernel/rcu/rcu_tree.c kernel/rcu/rcu_tree_exp.c kernel/rcu/rcu_tree_lab7.c \
+		     kernel/rcu/rcu_tree.c kernel/rcu/rcu_tree_exp.c kernel/rcu/rcu_tree_stall.c \
+		     kernel/rcu/rcu_tree_lab7.c \
 		     kernel/rcu/lab7_report.c kernel/rcu/rcu_tree_report_test.c \
 		     kernel/rcu/batch_common.c
 
@@ -29,7 +30,7 @@ rcu-variant-$(CONFIG_RCU_PREEMPT)	+= kernel/rcu/rcu_krcud.c kernel/rcu/rcu_preem
 					   kernel/rcu/rcu_preempt_hotplug.c kernel/rcu/batch_common.c
 # Tree RCU (its segmented callback list is rcu_tree_segcblist.h) and its
 # expedited grace periods.
-rcu-variant-$(CONFIG_RCU_TREE)		+= kernel/rcu/rcu_tree.c kernel/rcu/rcu_tree_exp.c
+rcu-variant-$(CONFIG_RCU_TREE)		+= kernel/rcu/rcu_tree.c kernel/rcu/rcu_tree_exp.c kernel/rcu/rcu_tree_stall.c
 # Lab 7's report up the tree, the student's (labs/lab7-tree-rcu), which the
 # boot option lab7= swaps in, and the report's unit tests (ktest=rcu_tree_report_*).
 rcu-variant-$(CONFIG_RCU_TREE)		+= kernel/rcu/rcu_tree_lab7.c kernel/rcu/lab7_report.c \
