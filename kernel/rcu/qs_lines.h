@@ -50,6 +50,12 @@ static __always_inline void qs_write_shared(const volatile void *addr)
 		qs_lines_note(addr, true);
 }
 
+/* For a mark whose class must be worked out first: only when counting. */
+static __always_inline bool qs_lines_counting(void)
+{
+	return unlikely(READ_ONCE(qs_lines_on));
+}
+
 /* Taking a lock writes its line, whoever held it last. */
 #define qs_lock_shared(lock)	qs_write_shared(lock)
 

@@ -211,13 +211,16 @@ void rcu_preempt_put(struct task *t)
 	if (!c)
 		return;
 	atomic_dec(c);
-	/* The counter is the CPU's that t was preempted on: another's, if
-	 * t has moved since, a line two CPUs write. */
-	if (c == &rpd(smp_processor_id())->rcu_preempt_cntr[0] ||
-	    c == &rpd(smp_processor_id())->rcu_preempt_cntr[1])
-		qs_write_private(c);
-	else
-		qs_write_shared(c);
+	/*
+	 * The counter is the CPU's that t was preempted on: another's, if t
+	 * has moved since, a line two CPUs write. Worked out only when
+	 * counting: this runs at every voluntary switch.
+	 */
+	if (qs_lines_counting()) {
+		struct rcu_preempt_data *d = rpd(smp_processor_id());
+
+		qs_lines_note(c, c != &d->rcu_preempt_cntr[0] && c != &d->rcu_preempt_cntr[1]);
+	}
 	this_cpu(rcu_preempt_data).puts++;
 }
 
