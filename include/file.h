@@ -115,15 +115,6 @@ unsigned int files_max_fds(struct files *fs);
 /* In the calling process: fd's close-on-exec flag. */
 void fd_set_cloexec(int fd, bool on);
 
-/*
- * The stress test's window (kernel/user/file_stress.c), NULL otherwise:
- * fget() under files=rcu calls it between loading a pointer and using
- * it, then checks the magic, counting a freed table or file it meets in
- * files_stress_freed_seen instead of writing to it.
- */
-extern void (*files_stress_window)(void);
-extern atomic_long_t files_stress_freed_seen;
-
 /* Open files in the system (the fuzzer's and tests' leak baseline). */
 long nr_files_alive(void);
 

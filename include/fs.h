@@ -68,6 +68,8 @@ extern struct dentry *fs_root;
 
 /* dcache.c */
 unsigned int d_hash_name(const struct dentry *parent, const char *name, unsigned int len);
+/* The hash-table bucket of a name hash (tests pick colliding names). */
+unsigned int d_hash_bucket(unsigned int h);
 struct dentry *d_lookup(struct dentry *parent, const char *name, unsigned int len);
 struct dentry *d_lookup_mode(struct dentry *parent, const char *name, unsigned int len,
 			     enum dcache_mode mode);
@@ -110,9 +112,6 @@ void dcache_note_cb_latency(u64 ns);
 void dcache_reset_cb_latency(void);
 /* The bound (dcache.lru_max), set for a test; the old one. */
 unsigned long dcache_lru_set_max(unsigned long max);
-/* The stress test's window in d_lookup() (dcache_stress.c); NULL otherwise. */
-extern void (*dcache_stress_window)(void);
-extern atomic_long_t dcache_stress_freed_seen;
 void dcache_init(void);
 unsigned long dcache_rename_seq(void);
 struct dentry *d_alloc_root(struct inode *inode);

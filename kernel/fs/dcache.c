@@ -35,29 +35,17 @@
 #include <errno.h>
 #include <lockdep.h>
 #include <time.h>
-#include "dcache_hook.h"
+#include <fault_inject.h>
 #include "dcache_lru.h"
 
 #define D_HASH_BITS	10
 #define D_HASH_SIZE	(1u << D_HASH_BITS)
-#define DCACHE_POISON	0x6b6b6b6b6b6b6b6bUL	/* kmalloc's free poison */
 
 enum dcache_mode dcache_mode = DCACHE_RCU;
 spinlock_t dcache_lock;
 static struct hlist_head dentry_hashtable[D_HASH_SIZE];
 static unsigned long rename_seq;	/* odd while d_move() runs (under dcache_lock) */
 static atomic_long_t dentries_alive;
-
-/*
- * The stress test's window (kernel/fs/dcache_stress.c), NULL otherwise: a
- * delay between finding a dentry in the chain and locking it, where a
- * grace period that ends too early frees it under the reader. The magic
- * is checked after the delay, so the test sees poison instead of locking it.
- * Built only with CONFIG_DCACHE_STRESS_HOOK (dcache_hook.h).
- */
-void (*dcache_stress_window)(void);
-void (*dcache_walk_node)(struct dentry *d);
-atomic_long_t dcache_stress_freed_seen;
 
 static int set_dcache_mode(const char *val)
 {
@@ -129,32 +117,20 @@ retry:
 		cpu_relax();
 	rcu_read_lock();
 	for (struct hlist_node *n = rcu_dereference(hlist_first_rcu(d_bucket(h))), *next; n; n = next) {
-		d = hlist_entry(n, struct dentry, d_hash);
-		if (dwalk_on())
-			dcache_walk_node(d);	/* the rename test parks the walk here */
-		/* The stress's own check (with it off, the plain chain walk):
-		 * a freed node's ->next reads as poison, which no walk may follow. */
-		next = rcu_dereference(hlist_next_rcu(n));
-		if (dstress_on() && (unsigned long)next == DCACHE_POISON) {
-			atomic_long_inc(&dcache_stress_freed_seen);
+		/* Tests park the walk here, or stop it (nonzero) on a node
+		 * they find freed, before anything of it is read. */
+		if (fault_inject(dcache_walk_node, n))
 			break;
-		}
+		d = hlist_entry(n, struct dentry, d_hash);
+		next = rcu_dereference(hlist_next_rcu(n));
 		/* Unlocked filters: d_move() may change them under us, and the
 		 * check under d_lock below is the one that counts. */
 		if (READ_ONCE(d->d_namehash) != h || READ_ONCE(d->d_parent) != parent)
 			continue;
-		if (dstress_on()) {
-			dcache_stress_window();
-			if (READ_ONCE(d->d_magic) != DENTRY_MAGIC) {
-				atomic_long_inc(&dcache_stress_freed_seen);
-				break;		/* its ->next is poison too */
-			}
-			next = rcu_dereference(hlist_next_rcu(n));
-			if ((unsigned long)next == DCACHE_POISON) {
-				atomic_long_inc(&dcache_stress_freed_seen);
-				break;
-			}
-		}
+		/* The window between finding d and locking it, where a grace
+		 * period that ends too early frees it. */
+		if (fault_inject(dcache_lookup_match, d))
+			break;
 		spin_lock(&d->d_lock);
 		if (!d_matches(d, parent, name, len)) {
 			spin_unlock(&d->d_lock);

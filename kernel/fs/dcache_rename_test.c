@@ -9,7 +9,7 @@
  *
  * The stress (dcache_stress.c) races the same thing at random and rarely
  * lands in the window; this test opens it on purpose through the
- * compile-time walk hook (dcache_hook.h). Needs two CPUs: the parked
+ * walk's fault-injection point (dcache_walk_node). Needs two CPUs: the parked
  * reader spins inside rcu_read_lock() while the renamer runs elsewhere.
  */
 #include <fs.h>
@@ -20,20 +20,24 @@
 #include <time.h>
 #include <printk.h>
 #include <arch/cpu.h>
-#include "dcache_hook.h"
+#include <fault_inject.h>
 
 static struct dentry *rt_x;
 static int rt_state;		/* 0 armed, 1 reader parked on X, 2 X moved */
 static struct dentry *rt_found;
 static char rt_tname[16];
 
-static void rt_node(struct dentry *d)
+/* The walk's fault point: park on X until the test has moved it. */
+static int rt_node(void *arg)
 {
-	if (d != rt_x || READ_ONCE(rt_state) != 0)
-		return;
+	struct hlist_node *n = arg;
+
+	if (n != &rt_x->d_hash || READ_ONCE(rt_state) != 0)
+		return 0;
 	WRITE_ONCE(rt_state, 1);
 	while (READ_ONCE(rt_state) != 2)
 		cpu_relax();
+	return 0;
 }
 
 static int rt_reader(void *arg)
@@ -63,8 +67,9 @@ KTEST(fs_dcache_rename_walk)
 	struct task *reader;
 	int code, waited = 0;
 
-	if (!DCACHE_STRESS_HOOK || num_online_cpus() < 2 || dcache_mode != DCACHE_RCU) {
-		printk("dcache-rename-walk: skipped (needs CONFIG_DCACHE_STRESS_HOOK, 2 CPUs, dcache=rcu)\n");
+	if (fault_set_handler(FAULT_dcache_walk_node, NULL) || num_online_cpus() < 2 ||
+	    dcache_mode != DCACHE_RCU) {
+		printk("dcache-rename-walk: skipped (needs CONFIG_FAULT_INJECT, 2 CPUs, dcache=rcu)\n");
 		return;
 	}
 	if (!KT_EXPECT(t, vfs_mkdir(fs_root, "/drt", 0755) == 0 &&
@@ -86,7 +91,7 @@ KTEST(fs_dcache_rename_walk)
 	rt_x = x_d;
 	rt_found = NULL;
 	WRITE_ONCE(rt_state, 0);
-	WRITE_ONCE(dcache_walk_node, rt_node);
+	fault_set_handler(FAULT_dcache_walk_node, rt_node);
 	while (cpu == smp_processor_id() || !cpu_online(cpu))
 		cpu++;
 	reader = kthread_create_on_cpu(rt_reader, p, cpu, "drt_reader");
@@ -102,7 +107,7 @@ KTEST(fs_dcache_rename_walk)
 	WRITE_ONCE(rt_state, 2);
 	if (reader)
 		KT_EXPECT(t, kthread_join_timeout(reader, 10 * HZ, &code), "reader stuck");
-	WRITE_ONCE(dcache_walk_node, NULL);
+	fault_set_handler(FAULT_dcache_walk_node, NULL);
 	printk("dcache-rename-walk: lookup of T parked on X (%s) while X moved to %s: %s\n",
 	       xname, yname, rt_found == t_d ? "found T" : "MISSED T (no rename retry?)");
 	KT_EXPECT(t, rt_found == t_d, "a lookup racing a rename missed a file that existed throughout");

@@ -42,7 +42,8 @@
 #include <printk.h>
 #include <panic.h>
 #include <arch/cpu.h>
-#include "dcache_hook.h"
+#include <fault_inject.h>
+#include <errno.h>
 
 #define STRESS_FILES	16
 #define POISON_MAGIC	0x6b6b6b6b6b6b6b6bUL
@@ -59,6 +60,9 @@ static struct {
 	atomic_t reports;
 } ds;
 
+/* Lookups that stopped on a freed dentry inside the walk (the handlers below). */
+static atomic_long_t ds_freed_in_walk;
+
 static unsigned long ds_random(unsigned long *s)
 {
 	*s ^= *s << 13;
@@ -73,6 +77,40 @@ static void ds_error(atomic_long_t *kind, const char *what, const char *name)
 	if (atomic_inc_return(&ds.reports) <= 10)
 		printk("cpu%u: dcache-stress: ERROR: %s (%s)\n", smp_processor_id(), what, name);
 	WRITE_ONCE(dstress_stopping, true);
+}
+
+/* At each node of a lock-free walk: a node pointer read from a freed
+ * dentry is poison, and a node that is still linked is alive. */
+static int ds_walk_node(void *arg)
+{
+	struct hlist_node *n = arg;
+
+	if ((unsigned long)n == POISON_MAGIC ||
+	    READ_ONCE(hlist_entry(n, struct dentry, d_hash)->d_magic) != DENTRY_MAGIC) {
+		atomic_long_inc(&ds_freed_in_walk);
+		return 1;
+	}
+	return 0;
+}
+
+/* Between finding a dentry and locking it: hold the window open, then
+ * see whether the shrinker and the unlinks freed it meanwhile. */
+static int ds_lookup_match(void *arg)
+{
+	struct dentry *d = arg;
+
+	udelay(1 + (rdtsc() % 30));
+	if (READ_ONCE(d->d_magic) != DENTRY_MAGIC) {
+		atomic_long_inc(&ds_freed_in_walk);
+		return 1;
+	}
+	return 0;
+}
+
+static void ds_arm(bool on)
+{
+	fault_set_handler(FAULT_dcache_walk_node, on ? ds_walk_node : NULL);
+	fault_set_handler(FAULT_dcache_lookup_match, on ? ds_lookup_match : NULL);
 }
 
 /* A hit: alive now, and still alive after a delay holding the reference. */
@@ -106,9 +144,9 @@ static int ds_reader(void *arg)
 		for (int k = 0; k < 2 && !d; k++) {
 			d = d_lookup_mode(k ? dir_b : dir_a, name, strlen(name), DCACHE_RCU);
 			atomic_long_inc(&ds.lookups);
-			if (atomic_long_read(&dcache_stress_freed_seen)) {
+			if (atomic_long_read(&ds_freed_in_walk)) {
 				/* caught: stop everyone before a freed dentry is written */
-				WRITE_ONCE(dcache_stress_window, NULL);
+				ds_arm(false);
 				WRITE_ONCE(dstress_stopping, true);
 				if (d)
 					dput(d);
@@ -180,11 +218,6 @@ static int ds_updater(void *arg)
 	return 0;
 }
 
-static void ds_window(void)
-{
-	udelay(1 + (rdtsc() % 30));
-}
-
 static bool dstress_run(struct ktest_ctx *t)
 {
 	struct task *tasks[CONFIG_NR_CPUS + 2];
@@ -225,18 +258,18 @@ static bool dstress_run(struct ktest_ctx *t)
 		if (tasks[n])
 			wake_up_process(tasks[n++]);
 	}
-	atomic_long_set(&dcache_stress_freed_seen, 0);
+	atomic_long_set(&ds_freed_in_walk, 0);
 	/* A small bound: every unlink and rename past it shrinks the LRU too. */
 	lru_max = dcache_lru_set_max(8);
-	if (!DCACHE_STRESS_HOOK)
-		printk("dcache-stress: built without CONFIG_DCACHE_STRESS_HOOK: no window in d_lookup()\n");
-	WRITE_ONCE(dcache_stress_window, ds_window);
+	if (fault_set_handler(FAULT_dcache_walk_node, NULL) == -ENOSYS)
+		printk("dcache-stress: built without CONFIG_FAULT_INJECT: no window in d_lookup()\n");
+	ds_arm(true);
 	while (ms < dstress_duration_s * 1000 && !READ_ONCE(dstress_stopping)) {
 		msleep(50);
 		ms += 50;
 	}
 	WRITE_ONCE(dstress_stopping, true);
-	WRITE_ONCE(dcache_stress_window, NULL);
+	ds_arm(false);
 	for (unsigned int i = 0; i < n; i++) {
 		int code;
 
@@ -272,10 +305,10 @@ static bool dstress_run(struct ktest_ctx *t)
 	       atomic_long_read(&ds.hits), atomic_long_read(&ds.renames),
 	       atomic_long_read(&ds.creates), atomic_long_read(&ds.unlinks),
 	       atomic_long_read(&ds.shrunk), rcu_gp_completed() - gp0);
-	if (atomic_long_read(&dcache_stress_freed_seen)) {
-		atomic_long_add(atomic_long_read(&dcache_stress_freed_seen), &ds.freed);
+	if (atomic_long_read(&ds_freed_in_walk)) {
+		atomic_long_add(atomic_long_read(&ds_freed_in_walk), &ds.freed);
 		printk("dcache-stress: ERROR: %ld lookups found a dentry freed inside the walk\n",
-		       atomic_long_read(&dcache_stress_freed_seen));
+		       atomic_long_read(&ds_freed_in_walk));
 	}
 	ok = !atomic_long_read(&ds.lost) && !atomic_long_read(&ds.freed);
 	if (ok)

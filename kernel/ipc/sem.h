@@ -90,8 +90,6 @@ void update_queue(struct sem_array *sma);
 void sem_wake(struct sem_queue *q, int status);
 long do_semtimedop(int semid, struct qs_sembuf *sops, unsigned int nsops, long timeout,
 		   bool timed);
-/* Tests only (semop_test.c): run by update_queue() just after each wake-up. */
-extern void (*sem_test_after_wake)(void);
 
 /* sem.c, for in-kernel tests: a private set (its id), and IPC_RMID. */
 int sem_create_private(int nsems, int mode);

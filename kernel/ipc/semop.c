@@ -29,6 +29,7 @@
  * 3. The waker holds a reference to the sleeping task across the wake-up:
  *    once status is set the caller may return, exit, and be freed.
  */
+#include <fault_inject.h>
 #include "sem.h"
 #include <sched.h>
 #include <syscall.h>
@@ -98,8 +99,6 @@ void sem_wake(struct sem_queue *q, int status)
 	put_task(t);
 }
 
-void (*sem_test_after_wake)(void);
-
 /*
  * Complete every waiting caller whose operations can go through now, in
  * queue order (departure 1). A completed operation that changed values
@@ -121,8 +120,7 @@ again:
 		alter = q->alter;
 		list_del(&q->list);
 		sem_wake(q, error);
-		if (unlikely(sem_test_after_wake))
-			sem_test_after_wake();
+		fault_inject(sem_after_wake, sma);
 		if (error == 0 && alter)
 			goto again;
 	}

@@ -20,6 +20,7 @@
  * B's entry after the wake-up sees zeros ("alter" false, no rescan) and
  * A sleeps to its timeout with the value at zero.
  */
+#include <fault_inject.h>
 #include "sem.h"
 #include <ktest.h>
 #include <sched.h>
@@ -63,12 +64,14 @@ static int waiter_minus2(void *arg)
 }
 
 /* In update_queue(), set lock held: wait (bounded) for B's overwrite. */
-static void hold_waker(void)
+/* The fault point after each wake-up: hold the waker there a while. */
+static int hold_waker(void *arg)
 {
 	u64 end = ktime_get_ns() + 1000000000ULL;
 
 	while (!READ_ONCE(b_scribbled) && ktime_get_ns() < end)
 		cpu_relax();
+	return 0;
 }
 
 static int nr_pending(void)
@@ -105,6 +108,10 @@ KTEST(ipc_semop_woken_frame_reused)
 		ktest_skip(t, "needs 2 CPUs: the woken waiter runs while the waker waits");
 		return;
 	}
+	if (fault_set_handler(FAULT_sem_after_wake, NULL)) {
+		ktest_skip(t, "needs CONFIG_FAULT_INJECT: the waker is held at its fault point");
+		return;
+	}
 	test_semid = sem_create_private(1, 0600);
 	KT_ASSERT(t, test_semid >= 0, "sem_create_private: %d", test_semid);
 	b_scribbled = false;
@@ -117,9 +124,9 @@ KTEST(ipc_semop_woken_frame_reused)
 	KT_ASSERT(t, b, "no thread");
 	KT_EXPECT(t, wait_pending(2), "the -2 never queued");
 
-	sem_test_after_wake = hold_waker;
+	fault_set_handler(FAULT_sem_after_wake, hold_waker);
 	r = semop1(0, 1, MAX_SCHEDULE_TIMEOUT);
-	sem_test_after_wake = NULL;
+	fault_set_handler(FAULT_sem_after_wake, NULL);
 	KT_EXPECT(t, r == 0, "semop(+1): %ld", r);
 	KT_EXPECT(t, READ_ONCE(b_scribbled), "the -2 waiter never returned while the waker waited");
 

@@ -36,13 +36,11 @@
 #include <cmdline.h>
 #include <lockdep.h>
 #include <panic.h>
+#include <fault_inject.h>
 
 static atomic_long_t files_alive;
 
 enum files_mode files_mode = FILES_RCU;
-
-void (*files_stress_window)(void);
-atomic_long_t files_stress_freed_seen;
 
 static int set_files_mode(const char *val)
 {
@@ -274,18 +272,8 @@ static struct file *fget_lock(struct files *fs, unsigned int fd)
 	return f;
 }
 
-/* files=rcu with the stress test's window open: was p freed under us? */
-static bool stress_freed(unsigned int magic, unsigned int want)
-{
-	if (magic == want)
-		return false;
-	atomic_long_inc(&files_stress_freed_seen);
-	return true;
-}
-
 static struct file *fget_rcu(struct files *fs, unsigned int fd)
 {
-	void (*window)(void);
 	struct fdtable *t;
 	struct file *f;
 
@@ -294,21 +282,17 @@ static struct file *fget_rcu(struct files *fs, unsigned int fd)
 		t = rcu_dereference(fs->fdt);
 		if (!t)
 			goto none;
-		if (unlikely((window = READ_ONCE(files_stress_window)))) {
-			window();
-			if (stress_freed(READ_ONCE(t->magic), FDTABLE_MAGIC))
-				goto none;
-		}
+		/* A test's window after each load (nonzero: it found the
+		 * object freed, and nothing of it may be used). */
+		if (fault_inject(fget_fdt, t))
+			goto none;
 		if (fd >= READ_ONCE(t->max_fds))
 			goto none;
 		f = rcu_dereference(t->fd[fd]);
 		if (!f)
 			goto none;
-		if (unlikely(window)) {
-			window();
-			if (stress_freed(READ_ONCE(f->magic), FILE_MAGIC))
-				goto none;
-		}
+		if (fault_inject(fget_file, f))
+			goto none;
 		if (!file_get_unless_zero(f)) {
 			/* its last close is under way: the slot no longer holds it */
 			rcu_read_unlock();

@@ -16,7 +16,7 @@
  * CLONE_FILES would.
  *
  * Readers, one per CPU: files_fget(FILES_RCU) of a random descriptor,
- * with files_stress_window set so that the lookup waits between loading
+ * with its fault points (fget_fdt, fget_file) armed so that the lookup waits between loading
  * the table or the slot and using it, then checks the magic (file.c).
  * A reference it gets is checked for FILE_MAGIC and a non-zero count,
  * again after a delay: the file must live while referenced.
@@ -38,6 +38,10 @@
 #include <printk.h>
 #include <string.h>
 #include <arch/cpu.h>
+#include <fault_inject.h>
+
+/* fget()s that met a freed table or file in the window (below). */
+static atomic_long_t fs_freed_seen;
 
 static unsigned long fstress_duration_s = 2;
 CMDLINE_ULONG("files_stress.duration", fstress_duration_s, 1, 3600,
@@ -80,6 +84,33 @@ static bool fs_check(struct file *f, int fd)
 	return true;
 }
 
+/* The window after each of fget()'s loads: held open a little, then the
+ * magic says whether a grace period ended under it. */
+static int fs_window(void *arg, unsigned int magic_off, unsigned int want)
+{
+	udelay(1 + (rdtsc() % 20));
+	if (READ_ONCE(*(unsigned int *)((char *)arg + magic_off)) == want)
+		return 0;
+	atomic_long_inc(&fs_freed_seen);
+	return 1;
+}
+
+static int fs_window_fdt(void *arg)
+{
+	return fs_window(arg, offsetof(struct fdtable, magic), FDTABLE_MAGIC);
+}
+
+static int fs_window_file(void *arg)
+{
+	return fs_window(arg, offsetof(struct file, magic), FILE_MAGIC);
+}
+
+static void fs_arm(bool on)
+{
+	fault_set_handler(FAULT_fget_fdt, on ? fs_window_fdt : NULL);
+	fault_set_handler(FAULT_fget_file, on ? fs_window_file : NULL);
+}
+
 static int fs_reader(void *arg)
 {
 	unsigned long rnd = 0x9e3779b97f4a7c15UL ^ (unsigned long)arg, n = 0;
@@ -89,9 +120,9 @@ static int fs_reader(void *arg)
 		struct file *f = files_fget(&fst, fd, FILES_RCU);
 
 		atomic_long_inc(&fs_st.lookups);
-		if (atomic_long_read(&files_stress_freed_seen)) {
+		if (atomic_long_read(&fs_freed_seen)) {
 			/* caught: stop everyone before a freed file is written */
-			WRITE_ONCE(files_stress_window, NULL);
+			fs_arm(false);
 			WRITE_ONCE(fst_stopping, true);
 			if (f)
 				file_put(f);
@@ -180,11 +211,6 @@ static int fs_closer(void *arg)
 	return 0;
 }
 
-static void fs_window(void)
-{
-	udelay(1 + (rdtsc() % 20));
-}
-
 static bool fstress_run(struct ktest_ctx *t)
 {
 	struct task *tasks[CONFIG_NR_CPUS + 2];
@@ -213,14 +239,14 @@ static bool fstress_run(struct ktest_ctx *t)
 	tasks[n] = kthread_create_on_cpu(fs_closer, NULL, 2 % ncpus, "fstress_close");
 	if (tasks[n])
 		wake_up_process(tasks[n++]);
-	atomic_long_set(&files_stress_freed_seen, 0);
-	WRITE_ONCE(files_stress_window, fs_window);
+	atomic_long_set(&fs_freed_seen, 0);
+	fs_arm(true);
 	while (ms < fstress_duration_s * 1000 && !READ_ONCE(fst_stopping)) {
 		msleep(50);
 		ms += 50;
 	}
 	WRITE_ONCE(fst_stopping, true);
-	WRITE_ONCE(files_stress_window, NULL);
+	fs_arm(false);
 	for (unsigned int i = 0; i < n; i++) {
 		int code;
 
@@ -238,10 +264,10 @@ static bool fstress_run(struct ktest_ctx *t)
 	       atomic_long_read(&fs_st.grown), atomic_long_read(&fs_st.resets),
 	       atomic_long_read(&fs_st.closes), atomic_long_read(&fs_st.dup2s),
 	       rcu_gp_completed() - gp0);
-	if (atomic_long_read(&files_stress_freed_seen)) {
-		atomic_long_add(atomic_long_read(&files_stress_freed_seen), &fs_st.freed);
+	if (atomic_long_read(&fs_freed_seen)) {
+		atomic_long_add(atomic_long_read(&fs_freed_seen), &fs_st.freed);
 		printk("files-stress: ERROR: %ld fget()s met a freed table or file\n",
-		       atomic_long_read(&files_stress_freed_seen));
+		       atomic_long_read(&fs_freed_seen));
 	}
 	ok = !atomic_long_read(&fs_st.freed);
 	if (ok)

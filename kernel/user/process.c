@@ -19,6 +19,7 @@
  * delays memory, never a slot (fork waits for it only when memory runs
  * out, proc_fork()).
  */
+#include <fault_inject.h>
 #include "user.h"
 #include <kmalloc.h>
 #include <rculist.h>
@@ -337,26 +338,19 @@ static void fill_info(struct qs_procinfo *i, struct task *t, struct process *p)
 }
 
 /*
- * tasklist.linger_us: a `ps` walk stands this long on every entry, as a
- * slow copy-out would (user/bin/psstorm's storm sets it). It widens the
- * window in which an exit's free races the walk, so that with kmalloc
- * poisoning a free that does not wait for the reader (the busted variant)
- * shows as a poisoned magic instead of passing unseen.
+ * Check that the entry is still allocated, then pass its fault point: a
+ * delay there (fault=ps_entry:<us>: the psstorm scenarios boot with it) is
+ * a slow copy-out, which widens the window in which an exit's free races
+ * the walk, so that with kmalloc poisoning a free that does not wait for
+ * the reader (the busted variant) shows as a poisoned magic instead of
+ * passing unseen.
  */
-static unsigned long ps_linger_us;
-CMDLINE_ULONG("tasklist.linger_us", ps_linger_us, 0, 1000,
-	      "tasklist.linger_us=N: ps stands N us on every task it lists, to widen races for tests (default 0)");
-
-/* Check that the entry is still allocated, then stand on it a while. */
-static void ps_linger(unsigned long magic, unsigned long want, int pid, const char *what)
+static void ps_check(unsigned long magic, unsigned long want, int pid, const char *what)
 {
-	unsigned long us = READ_ONCE(ps_linger_us);
-
 	if (magic != want)
 		panic("tasklist: a reader on CPU %u found a freed %s (pid %d)",
 		      smp_processor_id(), what, pid);
-	if (us)
-		udelay(us);
+	fault_inject(ps_entry, NULL);
 }
 
 struct kthread_fill {
@@ -371,9 +365,9 @@ static void fill_kthread(struct task *t, void *arg)
 
 	if (t->proc || f->n == f->max)
 		return;
-	ps_linger(READ_ONCE(t->magic), TASK_MAGIC, t->pid, "task");
+	ps_check(READ_ONCE(t->magic), TASK_MAGIC, t->pid, "task");
 	fill_info(&f->info[f->n++], t, NULL);
-	ps_linger(READ_ONCE(t->magic), TASK_MAGIC, t->pid, "task");
+	ps_check(READ_ONCE(t->magic), TASK_MAGIC, t->pid, "task");
 }
 
 /*
@@ -390,9 +384,9 @@ static void proc_list_fill(struct kthread_fill *f)
 	list_for_each_entry_rcu(p, &all_processes, list, lockdep_is_held(&proc_lock)) {
 		if (f->n == f->max)
 			break;
-		ps_linger(READ_ONCE(p->magic), PROC_MAGIC, p->pid, "process");
+		ps_check(READ_ONCE(p->magic), PROC_MAGIC, p->pid, "process");
 		fill_info(&f->info[f->n++], p->task, p);
-		ps_linger(READ_ONCE(p->magic), PROC_MAGIC, p->pid, "process");
+		ps_check(READ_ONCE(p->magic), PROC_MAGIC, p->pid, "process");
 	}
 }
 

@@ -17,7 +17,7 @@
  *   killers    fork a short-lived child and SIGKILL it, racing its own exit
  *   kthreaders create kernel threads that exit and others that are
  *              kthread_stop()ped (qs_tasklist(QS_TASKLIST_KTHREADS))
- * Boot with tasklist.linger_us=N (and kmalloc poisoning, on in every
+ * Boot with fault=ps_entry:N (and kmalloc poisoning, on in every
  * defconfig) to make each ps walk stand on every entry: on a real RCU
  * variant nothing it stands on is freed, on the busted one the kernel
  * panics with "tasklist: a reader ... found a freed ...".

@@ -1,0 +1,17 @@
+/*
+ * Every fault-injection point in the kernel, once (include/fault_inject.h
+ * is the seam; docs/fault-injection.md says what each widens). A point is
+ * named for the place it sits, not for the test that uses it:
+ *
+ *   X(name, "where it is and what a delay there widens")
+ *
+ * tests/test_fault_points.py checks that each one is used exactly once in
+ * the kernel and documented.
+ */
+#define FAULT_POINTS(X)								\
+	X(dcache_walk_node, "d_lookup_rcu(): each chain node, before its ->next is read")	\
+	X(dcache_lookup_match, "d_lookup_rcu(): a matching dentry, before its d_lock is taken")	\
+	X(fget_fdt, "fget_rcu(): the descriptor table loaded, before its bound is read")	\
+	X(fget_file, "fget_rcu(): the file loaded, before its reference is taken")	\
+	X(sem_after_wake, "update_queue(): after a waiter is woken, with the array locked")	\
+	X(ps_entry, "the ps walk (proc_list): on each task or process it lists, under RCU")
