@@ -2,7 +2,7 @@
  * psstorm: a ps/kill storm against a fork/exit storm (seed 001 Table 4,
  * the task list on RCU; docs/tasklist.md).
  *
- *   psstorm [-s secs] [-w walkers] [-f forkers] [-k killers] [-t kthreaders]
+ *   psstorm [-s secs] [-w walkers] [-f forkers] [-k killers] [-t kthreaders] [-r reapers]
  *   psstorm -b [-s secs]     the benchmark: tasklist=rcu, then =lock, one boot
  *
  * For secs seconds (default 3), at once:
@@ -17,6 +17,14 @@
  *   killers    fork a short-lived child and SIGKILL it, racing its own exit
  *   kthreaders create kernel threads that exit and others that are
  *              kthread_stop()ped (qs_tasklist(QS_TASKLIST_KTHREADS))
+ *   reapers    pinned to their CPU under SCHED_FIFO: fork a child that
+ *              drops to SCHED_OTHER and exits (on a preemptible kernel the
+ *              parent's wake-up preempts it inside its exit), reap it,
+ *              spin through a grace period, fork a bystander, and SIGKILL
+ *              the reaped pid: the kill must answer ESRCH and the
+ *              bystander must exit by itself. A reaped process whose task
+ *              the PID hash still held would be freed and reused by the
+ *              bystander's fork, and the signal would go to the bystander
  * Boot with fault=ps_entry:N (and kmalloc poisoning, on in every
  * defconfig) to make each ps walk stand on every entry: on a real RCU
  * variant nothing it stands on is freed, on the busted one the kernel
@@ -51,11 +59,11 @@
 static unsigned long pace_us;	/* -b: the walker sleeps this long between walks */
 #define MAX_KIDS	32
 
-enum role { WALKER, FORKER, KILLER, KTHREADER };
+enum role { WALKER, FORKER, KILLER, KTHREADER, REAPER, NR_ROLES };
 
 struct result {
 	int role, idx, failed;
-	uint64_t ops;		/* walks, forks, kills, kernel threads */
+	uint64_t ops;		/* walks, forks, kills, kernel threads, reaped kills */
 	uint64_t ops2;		/* walker: kill(pid, 0) that found it; killer: kills that landed */
 	uint64_t ops3;		/* walker: kill(pid, 0) too late (ESRCH); forker: EAGAIN */
 	uint64_t ns_sum, ns_max;	/* walker: qs_ps() time */
@@ -196,6 +204,83 @@ static void killer(struct result *r, uint64_t end)
 	}
 }
 
+static void reaper(struct result *r, uint64_t end)
+{
+	struct sched_param fifo = { .sched_priority = 10 }, normal = { .sched_priority = 0 };
+	cpu_set_t here;
+
+	CPU_ZERO(&here);
+	CPU_SET(sched_getcpu(), &here);
+	if (sched_setaffinity(0, sizeof(here), &here) < 0 ||
+	    sched_setscheduler(0, SCHED_FIFO, &fifo) < 0) {
+		perror("psstorm: reaper: pin and SCHED_FIFO");
+		r->failed = 1;
+		return;
+	}
+	while (now_ns() < end) {
+		struct qs_stats st0, st1;
+		int st, rc, err;
+		pid_t gone = fork(), bystander;
+
+		if (gone == 0) {
+			sched_setscheduler(0, SCHED_OTHER, &normal);
+			_exit(0);
+		}
+		if (gone < 0) {
+			if (errno == EAGAIN) {
+				usleep(1000);
+				continue;
+			}
+			perror("psstorm: reaper: fork");
+			r->failed = 1;
+			return;
+		}
+		if (waitpid(gone, &st, 0) != gone) {
+			perror("psstorm: reaper: waitpid");
+			r->failed = 1;
+			return;
+		}
+		/*
+		 * Spin in user mode, not asleep, until every callback queued
+		 * so far (the reaped process's free among them) has run: this
+		 * CPU's user-mode ticks are quiescent states, and the child
+		 * that exited, which our wake-up preempted, stays off the CPU
+		 * wherever its exit was.
+		 */
+		qs_stats(&st0, 0);
+		for (uint64_t until = now_ns() + 200000000ull; now_ns() < until;) {
+			qs_stats(&st1, 0);
+			if (st1.rcu_cb_invoked >= st0.rcu_cb_queued)
+				break;
+		}
+		bystander = fork();
+		if (bystander == 0) {
+			sched_setscheduler(0, SCHED_OTHER, &normal);
+			usleep(2000);
+			_exit(0);
+		}
+		rc = kill(gone, SIGKILL);
+		err = errno;
+		if (rc == 0 || err != ESRCH) {
+			printf("psstorm: reaper: kill(%d, SIGKILL) of a reaped pid returned %d (%s), "
+			       "not ESRCH\n", gone, rc, rc ? strerror(err) : "success");
+			r->failed = 1;
+		}
+		if (bystander > 0) {
+			if (waitpid(bystander, &st, 0) != bystander || !WIFEXITED(st) ||
+			    WEXITSTATUS(st) != 0) {
+				printf("psstorm: reaper: bystander %d did not exit by itself (status %#x%s)\n",
+				       bystander, st, WIFSIGNALED(st) ? ": killed by a signal meant for "
+				       "a reaped pid" : "");
+				r->failed = 1;
+			}
+		}
+		if (r->failed)
+			return;
+		r->ops++;
+	}
+}
+
 static void kthreader(struct result *r, uint64_t end)
 {
 	while (now_ns() < end) {
@@ -212,7 +297,7 @@ static void kthreader(struct result *r, uint64_t end)
 }
 
 /* One storm: the children of each role, their results gathered over UDP. */
-static int storm(unsigned long ms, const int count[4], struct result *got, int *ngot)
+static int storm(unsigned long ms, const int count[NR_ROLES], struct result *got, int *ngot)
 {
 	struct sockaddr_in me = { .sin_family = AF_INET };
 	pid_t kids[MAX_KIDS];
@@ -230,7 +315,7 @@ static int storm(unsigned long ms, const int count[4], struct result *got, int *
 	setsockopt(fd, SOL_SOCKET, SO_RCVBUF, &rcvbuf, sizeof(rcvbuf));
 	setsockopt(fd, SOL_SOCKET, SO_RCVTIMEO, &tv, sizeof(tv));
 	end = now_ns() + (uint64_t)ms * 1000000;
-	for (int role = 0; role < 4; role++)
+	for (int role = 0; role < NR_ROLES; role++)
 		for (int i = 0; i < count[role] && nkids < MAX_KIDS; i++) {
 			pid_t pid = fork();
 
@@ -244,6 +329,8 @@ static int storm(unsigned long ms, const int count[4], struct result *got, int *
 					forker(&r, end);
 				else if (role == KILLER)
 					killer(&r, end);
+				else if (role == REAPER)
+					reaper(&r, end);
 				else
 					kthreader(&r, end);
 				report(&r);
@@ -315,21 +402,22 @@ static int baseline_ok(const struct qs_stats *a, const struct qs_stats *b, int s
 	return ok;
 }
 
-static int run_storm(int secs, const int count[4])
+static int run_storm(int secs, const int count[NR_ROLES])
 {
-	struct result got[MAX_KIDS], s[4];
+	struct result got[MAX_KIDS], s[NR_ROLES];
 	struct qs_stats before, after;
 	int n, bad, ok, mode = (int)qs_tasklist(QS_TASKLIST_MODE, -1);
-	static const int warm[4] = { 1, 1, 1, 1 };
+	static const int warm[NR_ROLES] = { 1, 1, 1, 1, 0 };
 
 	/* Said before the warm-up, which a broken RCU may not survive. */
-	printf("psstorm: tasklist=%s: %d walkers, %d forkers, %d killers, %d kthreaders for %d s\n",
-	       mode ? "rcu" : "lock", count[0], count[1], count[2], count[3], secs);
+	printf("psstorm: tasklist=%s: %d walkers, %d forkers, %d killers, %d kthreaders, %d reapers "
+	       "for %d s\n", mode ? "rcu" : "lock", count[0], count[1], count[2], count[3], count[4],
+	       secs);
 	/* A short warm-up: what the kernel allocates once and keeps is no leak. */
 	storm(200, warm, got, &n);
 	qs_stats(&before, QS_STATS_SYNC);
 	bad = storm(secs * 1000UL, count, got, &n);
-	for (int r = 0; r < 4; r++)
+	for (int r = 0; r < NR_ROLES; r++)
 		sum(got, n, r, &s[r]);
 	printf("psstorm: %lu ps walks (mean %lu us, worst %lu us), %lu kill(0) found, %lu too late\n",
 	       (unsigned long)s[WALKER].ops,
@@ -340,6 +428,8 @@ static int run_storm(int secs, const int count[4])
 	       "%lu kernel threads made and ended\n", (unsigned long)s[FORKER].ops,
 	       (unsigned long)s[FORKER].ops3, (unsigned long)s[KILLER].ops,
 	       (unsigned long)s[KILLER].ops2, (unsigned long)s[KTHREADER].ops);
+	printf("psstorm: %lu reaped pids SIGKILLed by the reapers\n",
+	       (unsigned long)s[REAPER].ops);
 	/* A dying task's last reference may go after the first barrier: wait for it. */
 	for (int i = 0; i < 50; i++) {
 		qs_stats(&after, QS_STATS_SYNC);
@@ -354,6 +444,8 @@ static int run_storm(int secs, const int count[4])
 		bad = 1;
 	if (count[KTHREADER] && !s[KTHREADER].ops)
 		bad = 1;
+	if (count[REAPER] && !s[REAPER].ops)
+		bad = 1;
 	if (bad || !ok) {
 		printf("psstorm: FAIL: %s\n", bad ? "a child failed or made no progress" :
 		       "allocations not back at the baseline");
@@ -367,7 +459,7 @@ static int run_storm(int secs, const int count[4])
 /* -b: tasklist=rcu then =lock, in this boot: ps latency and fork rate while both run. */
 static int run_bench(int secs)
 {
-	static const int count[4] = { 1, 2, 0, 1 };
+	static const int count[NR_ROLES] = { 1, 2, 0, 1, 0 };
 	int was = (int)qs_tasklist(QS_TASKLIST_MODE, -1), bad = 0, ncpus;
 	struct qs_stats st;
 	uint64_t fr[2] = { 0, 0 }, ps[2] = { 0, 0 };
@@ -406,7 +498,7 @@ static int run_bench(int secs)
 
 int main(int argc, char **argv)
 {
-	int count[4] = { 1, 2, 1, 1 }, bench = 0;
+	int count[NR_ROLES] = { 1, 2, 1, 1, 1 }, bench = 0;
 	int secs = 3;
 
 	for (int i = 1; i < argc; i++) {
@@ -422,13 +514,16 @@ int main(int argc, char **argv)
 			count[KILLER] = atoi(argv[++i]);
 		else if (i + 1 < argc && !strcmp(argv[i], "-t"))
 			count[KTHREADER] = atoi(argv[++i]);
+		else if (i + 1 < argc && !strcmp(argv[i], "-r"))
+			count[REAPER] = atoi(argv[++i]);
 		else {
 			fprintf(stderr, "usage: psstorm [-b] [-s secs] [-w walkers] [-f forkers] "
-					"[-k killers] [-t kthreaders]\n");
+					"[-k killers] [-t kthreaders] [-r reapers]\n");
 			return 2;
 		}
 	}
-	if (secs < 1 || secs > 60 || count[0] + count[1] + count[2] + count[3] > MAX_KIDS) {
+	if (secs < 1 || secs > 60 ||
+	    count[0] + count[1] + count[2] + count[3] + count[4] > MAX_KIDS) {
 		fprintf(stderr, "psstorm: 1 to 60 s, at most %d children\n", MAX_KIDS);
 		return 2;
 	}
