@@ -233,6 +233,23 @@ bool kthread_join_timeout(struct task *p, long timeout, int *code);
 int kthread_stop(struct task *p);
 bool kthread_should_stop(void);
 __noreturn void task_exit(int code);
+/*
+ * A task made whole before anyone can find it: kthread_create_unlisted()
+ * is kthread_create() without the publication, so that the caller can
+ * fill in what readers of the task list rely on (a process's t->proc)
+ * before kthread_publish() puts it on the list and in the PID hash; the
+ * list's rcu_assign_pointer() orders those stores before it.
+ */
+__printf(3, 4) struct task *kthread_create_unlisted(int (*fn)(void *), void *arg,
+						  const char *fmt, ...);
+void kthread_publish(struct task *p);
+/*
+ * Take p out of the PID hash before task_exit() does (it stays on the
+ * task list): a process does so before it is published a zombie, so that
+ * once its parent can reap it, no new kill() can find it by pid.
+ */
+void task_unhash_pid(struct task *p);
+bool task_pid_hashed(struct task *p);
 void get_task(struct task *p);
 void put_task(struct task *p);
 /*

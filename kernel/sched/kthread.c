@@ -90,8 +90,26 @@ void task_list_del(struct task *p)
 	unsigned long flags = spin_lock_irqsave(&task_list_lock);
 	/* Not list_del_init(): a reader standing on p must still find its way on. */
 	list_del_rcu(&p->tasks);
-	hlist_del_rcu(&p->pid_node);
+	/* _init: a process's task left the hash at exit already (task_unhash_pid()). */
+	hlist_del_init_rcu(&p->pid_node);
 	spin_unlock_irqrestore(&task_list_lock, flags);
+}
+
+void task_unhash_pid(struct task *p)
+{
+	unsigned long flags = spin_lock_irqsave(&task_list_lock);
+
+	hlist_del_init_rcu(&p->pid_node);
+	spin_unlock_irqrestore(&task_list_lock, flags);
+}
+
+bool task_pid_hashed(struct task *p)
+{
+	unsigned long flags = spin_lock_irqsave(&task_list_lock);
+	bool hashed = !hlist_unhashed(&p->pid_node);
+
+	spin_unlock_irqrestore(&task_list_lock, flags);
+	return hashed;
 }
 
 void for_each_task(void (*fn)(struct task *p, void *arg), void *arg)
@@ -281,7 +299,7 @@ __noreturn void task_exit(int code)
 	panic("dead task %s ran again", me->name);
 }
 
-static struct task *kthread_create_va(int (*fn)(void *), void *arg, const char *fmt, va_list ap)
+static struct task *kthread_alloc_va(int (*fn)(void *), void *arg, const char *fmt, va_list ap)
 {
 	struct task *p = kzalloc(sizeof(*p));
 	phys_addr_t stack;
@@ -330,8 +348,32 @@ static struct task *kthread_create_va(int (*fn)(void *), void *arg, const char *
 		*--sp = 0;
 	p->rsp = (unsigned long)sp;
 	p->saved_preempt_count = 1;		/* the rq->lock it will release */
-	task_list_add(p);
 	return p;
+}
+
+static struct task *kthread_create_va(int (*fn)(void *), void *arg, const char *fmt, va_list ap)
+{
+	struct task *p = kthread_alloc_va(fn, arg, fmt, ap);
+
+	if (p)
+		task_list_add(p);
+	return p;
+}
+
+struct task *kthread_create_unlisted(int (*fn)(void *), void *arg, const char *fmt, ...)
+{
+	va_list ap;
+	struct task *p;
+
+	va_start(ap, fmt);
+	p = kthread_alloc_va(fn, arg, fmt, ap);
+	va_end(ap);
+	return p;
+}
+
+void kthread_publish(struct task *p)
+{
+	task_list_add(p);
 }
 
 struct task *kthread_create(int (*fn)(void *), void *arg, const char *fmt, ...)

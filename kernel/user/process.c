@@ -118,9 +118,11 @@ static int proc_task_entry(void *arg)
 	user_enter(&p->entry_regs);
 }
 
+/* The task is published whole: `ps -a` and kill() never see it without
+ * its process (a forking child listed as a kernel thread). */
 static struct task *proc_make_task(struct process *p)
 {
-	struct task *t = kthread_create(proc_task_entry, p, "%s", p->name);
+	struct task *t = kthread_create_unlisted(proc_task_entry, p, "%s", p->name);
 
 	if (!t)
 		return NULL;
@@ -128,6 +130,7 @@ static struct task *proc_make_task(struct process *p)
 	t->cr3 = p->vm->cr3;
 	p->task = t;
 	p->pid = t->pid;
+	kthread_publish(t);
 	return t;
 }
 
@@ -237,6 +240,14 @@ __noreturn void proc_exit(int wstatus)
 	files_close_all(&p->files);
 	cwd_put(p);
 	exit_sem(&p->sem_undo, p->pid);	/* SEM_UNDO: give back what we still hold */
+	/*
+	 * Out of the PID hash before we are a zombie: the parent may reap
+	 * us the moment it sees zombie under proc_lock, and its call_rcu()
+	 * waits only for the readers that began before it. A kill() by pid
+	 * that began later must not find this task, or it reads the freed
+	 * process (or the next fork's, reusing it) through t->proc.
+	 */
+	task_unhash_pid(current);
 
 	flags = spin_lock_irqsave(&proc_lock);
 	if (p == init_proc)
@@ -305,6 +316,8 @@ long proc_wait(int pid, int __user *status, int options)
 	list_del(&z->sibling);
 	list_del_rcu(&z->list);
 	spin_unlock_irqrestore(&proc_lock, flags);
+	/* Unhashed before reaped (proc_exit()): no new reader finds z by pid. */
+	WARN_ON(task_pid_hashed(z->task));
 	/* Gone for the limit now; its memory waits for readers of the list. */
 	atomic_inc(&processes_freeing);
 	atomic_dec(&processes);
@@ -419,20 +432,26 @@ long proc_list(struct qs_procinfo __user *buf, int arg)
 }
 
 /*
- * A live process's task by pid, from the PID hash (a zombie's task has
- * left it at exit), with a reference; rcu_read_lock() keeps t->proc
- * valid while we look: it is freed by call_rcu() after the reap.
+ * A live process's task by pid, from the PID hash (a process's task
+ * leaves it before the process is a zombie), with a reference, and the
+ * process's uid: rcu_read_lock() keeps t->proc valid only while we look
+ * (it is freed by call_rcu() after the reap, and the task's reference
+ * does not hold it), so what the caller needs of it is read here.
  */
-struct task *proc_find_task(int pid)
+struct task *proc_find_task(int pid, int *uid)
 {
+	struct process *p;
 	struct task *t;
 
 	rcu_read_lock();
 	t = get_task_by_pid(pid);
-	if (t && (!t->proc || READ_ONCE(t->proc->zombie))) {
+	p = t ? READ_ONCE(t->proc) : NULL;
+	if (t && (!p || READ_ONCE(p->zombie))) {
 		put_task(t);
 		t = NULL;
 	}
+	if (t)
+		*uid = READ_ONCE(p->uid);
 	rcu_read_unlock();
 	return t;
 }

@@ -114,6 +114,7 @@ SYSCALL_DEFINE(SYS_sched_yield, sys_sched_yield);
 static struct task *target_task(int pid, long *err)
 {
 	struct task *t;
+	int uid;
 
 	if (pid < 0) {
 		*err = -EINVAL;
@@ -123,12 +124,12 @@ static struct task *target_task(int pid, long *err)
 		get_task(current);
 		return current;
 	}
-	t = proc_find_task(pid);
+	t = proc_find_task(pid, &uid);
 	if (!t) {
 		*err = -ESRCH;
 		return NULL;
 	}
-	if (current_proc()->uid != 0 && READ_ONCE(t->proc->uid) != current_proc()->uid) {
+	if (current_proc()->uid != 0 && uid != current_proc()->uid) {
 		put_task(t);
 		*err = -EPERM;
 		return NULL;

@@ -63,7 +63,7 @@ long proc_fork(struct pt_regs *regs);
 __noreturn void proc_exit(int wstatus);
 long proc_wait(int pid, int __user *status, int options);
 long proc_list(struct qs_procinfo __user *buf, int max);
-struct task *proc_find_task(int pid);	/* a reference, or NULL */
+struct task *proc_find_task(int pid, int *uid);	/* a reference and the uid, or NULL */
 /* kill(): as sender_uid, record sig (0: only check) for process pid. */
 long proc_signal(int pid, int sig, int sender_uid);
 long nr_processes(void);		/* alive or zombie */
