@@ -293,7 +293,7 @@ def prose_of(path, text):
     """(offset, text) of what a reader reads as prose in the file at path:
     a page whole, a source file's comments; None for what is neither."""
     name = path.name
-    if name.endswith(".md") or name.endswith(".toml") or name == "Kconfig":
+    if name.endswith((".md", ".toml")) or name in ("Kconfig", "LICENSE"):
         return [(0, text)]
     if name.endswith((".c", ".h", ".ld")):
         return comments_by(RE_C, text, "/")
