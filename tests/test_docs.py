@@ -28,7 +28,6 @@ a page with one bad name of each kind, test_outside_paths_caught_in_each_languag
 a file of each kind with a path outside in a comment and one in code.
 No QEMU, no build.
 """
-import ast
 import io
 import re
 import shlex
@@ -272,7 +271,7 @@ def python_comments(text):
     out = []
     try:
         lines = [0]
-        for line in text.splitlines(keepends=True):
+        for line in io.StringIO(text).readlines():      # as tokenize counts lines
             lines.append(lines[-1] + len(line))
         prev = tokenize.NEWLINE
         for tok in tokenize.generate_tokens(io.StringIO(text).readline):
