@@ -331,6 +331,20 @@ $(ELF): $(KSYMTAB) boot/linker.ld
 	$(Q)$(NM) -n $(O)/quiescent.pass1.elf > $(O)/syms.pass1
 	$(Q)$(NM) -n $@ | $(PYTHON) tools/mksyms.py --check $(O)/syms.pass1
 
+# ---------------------------------------------------------------- editors
+# compile_commands.json at the top of the tree: how each C file of this
+# configuration (O=) is compiled, with the flags above, so that clangd and
+# other language servers find include/, kernel/ and $(O)/include, and see
+# the CONFIG_ symbols this configuration sets (docs/getting-started.md).
+# Written for the configuration of the last call; the compiler is named
+# without ccache, which a language server would take for the compiler.
+compile_commands.json: $(AUTOCONF_RSP) $(VERMAGIC_H) tools/compile_commands.py FORCE
+	@echo "  GEN     $@ (for $(O))"
+	$(Q)OBJ_DIR='$(O)' KERNEL_CFLAGS='$(CFLAGS)' KERNEL_SRCS='$(C_SRCS)' \
+		MODULE_SRCS='$(sort $(wildcard modules/*.c modules/*/*.c))' \
+		USER_CFLAGS='$(USER_CFLAGS)' USER_SRCS='$(sort $(wildcard user/lib/*.c user/bin/*.c))' \
+		$(PYTHON) tools/compile_commands.py --cc $(CROSS_COMPILE)gcc --out $@
+
 # ---------------------------------------------------------------- ISO and QEMU
 GRUB_CFG	:= $(O)/isodir/boot/grub/grub.cfg
 

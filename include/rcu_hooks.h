@@ -1,5 +1,5 @@
 /*
- * The RCU hooks (DESIGN.md, "The RCU contract"): the one place where the
+ * The RCU hooks (docs/design.md, "The RCU contract"): the one place where
  * lower layers call up into kernel/rcu. The scheduler, the timer tick and
  * the idle loop call these and know nothing else about RCU. Every build
  * has exactly one variant (the Kconfig choice), which provides them with

@@ -1,6 +1,6 @@
 /*
- * Read-Copy Update: the API every variant implements (DESIGN.md, "The RCU
- * contract"; seed 001 Listing 1; seed 000 section 2.3).
+ * Read-Copy Update: the API every variant implements (docs/design.md,
+ * "The RCU contract"; seed 001 Listing 1; seed 000 section 2.3).
  *
  * Readers:
  *   rcu_read_lock(); p = rcu_dereference(gp); ... use p ...; rcu_read_unlock();

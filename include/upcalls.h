@@ -1,5 +1,5 @@
 /*
- * The upcalls: every place where a lower layer (DESIGN.md, "Layout")
+ * The upcalls: every place where a lower layer (docs/layers.md)
  * calls a function that a layer above it provides, other than the RCU
  * hooks (include/rcu_hooks.h). Each names who calls it, in what context,
  * who provides it, and what it may do.

@@ -12,24 +12,59 @@ docs/rcu/*.md and the labs' handouts (labs/**/*.md):
     registered with
     CMDLINE_PARAM or CMDLINE_ULONG in the sources.
 
+And nothing in the tree names a path that leaves it: no page (every .md
+file) and no comment (C, headers, linker scripts, NASM, Python comments
+and docstrings, Makefiles, shell scripts, defconfigs; Kconfig and TOML
+files whole) climbs above the repository with `../`, gives an absolute
+path on a developer's machine, names the folders the papers and the
+project brief lay in on the development machines or a paper's text file,
+or cites an upper-case .md document that no file in the tree is named.
+A clone is all a student has: the papers are cited through
+docs/papers.md, the contracts are in docs/design.md (OUTSIDE below lists
+each pattern).
+
 Each check can fail: test_checks_catch_planted_names feeds the extractors
-a page with one bad name of each kind. No QEMU, no build.
+a page with one bad name of each kind, test_outside_paths_caught_in_each_language
+a file of each kind with a path outside in a comment and one in code.
+No QEMU, no build.
 """
+import io
 import re
 import shlex
+import subprocess
+import tokenize
 from pathlib import Path
 
 import pytest
 
 from qs import REPO
 
+
+
+def tree_files():
+    """The files of the tree as a clone has them: tracked and new ones, not
+    what the build or git ignores (build/, caches)."""
+    try:
+        out = subprocess.run(["git", "-C", str(REPO), "ls-files", "-z", "--cached", "--others",
+                              "--exclude-standard"], capture_output=True, check=True).stdout
+        files = [REPO / f for f in out.decode().split("\0") if f]
+    except (OSError, subprocess.CalledProcessError):     # an export without .git
+        skip = {".git", "build", "__pycache__", ".pytest_cache"}
+        files = [f for f in REPO.rglob("*") if not skip & set(f.relative_to(REPO).parts)]
+    return sorted(f for f in files if f.is_file())
+
+
+TREE = tree_files()
 DOCS = [REPO / "README.md"] + sorted((REPO / "docs").glob("*.md")) \
     + sorted((REPO / "docs" / "rcu").glob("*.md")) + sorted((REPO / "labs").rglob("*.md"))
-TOP_DIRS = ("boot", "kernel", "include", "user", "tools", "tests", "configs", "docs", "modules",
-            "labs", "shared")
-TOP_FILES = ("Makefile", "Kconfig", "README.md")
+# The repository's own top-level folders, read from the tree so that the
+# list cannot name a folder a clone does not have.
+TOP_DIRS = tuple(sorted({f.relative_to(REPO).parts[0] for f in TREE
+                         if len(f.relative_to(REPO).parts) > 1
+                         and not f.relative_to(REPO).parts[0].startswith(".")}))
+TOP_FILES = ("Makefile", "Kconfig", "README.md", "LICENSE")
 # Paths the docs may name before the branch that adds them is merged (the
-# layout in DESIGN.md): drop an entry once its path is in the tree.
+# layout in docs/design.md): drop an entry once its path is in the tree.
 PLANNED = {}
 
 RE_FENCE = re.compile(r"^```[^\n]*\n(.*?)^```", re.M | re.S)
@@ -182,6 +217,153 @@ def problems(text, doc_dir, targets, options):
         if o not in options:
             bad.append(f"command-line option {o}")
     return bad
+
+
+# ---------------------------------------------------------------- paths that leave the tree
+# Each pattern is one way a reference leaves the repository; the reason is
+# what the failure says.
+RE_STOP = r"[^\s`'\"()\[\]<>,;]*"
+OUTSIDE = [
+    (re.compile(r"(?<![\w.~$-])/(?:work|home|Users)/" + RE_STOP),
+     "an absolute path on a developer's machine"),
+    (re.compile(r"(?<![\w/.$-])(?:shared|seeds)/" + RE_STOP),
+     "the papers' or the brief's folder outside the repository (cite docs/papers.md)"),
+    (re.compile(r"(?<![\w.-])\d{3}_(?:[0-9a-f]{16}|\*)\.txt\b"),
+     "a seed file (cite the paper: docs/papers.md)"),
+]
+RE_UPDIR = re.compile(r"(?<![\w.$])(?:\.\./)+" + RE_STOP)
+RE_DOC_NAME = re.compile(r"(?<![\w.-])[A-Z][A-Z0-9_-]*\.md\b")
+TREE_NAMES = {f.name for f in TREE}
+
+
+def outside_paths(text, where):
+    """(what, why) for each reference in text that a clone cannot follow;
+    where is the folder of the file text is from (for ../)."""
+    bad = []
+    for pattern, why in OUTSIDE:
+        bad += [(m.group(0), why) for m in pattern.finditer(text)]
+    for m in RE_UPDIR.finditer(text):
+        path = re.split(r"[*<\[#]", m.group(0).rstrip(".:"))[0]
+        target = (where / path).resolve()
+        if not target.is_relative_to(REPO):
+            bad.append((m.group(0), "a path above the repository"))
+        elif not target.exists():
+            bad.append((m.group(0), "a path not in the tree"))
+    for m in RE_DOC_NAME.finditer(text):
+        if m.group(0) not in TREE_NAMES:
+            bad.append((m.group(0), "a document the tree does not hold (see docs/design.md)"))
+    return bad
+
+
+RE_C = re.compile(r"/\*.*?\*/|//[^\n]*|\"(?:\\.|[^\"\\\n])*\"|'(?:\\.|[^'\\\n])*'", re.S)
+RE_NASM = re.compile(r";[^\n]*|\"[^\"\n]*\"|'[^'\n]*'|`[^`\n]*`")
+RE_HASH = re.compile(r"#[^\n]*|\"(?:\\.|[^\"\\\n])*\"|'[^'\n]*'")
+
+
+def comments_by(pattern, text, opener):
+    """(offset, text) of each comment: the matches that begin with opener
+    (the others are string literals, which are code)."""
+    return [(m.start(), m.group(0)) for m in pattern.finditer(text) if m.group(0).startswith(opener)]
+
+
+def python_comments(text):
+    """Comments and docstrings (a string that is a statement of its own)."""
+    out = []
+    try:
+        lines = [0]
+        for line in io.StringIO(text).readlines():      # as tokenize counts lines
+            lines.append(lines[-1] + len(line))
+        prev = tokenize.NEWLINE
+        for tok in tokenize.generate_tokens(io.StringIO(text).readline):
+            at = lines[tok.start[0] - 1] + tok.start[1]
+            if tok.type == tokenize.COMMENT:
+                out.append((at, tok.string))
+            elif tok.type == tokenize.STRING and prev in (tokenize.NEWLINE, tokenize.INDENT,
+                                                           tokenize.DEDENT, tokenize.NL):
+                out.append((at, tok.string))
+            if tok.type not in (tokenize.COMMENT, tokenize.NL):
+                prev = tok.type
+    except (tokenize.TokenError, SyntaxError):          # not Python after all: all of it
+        return [(0, text)]
+    return out
+
+
+def prose_of(path, text):
+    """(offset, text) of what a reader reads as prose in the file at path:
+    a page whole, a source file's comments; None for what is neither."""
+    name = path.name
+    if name.endswith((".md", ".toml")) or name in ("Kconfig", "LICENSE"):
+        return [(0, text)]
+    if name.endswith((".c", ".h", ".ld")):
+        return comments_by(RE_C, text, "/")
+    if name.endswith((".asm", ".inc")):
+        return comments_by(RE_NASM, text, ";")
+    if name.endswith(".py"):
+        return python_comments(text)
+    if name in ("Makefile", ".gitignore", ".editorconfig") or name.endswith(
+            (".mk", ".sh", ".ini", "defconfig")) or text.startswith("#!"):
+        return comments_by(RE_HASH, text, "#")
+    return None
+
+
+def outside_in_file(path, text):
+    """"line: what (why)" for each reference in the file that leaves the tree."""
+    bad = []
+    for at, chunk in prose_of(path, text) or []:
+        for what, why in outside_paths(chunk, path.parent):
+            line = text.count("\n", 0, at + chunk.find(what)) + 1
+            bad.append(f"{line}: {what} ({why})")
+    return bad
+
+
+def test_no_path_leaves_the_repository():
+    bad = []
+    for f in TREE:
+        try:
+            text = f.read_text()
+        except UnicodeDecodeError:                       # images
+            continue
+        bad += [f"{f.relative_to(REPO)}:{b}" for b in outside_in_file(f, text)]
+    assert not bad, "references a clone cannot follow:\n  " + "\n  ".join(bad)
+
+
+def test_prose_covers_the_tree():
+    """Every text file is read by one of the extractors: a new kind of
+    file is added to prose_of(), not silently skipped."""
+    skipped = []
+    for f in TREE:
+        try:
+            text = f.read_text()
+        except UnicodeDecodeError:
+            continue
+        if prose_of(f, text) is None:
+            skipped.append(str(f.relative_to(REPO)))
+    # Generated or data files with no comment syntax of their own.
+    allowed = {"docs/figures/report.html", "user/etc/motd"}
+    allowed |= {str(f.relative_to(REPO)) for f in TREE if f.suffix == ".litmus"}
+    assert set(skipped) <= allowed, sorted(set(skipped) - allowed)
+    assert "shared" not in TOP_DIRS or (REPO / "shared").is_dir()
+    assert {"boot", "kernel", "include", "tools", "tests", "docs", "labs"} <= set(TOP_DIRS)
+
+
+@pytest.mark.parametrize("name, text, bad", [
+    ("kernel/x.c", '/* see DESIGN.md */\nchar *s = "/work/shared/x"; // ../../../up\n',
+     ["DESIGN.md", "../../../up"]),
+    ("kernel/x.c", '/* docs/design.md, "Layout" */ char *p = "seeds/000_*.txt";\n', []),
+    ("boot/x.asm", "mov eax, 1\t; /home/me/notes\ndb '/work/x', 0\n", ["/home/me/notes"]),
+    ("tools/x.py", '"""Traffic stays here (DESIGN.md)."""\nP = "/work/shared"  # seeds/004\n',
+     ["DESIGN.md", "seeds/004"]),
+    ("tools/x.py", 'def f():\n    """A docstring naming 001_3ae9dcb3288f96ca.txt."""\n    return "../../x"\n',
+     ["001_3ae9dcb3288f96ca.txt"]),
+    ("Makefile", "# ../shared/DESIGN.md\nX := $(wildcard /work/*)\n", ["../shared/DESIGN.md", "DESIGN.md"]),
+    ("tests/scenarios/x.toml", "description = 'from /work/shared/seeds'\n", ["/work/shared/seeds"]),
+    ("docs/x.md", "See [the brief](../../shared/DESIGN.md) and `shared/seeds/`.\n",
+     ["shared/seeds/", "../../shared/DESIGN.md", "DESIGN.md"]),
+    ("docs/x.md", "See [the papers](papers.md), private/shared/total, `../kernel/rcu/`.\n", []),
+])
+def test_outside_paths_caught_in_each_language(name, text, bad):
+    found = [b.split(": ", 1)[1].split(" (")[0] for b in outside_in_file(REPO / name, text)]
+    assert found == bad, found
 
 
 @pytest.fixture(scope="module")

@@ -6,7 +6,8 @@ written by the runner, tools/qs/boot.py, from the kernel's "BENCH {json}" lines)
   plot.py bar --metric ops_per_sec_per_cpu --by cpus [--where bench=kmalloc] [-o out.png] [FILES...]
 
 Without FILES, every build/*/results/*.json is read. A comparison should be a
-ratio measured in the same boot (DESIGN.md); plot.py only draws what it is given.
+ratio measured in the same boot (docs/design.md); plot.py only draws what it
+is given.
 """
 import argparse
 import glob

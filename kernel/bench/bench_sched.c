@@ -1,5 +1,5 @@
 /*
- * Scheduler benchmarks (BENCH JSON lines; never asserted, DESIGN.md):
+ * Scheduler benchmarks (BENCH JSON lines, never asserted: docs/design.md):
  *
  *   bench_sched_ctxsw       two threads ping-pong through semaphores, on one
  *                           CPU and on two CPUs: cost of a switch, and of a

@@ -1,5 +1,5 @@
 /*
- * What the trace points cost (BENCH lines, never asserted; DESIGN.md):
+ * What the trace points cost (BENCH lines, never asserted: docs/design.md):
  *
  *   off_cycles     one trace point with its category off (the load and the
  *                  not-taken branch every traced path pays), beside the same

@@ -1,8 +1,8 @@
 /*
  * kmain: the boot CPU's C entry, called by boot/entry.asm in long mode on
  * the higher half with the boot page tables. It brings the machine up in
- * layer order (DESIGN.md): per-CPU area, console, boot information, CPU
- * tables, memory, ACPI, APICs, time, the other CPUs; then, in the first
+ * layer order (docs/layers.md): per-CPU area, console, boot information,
+ * CPU tables, memory, ACPI, APICs, time, the other CPUs; then, in the first
  * kernel thread, runs the tests chosen on the command line or starts the
  * first process.
  */

@@ -34,8 +34,8 @@
  * unlink and may still be running the handler: the grace period did not
  * cover it. That is an RCU bug (the busted variant does it at once): it
  * is counted and reported, and unregister_nmi_handler() then waits for
- * that NMI itself, so the caller's free is still safe (DESIGN.md: warn,
- * never corrupt).
+ * that NMI itself, so the caller's free is still safe (docs/design.md:
+ * warn, never corrupt).
  */
 #include "internal.h"
 #include <nmi.h>

@@ -3,7 +3,7 @@
  *
  * ns = (tsc - tsc_at_boot) * mult >> 32, with mult = 10^6 * 2^32 / tsc_khz:
  * one multiply (64x64 -> 128 bits, no division) per reading. Benchmarks
- * report both cycles and nanoseconds from this (DESIGN.md, "Benchmarks").
+ * report both cycles and nanoseconds from this (docs/design.md, "Benchmarks").
  * QEMU keeps the TSCs of all vCPUs in step, so readings from different
  * CPUs can be compared.
  */

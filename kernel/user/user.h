@@ -1,6 +1,6 @@
 /*
  * kernel/user internals: processes, the system-call table, the initrd.
- * (Layer 6 of DESIGN.md: it uses the scheduler, memory and the RCU API,
+ * (Layer 6 of docs/layers.md: it uses the scheduler, memory and the RCU API,
  * and nothing uses it but user programs.)
  */
 #ifndef _KERNEL_USER_USER_H

@@ -1,6 +1,6 @@
 """What ran where: the host's CPU model, cores, caches and memory, its load,
 QEMU's version, the tree's commit. The report records them because every
-figure in it depends on them (DESIGN.md, Benchmarks)."""
+figure in it depends on them (docs/design.md, "Benchmarks")."""
 import datetime
 import json
 import os

@@ -1,9 +1,10 @@
 """The guest's network cards and the QEMU backends behind them.
 
-Traffic never leaves this machine (DESIGN.md): QEMU user networking with
-restrict=on and host forwards on 127.0.0.1, or guests joined by unix
-datagram sockets. QEMU 7.2's dgram backend carries one Ethernet frame per
-datagram and stops reading for good after a zero-length one.
+Traffic never leaves this machine (docs/design.md, "Networking"): QEMU
+user networking with restrict=on and host forwards on 127.0.0.1, or guests
+joined by unix datagram sockets. QEMU 7.2's dgram backend carries one
+Ethernet frame per datagram and stops reading for good after a zero-length
+one.
 """
 import socket
 from dataclasses import dataclass, field

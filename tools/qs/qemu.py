@@ -1,5 +1,5 @@
-"""The QEMU command line, built in one place (DESIGN.md), and what QEMU's
-exit status means.
+"""The QEMU command line, built in one place (docs/design.md), and what
+QEMU's exit status means.
 
 The kernel ends a run through isa-debug-exit (port 0xf4): it writes v and
 QEMU exits with (v << 1) | 1, so 33 is a pass, 35 a failure, 37 a panic;
