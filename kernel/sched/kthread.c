@@ -13,6 +13,7 @@
  * stack is no longer in use; the creator's by kthread_join/kthread_stop/
  * put_task. The last one frees the stack and the struct.
  */
+#include <fault_inject.h>
 #include "sched.h"
 #include <kmalloc.h>
 #include <mm.h>
@@ -83,6 +84,9 @@ void task_list_add(struct task *p)
 	list_add_tail_rcu(&p->tasks, &all_tasks);
 	hlist_add_head_rcu(&p->pid_node, pid_bucket(p->pid));
 	spin_unlock_irqrestore(&task_list_lock, flags);
+	/* Readers can find p from here: whatever its creator still sets
+	 * on it after this, a delay here shows them without. */
+	fault_inject(task_published, p);
 }
 
 void task_list_del(struct task *p)

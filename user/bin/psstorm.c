@@ -9,7 +9,9 @@
  *   walkers    loop `ps -a`'s system call (qs_ps with QS_PS_KTHREADS: every
  *              process, then every kernel thread from the task list) and
  *              kill(pid, 0) every process it listed, which by then may
- *              have exited: the kill looks the pid up in the PID hash
+ *              have exited: the kill looks the pid up in the PID hash;
+ *              a kernel thread named psstorm is a forked child's task
+ *              published before its process (fault=task_published:N)
  *   forkers    fork a child that exits at once and reap it, as fast as
  *              they can: the process list and PID hash change under the
  *              walkers, and every reap frees a process and a task
@@ -109,6 +111,13 @@ static void walker(struct result *r, uint64_t end)
 		if (ns > r->ns_max)
 			r->ns_max = ns;
 		for (int i = 0; i < n; i++) {
+			/* Our children carry our name: listed without a parent,
+			 * one is a process's task published before its process. */
+			if (p[i].ppid == 0 && !strcmp(p[i].name, "psstorm")) {
+				printf("psstorm: walker: pid %d listed as a kernel thread: a task "
+				       "published before its process\n", p[i].pid);
+				r->failed = 1;
+			}
 			if (p[i].ppid == 0 || p[i].pid == me)
 				continue;	/* kernel threads and init take no kill(0) from us */
 			if (kill(p[i].pid, 0) == 0)
