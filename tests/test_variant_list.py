@@ -53,13 +53,11 @@ def probe():
                     for n in dcachefigs.TABLE3 + dcachefigs.FIG7 + dcachefigs.FIG9
                     if not dcachefigs.PAPER_NAME.get(n))
     cover("tests/test_gdb_rcu_variants.py VIEWS", gdb_test.VIEWS, gdb_test.CASES)
-    names = [v.name for v in every]
-    for where, keys in (("tests/test_gdb_rcu_variants.py NOT_HERE", gdb_test.NOT_HERE),
-                        ("tools/qs/variants.py NOT_REAL", rcu.NOT_REAL),
-                        ("tools/qs/compare.py TUNED", [rcu.find(s, repo).name for _, s, _ in
-                                                       compare.TUNED if s in
-                                                       [v.stem for v in every]])):
-        problems.extend(f"{where}: {k} is no variant" for k in keys if k not in names)
+    names, stems = [v.name for v in every], [v.stem for v in every]
+    for where, keys, known in (("tests/test_gdb_rcu_variants.py NOT_HERE", gdb_test.NOT_HERE, names),
+                               ("tools/qs/variants.py NOT_REAL", rcu.NOT_REAL, names),
+                               ("tools/qs/compare.py TUNED", [s for _, s, _ in compare.TUNED], stems)):
+        problems.extend(f"{where}: {k} is no variant" for k in keys if k not in known)
     readme = (repo / "docs/rcu/README.md").read_text()
     for v in every:
         src = repo / v.source
