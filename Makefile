@@ -69,6 +69,9 @@ endif
 KCONFIG_CONFIG	:= $(O)/.config
 AUTOCONF	:= $(O)/include/generated/autoconf.h
 AUTOCONF_MK	:= $(O)/auto.conf
+# The line of each RCU variant's own file, from kernel/rcu/Kconfig's choice
+# (kernel/rcu/variants.mk).
+RCU_CHOICE_MK	:= $(O)/rcu_choice.mk
 # The configuration reaches the compiler as -D options (a response file
 # made from autoconf.h), not as -include autoconf.h, whose path, naming
 # the build directory, the preprocessed text would carry: without it a
@@ -89,6 +92,7 @@ ISO		:= $(O)/quiescent.iso
 # not -include, which went on to "No rule to make target .config").
 ifeq ($(filter %config clean distclean deps console,$(MAKECMDGOALS)),)
 include $(AUTOCONF_MK)
+include $(RCU_CHOICE_MK)
 endif
 include kernel/rcu/variants.mk
 
@@ -283,6 +287,9 @@ $(AUTOCONF_MK): $(KCONFIG_CONFIG) $(KCONFIG_FILES)
 	$(Q)$(KCONFIG_PY) genconfig
 $(AUTOCONF): $(AUTOCONF_MK)
 	@:
+$(RCU_CHOICE_MK): kernel/rcu/Kconfig tools/qs/variants.py
+	$(Q)mkdir -p $(O)
+	$(Q)$(PYTHON) tools/variants.py --make > $@.tmp && mv $@.tmp $@
 # Each value escaped character by character, as gcc and ccache read @files.
 $(AUTOCONF_RSP): $(AUTOCONF)
 	$(Q)sed -n 's/^#define \([A-Za-z0-9_]*\) \(.*\)$$/-D\1=\2/p' $< | \

@@ -62,7 +62,26 @@ input = [{ after = 'type a line', send = "hi\\u0014" }]
     assert cases[0].shell == ["ps", "poweroff"] and cases[0].input == [("type a line", "hi\x14")]
 
 
+def test_variants_expand_in_the_lists_order(tmp_path):
+    """{ variants = ... } is every real variant's configuration that exists,
+    less except; an entry naming one of them takes its place."""
+    from qs import variants
+    cases = load_scenarios(write(tmp_path, """
+config = [{ variants = 'rcu_*_kpreempt_defconfig', except = ['poll'] },
+          { name = 'rcu_xrcu_kpreempt_defconfig', cmdline = 'rcu_xrcu.period=1' }, 'defconfig']
+""", "t.toml"))
+    want = [v.defconfig(kpreempt=True) for v in variants.real() if v.name != "poll"
+            and (variants.REPO / "configs" / v.defconfig(kpreempt=True)).exists()]
+    assert [c.config for c in cases] == want + ["defconfig"]
+    assert "rcu_student_kpreempt_defconfig" not in want and "rcu_ltimer_kpreempt_defconfig" in want
+    x = next(c for c in cases if c.config == "rcu_xrcu_kpreempt_defconfig")
+    assert x.cmdline == "rcu_xrcu.period=1" and x.name == "t-xrcu-kpreempt"
+
+
 @pytest.mark.parametrize("text, complaint", [
+    ("config = [{ variants = 'rcu_*_defconfig', except = ['nosuch'] }]", "except names no variant"),
+    ("config = [{ variants = 'rcu_defconfig' }]", "a variants table is"),
+    ("config = [{ variants = 'nosuch_*' }]", "names no configuration"),
     ("cpus = [1, 1]", "same name"),
     ("colour = 'red'", "unknown key"),
     ("expect = 'maybe'", "expect must be"),

@@ -33,12 +33,12 @@ from pathlib import Path
 
 REPO = Path(__file__).resolve().parent.parent
 QRUN = REPO / "tools" / "qrun.py"
+from qs import variants as rcu_variants
 from qs.judge import console_problems
 
-# The variants by name, as RCU= takes them (docs/rcu/README.md, "Names"):
-# configs/rcu_<name>_defconfig, with - written _.
-VARIANTS = ["ltimer", "xrcu", "krcud", "poll", "poll-percpu", "taskq", "sched", "preempt", "tiny",
-            "tree"]
+# The real variants (qs.variants) by name, as RCU= takes them
+# (docs/rcu/README.md, "Names").
+VARIANTS = [v.name for v in rcu_variants.real()]
 
 SUMMARY = re.compile(r"rcu-torture: summary: (.*)")
 VERDICT = re.compile(r"rcu-torture: (SUCCESS|FAILURE: .*)")
@@ -46,14 +46,14 @@ LOGPATH = re.compile(r"log=(\S+)")
 
 
 def config_for(variant, model):
-    """The defconfig and CPU count limit for a variant and preemption model,
-    or None when the pair does not exist."""
-    if variant == "preempt":
-        return ("rcu_preempt_defconfig", None) if model == "kpreempt" else None
-    if variant == "tiny":
-        return ("rcu_tiny_defconfig", 1) if model == "none" else None
-    name = f"rcu_{variant.replace('-', '_')}{'_kpreempt' if model == 'kpreempt' else ''}_defconfig"
-    return (name, None) if (REPO / "configs" / name).exists() else None
+    """The defconfig and CPU count limit (its CONFIG_NR_CPUS) for a variant
+    and preemption model, or None when the pair does not exist: the
+    rcu-preempt variant's own defconfig is the preemptible kernel's, tiny's
+    has one CPU."""
+    for cfg, cfg_model, nr_cpus in rcu_variants.configs(rcu_variants.find(variant)):
+        if cfg_model == model:
+            return cfg, nr_cpus
+    return None
 
 
 def fields(summary):

@@ -13,7 +13,9 @@ from qs import compare as tool
 KEY = "variants"
 TITLE = "Seed 000 Figures 9 and 10, Table 2: the RCU variants side by side"
 
-# What the paper says of each variant (config stem), Figures 9-10.
+# What the paper says of each real variant (by stem, as compare keys its
+# rows), Figures 9-10; None for those the paper did not measure. Every real
+# variant has an entry (tests/test_variant_list.py), so a new one is placed.
 FIG9 = {
     "poll": "the lowest by far: below 10 ms under dbench, below 250 µs idle",
     "xrcu": "larger, bounded as load grows",
@@ -21,10 +23,14 @@ FIG9 = {
     "ltimer": "larger, bounded as load grows",
     "taskq": "grows with load (CPUs pass in turn; keventd runs at low priority)",
     "sched": "very large (14.5 s at 8 dbench clients)",
+    "preempt": None,
+    "poll_percpu": None,
+    "tiny": None,
+    "tree": None,
 }
 # Table 2 (memory references with no RCU work in the system): per context
-# switch, per timer tick (or preemption, for rcu-preempt). From the OCR'd
-# text, so read it beside the paper.
+# switch, per timer tick (or preemption, for rcu-preempt); None where the
+# paper has no row. From the OCR'd text, so read it beside the paper.
 TABLE2 = {
     "xrcu": ("1 local", "8 local + 1 global + 1 timer (50 ms, per CPU)"),
     "krcud": ("1 local", "2 local + 1 global read + 1 global write + 1 timer + #CPU up() (50 ms)"),
@@ -33,6 +39,9 @@ TABLE2 = {
     "taskq": ("none", "none"),
     "sched": ("1 global read", "none"),
     "preempt": ("1 local", "none (6 local per preemption)"),
+    "poll_percpu": None,
+    "tiny": None,
+    "tree": None,
 }
 
 
@@ -92,7 +101,7 @@ def render(data, ctx, out):
     for stem, v in results:
         i, b = v.get("sync_idle", {}), v.get("sync_busy", {})
         rows.append([v.get("variant", stem), ms(i.get("median_us")), ms(b.get("median_us")),
-                     ms(b.get("p99_us")), FIG9.get(stem, "(not in Figure 9)") if not v.get("tuned")
+                     ms(b.get("p99_us")), (FIG9.get(stem) or "(not in Figure 9)") if not v.get("tuned")
                      else "(a shorter period than the paper's)", fig9_sentence(stem, v, rank, len(base))])
     doc.h(3, "Figures 9 and 10: grace-period latency against load")
     doc.table(["variant", "idle median (ms)", "busy median (ms)", "busy p99 (ms)", "paper",

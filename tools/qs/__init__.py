@@ -18,6 +18,8 @@ suites in tests/ and the benchmark tools import it. One idea per module:
   qs.judge     a console judged whole: the WARNING, BUG, Call Trace, panic
                and stall lines a case did not name as expected
   qs.gdb       QEMU stopped under gdb, the console on a unix socket
+  qs.variants  the RCU variants: kernel/rcu/Kconfig's choice, the one list
+               the build, the tools and the scenarios read
 
 Every module finds the tree through REPO. tools/ is on sys.path for a
 command run as `python3 tools/<command>.py` (Python puts the script's

@@ -1,8 +1,9 @@
 """Compare the RCU variants side by side (docs/rcu/README.md, "Comparing them").
 
-For every variant that has a configs/rcu_<name>_defconfig and a file in
-kernel/rcu/, build it, boot it once with the RCU benchmarks
-(ktest=bench_rcu_*), collect the BENCH lines, and print one table:
+For every real variant (qs.variants: Kconfig's choice less busted and
+student) whose configs/rcu_<stem>_defconfig allows the CPU count, build
+it, boot it once with the RCU benchmarks (ktest=bench_rcu_*), collect the
+BENCH lines, and print one table:
 
   read-side cost (cycles per rcu_read_lock/unlock pair beside an rwlock
   read pair, 1 and all readers), synchronize_kernel latency idle and with
@@ -31,13 +32,8 @@ import json
 import sys
 from pathlib import Path
 
-from qs import REPO
+from qs import REPO, variants
 from qs.boot import accel_desc, boot
-
-# The variants by config stem: configs/rcu_<stem>_defconfig builds
-# kernel/rcu/rcu_<stem>.c (docs/rcu/README.md, "Names").
-VARIANTS = ["ltimer", "tiny", "xrcu", "krcud", "poll", "poll_percpu", "taskq", "sched", "preempt",
-            "tree"]
 
 
 # The timer-paced variants again with shorter periods than the papers'
@@ -57,16 +53,14 @@ QS_GPS = 20
 
 
 def available(cpus):
+    """[(stem, defconfig)] of every real variant that can boot at -smp cpus
+    (tiny's defconfig has CONFIG_NR_CPUS=1), keyed by stem, the spelling of
+    its file names (docs/rcu/README.md, "Names")."""
     out = []
-    for stem in VARIANTS:
-        if not (REPO / "kernel" / "rcu" / f"rcu_{stem}.c").exists():
-            continue
-        if stem == "tiny" and cpus != 1:
-            continue
-        cfg = f"rcu_{stem}_defconfig"
-        if not (REPO / "configs" / cfg).exists():
-            continue
-        out.append((stem, cfg))
+    for v in variants.real():
+        facts = variants.defconfig_facts(v.defconfig())
+        if facts and (facts[1] is None or facts[1] >= cpus):
+            out.append((v.stem, v.defconfig()))
     return out
 
 
@@ -176,13 +170,13 @@ def plot(results, path):
     print(f"compare: plot written to {path}")
 
 
-def run(cpus, kvm, variants=(), tuned=True, samples=SYNC_SAMPLES):
-    """Boot every variant (or those in variants, by config stem), and the
+def run(cpus, kvm, only=(), tuned=True, samples=SYNC_SAMPLES):
+    """Boot every variant (or those in only, by stem), and the
     tuned rows unless tuned=False: [(stem, summary)], as main() prints them
     (tools/figures.py calls this too)."""
     todo = available(cpus)
-    if variants:
-        todo = [t for t in todo if t[0] in set(variants)]
+    if only:
+        todo = [t for t in todo if t[0] in set(only)]
     results = []
     for stem, cfg in todo:
         print(f"compare: {stem} at -smp {cpus} ...", file=sys.stderr)
@@ -204,19 +198,23 @@ def main():
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     ap.add_argument("--cpus", default="2",
                     help="a CPU count, or a list (1,2,4,8): the 2002-against-today table")
-    ap.add_argument("--variants", default="", help="comma-separated config stems (default: all)")
+    ap.add_argument("--variants", default="",
+                    help="comma-separated, from: " + " ".join(v.name for v in variants.real())
+                    + " (default: all)")
     ap.add_argument("--kvm", default="0")
     ap.add_argument("--no-tuned", action="store_true",
                     help="skip the timer-paced variants' extra rows with shorter periods")
     a = ap.parse_args()
+    try:
+        only = [variants.find(v).stem for v in a.variants.split(",") if v]
+    except KeyError as e:
+        ap.error(e.args[0])
     if "," in a.cpus:
         from qs import thennow
-        thennow.main([int(c) for c in a.cpus.split(",")], a.kvm,
-                     a.variants.split(",") if a.variants else ())
+        thennow.main([int(c) for c in a.cpus.split(",")], a.kvm, only)
         return
     a.cpus = int(a.cpus)
-    results = run(a.cpus, a.kvm, a.variants.split(",") if a.variants else (),
-                  tuned=not a.no_tuned)
+    results = run(a.cpus, a.kvm, only, tuned=not a.no_tuned)
     out = REPO / "build" / "compare"
     out.mkdir(parents=True, exist_ok=True)
     text = table(results, a.cpus)

@@ -25,7 +25,14 @@ Keys (all optional; the defaults in Scenario below):
                   with options of its own, the label ${config} names it by
                   (default: the name without rcu_ and _defconfig, _ as -)
                   and kernel options added to this entry's cases' cmdline
-                  (a boot parameter costs no build; an option, a build)
+                  (a boot parameter costs no build; an option, a build);
+                  or { variants = "rcu_*_defconfig", except = ["tiny"] }:
+                  that name with * each real variant's stem (qs.variants:
+                  Kconfig's choice, less busted and student), in the
+                  list's order, where configs/ has it, less the variants
+                  except names. A name or table of the same config list
+                  that the expansion also yields takes that place in it
+                  (to give one variant a cmdline of its own)
     option        CONFIG_X=y lines added to every configuration (one string
                   or a list); cases with the same configuration and options
                   share one build (Scenario.build_name)
@@ -78,7 +85,7 @@ import tomllib
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from qs import REPO
+from qs import REPO, variants
 from qs.boot import StopOn, boot, boot_pair, summary_line
 from qs.build import build, facts
 from qs.judge import kind_expected
@@ -177,22 +184,53 @@ def add_kernel_args(cmdline, extra):
     return f"{head} {extra}".strip() + (sep + tail if sep else "")
 
 
+def _config_entry(e, where):
+    if isinstance(e, str):
+        return (e, [], default_label(e), "")
+    if isinstance(e, dict):
+        unknown = set(e) - {"name", "option", "label", "cmdline"}
+        if unknown or "name" not in e:
+            raise ValueError(f"{where}: a config table has name, option, label, cmdline "
+                             f"(got {sorted(e)})")
+        if not isinstance(e.get("cmdline", ""), str):
+            raise ValueError(f"{where}: a config table's cmdline must be a string")
+        return (e["name"], [str(o) for o in _as_list(e.get("option", []), "option", where)],
+                e.get("label", default_label(e["name"])), e.get("cmdline", ""))
+    raise ValueError(f"{where}: config entries are names or tables")
+
+
+def expand_variants(e, where=""):
+    """The configurations a { variants = "rcu_*_defconfig", except = [...] }
+    entry stands for (the module's text)."""
+    unknown = set(e) - {"variants", "except"}
+    pattern = e.get("variants")
+    if unknown or not isinstance(pattern, str) or pattern.count("*") != 1:
+        raise ValueError(f"{where}: a variants table is {{ variants = \"rcu_*_defconfig\", "
+                         f"except = [names] }} (got {e})")
+    skip = [str(n) for n in _as_list(e.get("except", []), "except", where)]
+    known = variants.names()
+    bad = [n for n in skip if n not in known]
+    if bad:
+        raise ValueError(f"{where}: except names no variant: {', '.join(bad)} "
+                         f"(kernel/rcu/Kconfig has: {' '.join(known)})")
+    out = [pattern.replace("*", v.stem) for v in variants.real() if v.name not in skip]
+    out = [c for c in out if (REPO / "configs" / c).exists()]
+    if not out:
+        raise ValueError(f"{where}: {pattern} names no configuration in configs/")
+    return out
+
+
 def _config_entries(raw, where):
+    parsed = [("variants", expand_variants(e, where)) if isinstance(e, dict) and "variants" in e
+              else ("one", _config_entry(e, where)) for e in _as_list(raw, "config", where)]
+    expanded = {c for kind, x in parsed if kind == "variants" for c in x}
+    own = {x[0]: x for kind, x in parsed if kind == "one" and x[0] in expanded}
     out = []
-    for e in _as_list(raw, "config", where):
-        if isinstance(e, str):
-            out.append((e, [], default_label(e), ""))
-        elif isinstance(e, dict):
-            unknown = set(e) - {"name", "option", "label", "cmdline"}
-            if unknown or "name" not in e:
-                raise ValueError(f"{where}: a config table has name, option, label, cmdline "
-                                 f"(got {sorted(e)})")
-            if not isinstance(e.get("cmdline", ""), str):
-                raise ValueError(f"{where}: a config table's cmdline must be a string")
-            out.append((e["name"], [str(o) for o in _as_list(e.get("option", []), "option", where)],
-                        e.get("label", default_label(e["name"])), e.get("cmdline", "")))
-        else:
-            raise ValueError(f"{where}: config entries are names or tables")
+    for kind, x in parsed:
+        if kind == "variants":
+            out += [own.get(c, (c, [], default_label(c), "")) for c in x]
+        elif x[0] not in expanded:
+            out.append(x)
     return out
 
 
