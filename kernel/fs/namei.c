@@ -10,6 +10,7 @@
  * Linux's did before the sequence-checked walks of later kernels).
  * Namespace changes are serialised by fs_mutex, which a lookup never takes.
  */
+#include <fault_inject.h>
 #include <fs.h>
 #include <string.h>
 #include <errno.h>
@@ -424,6 +425,7 @@ int vfs_rename(struct dentry *cwd, const char *from, const char *to)
 		d_delete(nd);		/* the target (or its negative dentry) goes */
 		dput(nd);
 	}
+	fault_inject(rename_target_unhashed, nd);
 	memcpy(saved, oname, olen);
 	d_move(od, ndir, nname, nlen);
 	nd = d_alloc(odir, saved, olen, NULL);	/* the old name: now known absent */
