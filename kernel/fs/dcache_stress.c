@@ -11,7 +11,9 @@
  *
  * The tree: /dstress/a and /dstress/b; STRESS_FILES files "fN" that live
  * throughout and move between a and b (d_move() across directories, the
- * case that strands a lock-free walker in the wrong hash chain), and
+ * case that strands a lock-free walker in the wrong hash chain); files
+ * "rN" in a that an updater replaces by writing "nN" and renaming it over
+ * "rN" (what editors do: the name must never be absent); and
  * STRESS_FILES names "tN" that an updater creates and unlinks (each unlink
  * leaves a negative dentry, which the shrinker drops). The shrinker
  * (dcache_shrink(), no fs lock) runs from every reader now and then, from
@@ -56,7 +58,7 @@ static volatile bool dstress_stopping;
 static struct dentry *dir_a, *dir_b;
 static atomic_t rename_gen[STRESS_FILES];	/* per file: odd while it is renamed */
 static struct {
-	atomic_long_t lookups, hits, lost, freed, renames, unlinks, creates, shrunk;
+	atomic_long_t lookups, hits, lost, freed, renames, replaces, unlinks, creates, shrunk;
 	atomic_t reports;
 } ds;
 
@@ -140,6 +142,22 @@ static int ds_reader(void *arg)
 		struct dentry *d = NULL;
 		bool tmp = ds_random(&rnd) & 1;
 
+		if ((ds_random(&rnd) & 3) == 0) {
+			/* rN is replaced by renames over it, never absent */
+			snprintf(name, sizeof(name), "r%u", i);
+			d = d_lookup_mode(dir_a, name, strlen(name), DCACHE_RCU);
+			atomic_long_inc(&ds.lookups);
+			if (d && smp_load_acquire(&d->d_inode)) {
+				if (!ds_check(d, name, &rnd))
+					goto out;
+			} else if (!atomic_long_read(&ds_freed_in_walk)) {
+				ds_error(&ds.lost, "a file replaced by a rename was absent", name);
+			}
+			if (d)
+				dput(d);
+			continue;
+		}
+
 		snprintf(name, sizeof(name), "%c%u", tmp ? 't' : 'f', i);
 		for (int k = 0; k < 2 && !d; k++) {
 			d = d_lookup_mode(k ? dir_b : dir_a, name, strlen(name), DCACHE_RCU);
@@ -201,6 +219,19 @@ static int ds_updater(void *arg)
 			atomic_inc(&rename_gen[i]);
 		} else if (op == 3 && (unsigned long)arg == 0) {
 			atomic_long_add(dcache_shrink(64), &ds.shrunk);
+		} else if (op == 0) {
+			/* write a new rN, then rename it over the old one */
+			struct dentry *d;
+
+			snprintf(from, sizeof(from), "/dstress/a/n%u", i);
+			snprintf(to, sizeof(to), "/dstress/a/r%u", i);
+			if (vfs_create(fs_root, from, 0644, true, &d) == 0) {
+				dput(d);
+				if (vfs_rename(fs_root, from, to) == 0)
+					atomic_long_inc(&ds.replaces);
+				else
+					vfs_unlink(fs_root, from);
+			}
 		} else {
 			struct dentry *d;
 
@@ -245,6 +276,9 @@ static bool dstress_run(struct ktest_ctx *t)
 		snprintf(path, sizeof(path), "/dstress/a/f%d", i);
 		if (KT_EXPECT(t, vfs_create(fs_root, path, 0644, true, &d) == 0, "%s", path))
 			dput(d);
+		snprintf(path, sizeof(path), "/dstress/a/r%d", i);
+		if (KT_EXPECT(t, vfs_create(fs_root, path, 0644, true, &d) == 0, "%s", path))
+			dput(d);
 	}
 	for_each_online_cpu(cpu) {
 		tasks[n] = kthread_create_on_cpu(ds_reader, (void *)(unsigned long)cpu, cpu,
@@ -287,6 +321,8 @@ static bool dstress_run(struct ktest_ctx *t)
 		vfs_unlink(fs_root, path);
 		snprintf(path, sizeof(path), "/dstress/b/t%d", i);
 		vfs_unlink(fs_root, path);
+		snprintf(path, sizeof(path), "/dstress/a/r%d", i);
+		KT_EXPECT(t, vfs_unlink(fs_root, path) == 0, "unlink r%d", i);
 	}
 	dput(dir_a);
 	dput(dir_b);
@@ -299,10 +335,11 @@ static bool dstress_run(struct ktest_ctx *t)
 	kmalloc_get_stats(&k1);
 
 	printk("dcache-stress: %lu ms on %u CPUs, rcu=%s: lookups %ld (hits %ld); renames %ld, "
-	       "creates %ld, unlinks %ld, negative dentries shrunk %ld (every CPU, bound 8); "
-	       "grace periods %lu\n",
+	       "renames over a name %ld, creates %ld, unlinks %ld, negative dentries shrunk %ld "
+	       "(every CPU, bound 8); grace periods %lu\n",
 	       ms, ncpus, rcu_variant_name(), atomic_long_read(&ds.lookups),
 	       atomic_long_read(&ds.hits), atomic_long_read(&ds.renames),
+	       atomic_long_read(&ds.replaces),
 	       atomic_long_read(&ds.creates), atomic_long_read(&ds.unlinks),
 	       atomic_long_read(&ds.shrunk), rcu_gp_completed() - gp0);
 	if (atomic_long_read(&ds_freed_in_walk)) {
