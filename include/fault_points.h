@@ -11,7 +11,7 @@
 #define FAULT_POINTS(X)								\
 	X(dcache_walk_node, "d_lookup_rcu(): each chain node, before its ->next is read")	\
 	X(dcache_lookup_match, "d_lookup_rcu(): a matching dentry, before its d_lock is taken")	\
-	X(rename_target_unhashed, "a rename over a name: the target out of the hash, the source not yet in")	\
+	X(rename_target_unhashed, "d_move(): the rename's target out of the hash, the source not yet in")	\
 	X(fget_fdt, "fget_rcu(): the descriptor table loaded, before its bound is read")	\
 	X(fget_file, "fget_rcu(): the file loaded, before its reference is taken")	\
 	X(sem_after_wake, "update_queue(): after a waiter is woken, with the array locked")	\

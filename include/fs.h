@@ -81,7 +81,10 @@ void d_instantiate(struct dentry *d, struct inode *inode);
 /* Unhash d and drop the cache's reference (fs_mutex held). */
 void d_delete(struct dentry *d);
 /* Rename d to (parent, name), over nothing (fs_mutex held, target unhashed). */
-void d_move(struct dentry *d, struct dentry *parent, const char *name, unsigned int len);
+/* d to (parent, name), replacing target (the dentry that holds the name,
+ * or NULL) atomically for lookups. */
+void d_move(struct dentry *d, struct dentry *target, struct dentry *parent,
+	    const char *name, unsigned int len);
 struct dentry *dget(struct dentry *d);
 void dput(struct dentry *d);
 long nr_dentries_alive(void);

@@ -264,14 +264,15 @@ void d_instantiate(struct dentry *d, struct inode *inode)
 	spin_unlock(&dcache_lock);
 }
 
-void d_delete(struct dentry *d)
+/* Unhash d for good, under dcache_lock; false if it already was. The
+ * caller drops the cache's reference after unlocking. */
+static bool d_unhash_locked(struct dentry *d)
 {
-	spin_lock(&dcache_lock);
+	lockdep_assert_held(&dcache_lock);
 	spin_lock(&d->d_lock);
 	if (d->d_unhashed) {
 		spin_unlock(&d->d_lock);
-		spin_unlock(&dcache_lock);
-		return;
+		return false;
 	}
 	/* From here no lookup takes a new reference (d_matches() fails), so
 	 * once the references taken before are dropped, none can come back. */
@@ -279,8 +280,18 @@ void d_delete(struct dentry *d)
 	hlist_del_rcu(&d->d_hash);	/* keeps ->next: a reader on it walks on */
 	spin_unlock(&d->d_lock);
 	d_lru_del(d);
+	return true;
+}
+
+void d_delete(struct dentry *d)
+{
+	bool gone;
+
+	spin_lock(&dcache_lock);
+	gone = d_unhash_locked(d);
 	spin_unlock(&dcache_lock);
-	dput(d);			/* the cache's reference */
+	if (gone)
+		dput(d);		/* the cache's reference */
 }
 
 bool __d_unhash_unused(struct dentry *d)
@@ -333,15 +344,28 @@ void dput(struct dentry *d)
 	dput(parent);
 }
 
-void d_move(struct dentry *d, struct dentry *parent, const char *name, unsigned int len)
+/*
+ * The target leaves the hash in the same critical section in which d
+ * takes its name, dcache_lock held and rename_seq odd throughout: a
+ * lookup under the lock, or one that sees the sequence move, finds the
+ * old target or d under the name, never neither (Linux's d_move(dentry,
+ * target)). Unhashing it in a section of its own first (d_delete())
+ * left a moment in which the name, which existed throughout, was absent.
+ */
+void d_move(struct dentry *d, struct dentry *target, struct dentry *parent,
+	    const char *name, unsigned int len)
 {
 	struct dentry *old;
 	unsigned int h = d_hash_name(parent, name, len);
+	bool target_gone = false;
 
 	dget(parent);
 	spin_lock(&dcache_lock);
 	WRITE_ONCE(rename_seq, rename_seq + 1);
 	smp_wmb();		/* odd before any chain changes (d_lookup_rcu()'s smp_rmb) */
+	if (target)
+		target_gone = d_unhash_locked(target);
+	fault_inject(rename_target_unhashed, target);
 	spin_lock(&d->d_lock);
 	hlist_del_rcu(&d->d_hash);
 	old = d->d_parent;
@@ -357,6 +381,8 @@ void d_move(struct dentry *d, struct dentry *parent, const char *name, unsigned 
 	smp_wmb();		/* the chains settled before the count is even again */
 	WRITE_ONCE(rename_seq, rename_seq + 1);
 	spin_unlock(&dcache_lock);
+	if (target_gone)
+		dput(target);		/* the cache's reference */
 	dput(old);
 }
 

@@ -10,7 +10,6 @@
  * Linux's did before the sequence-checked walks of later kernels).
  * Namespace changes are serialised by fs_mutex, which a lookup never takes.
  */
-#include <fault_inject.h>
 #include <fs.h>
 #include <string.h>
 #include <errno.h>
@@ -421,13 +420,11 @@ int vfs_rename(struct dentry *cwd, const char *from, const char *to)
 		err = -EISDIR;
 		goto out;
 	}
-	if (nd) {
-		d_delete(nd);		/* the target (or its negative dentry) goes */
-		dput(nd);
-	}
-	fault_inject(rename_target_unhashed, nd);
 	memcpy(saved, oname, olen);
-	d_move(od, ndir, nname, nlen);
+	/* The target (or its negative dentry) goes as od takes its name. */
+	d_move(od, nd, ndir, nname, nlen);
+	if (nd)
+		dput(nd);
 	nd = d_alloc(odir, saved, olen, NULL);	/* the old name: now known absent */
 	err = 0;
 out:
