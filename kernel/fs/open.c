@@ -67,7 +67,7 @@ static long ramfs_file_write(struct file *f, const char __user *buf, size_t n)
 	mutex_lock(&inode->lock);
 	/* O_APPEND: the end is read under the lock, so two appenders never
 	 * write over each other. */
-	pos = (f->flags & QS_O_APPEND) ? (long)inode->size : READ_ONCE(f->pos);
+	pos = (READ_ONCE(f->flags) & QS_O_APPEND) ? (long)inode->size : READ_ONCE(f->pos);
 	while (done < n) {
 		size_t c = n - done < WRITE_CHUNK ? n - done : WRITE_CHUNK;
 
