@@ -232,11 +232,22 @@ static int b_uptime(int argc, char **argv)
 	return 0;
 }
 
+/*
+ * poweroff [code]: the code QEMU exits with (0 pass, else fail); without
+ * one, 1 if a command of this shell failed. Say which status, and why,
+ * so that a failed script's power-off does not read as a failed one.
+ */
 static int b_poweroff(int argc, char **argv)
 {
 	int code = argc > 1 ? atoi(argv[1]) : failures != 0;
 
-	printf("sh: power off (%s)\n", code ? "failure" : "success");
+	if (!code)
+		printf("sh: power off (success)\n");
+	else if (argc > 1)
+		printf("sh: power off (status %d)\n", code);
+	else
+		printf("sh: power off (status 1: %d command%s failed)\n", failures,
+		       failures == 1 ? "" : "s");
 	if (poweroff(code))
 		perror("poweroff");
 	return 1;
