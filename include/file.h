@@ -48,7 +48,7 @@ struct file {
 	unsigned int magic;		/* FILE_MAGIC until kfree() poisons it */
 	const struct file_ops *ops;
 	atomic_t ref;
-	unsigned int flags;		/* QS_O_*: access mode and O_NONBLOCK */
+	unsigned int flags;		/* QS_O_*: access mode, O_NONBLOCK, O_APPEND */
 	long pos;			/* for files that have a position */
 	void *private;			/* the object behind it */
 	/* fd_get() may still read ref after the last put: freed after a grace period */

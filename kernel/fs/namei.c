@@ -62,7 +62,26 @@ static int walk_one(struct dentry *dir, const char *name, unsigned int len,
 	return 0;
 }
 
-/* Walk path up to (not including) its last name; *last and *len name it. */
+/* Did the path have a slash after its last name? Then it must be a directory. */
+static bool slashed(const char *last, unsigned int len)
+{
+	return last[len] == '/';
+}
+
+/* A path of slashes only: the root itself, which no call may remove. */
+static bool path_is_root(const char *path)
+{
+	while (*path == '/')
+		path++;
+	return !*path;
+}
+
+/*
+ * Walk path up to (not including) its last name; *last and *len name it.
+ * *last points into path, so a slash after the last name is still there
+ * to see at (*last)[*len] (see slashed()): "a/" names a, which must then
+ * be a directory. A path of slashes only ("/") names "." of the root.
+ */
 static int walk_parent(struct dentry *cwd, const char *path, struct dentry **parent,
 		       const char **last, unsigned int *len)
 {
@@ -87,14 +106,18 @@ static int walk_parent(struct dentry *cwd, const char *path, struct dentry **par
 		const char *t = e;
 		while (*t == '/')
 			t++;
-		if (!*t) {		/* the last name (trailing slashes allowed) */
-			if (e == s) {	/* "/" or "a/": the last name is "." */
+		if (!*t) {		/* the last name, perhaps with slashes after it */
+			if (e == s) {	/* only slashes: "/" */
 				s = ".";
 				e = s + 1;
 			}
 			if (e - s > FS_NAME_MAX) {
 				dput(dir);
 				return -ENAMETOOLONG;
+			}
+			if (!d_is_dir(dir)) {	/* "file/x": no name can be under a file */
+				dput(dir);
+				return -ENOTDIR;
 			}
 			*parent = dir;
 			*last = s;
@@ -127,6 +150,10 @@ int path_lookup(struct dentry *cwd, const char *path, struct dentry **out)
 		return err;
 	err = walk_one(dir, name, len, out);
 	dput(dir);
+	if (!err && slashed(name, len) && !d_is_dir(*out)) {
+		dput(*out);
+		err = -ENOTDIR;
+	}
 	return err;
 }
 
@@ -164,12 +191,12 @@ int vfs_create(struct dentry *cwd, const char *path, unsigned int mode, bool exc
 	if (err)
 		return err;
 	mutex_lock(&fs_mutex);
-	err = -ENOTDIR;
-	if (!d_is_dir(dir) || !dir->d_inode || (dir != fs_root && dir->d_unhashed))
+	err = -ENOENT;
+	if (dir != fs_root && dir->d_unhashed)
 		goto out;	/* a removed directory: nothing can be created in it */
 	err = -EISDIR;
-	if (is_dot(name, len))
-		goto out;
+	if (is_dot(name, len) || slashed(name, len))
+		goto out;	/* "name/" is a directory, which this does not make */
 	d = child(dir, name, len);
 	if (positive(d)) {
 		err = excl ? -EEXIST : (d_is_dir(d) ? -EISDIR : 0);
@@ -319,12 +346,18 @@ static int do_remove(struct dentry *cwd, const char *path, bool rmdir)
 		return err;
 	mutex_lock(&fs_mutex);
 	if (is_dot(name, len)) {
-		err = rmdir ? (len == 1 ? -EINVAL : -ENOTEMPTY) : -EISDIR;
+		/* "/" is the root, in use as everyone's; "." cannot go from
+		 * itself, and ".." is a directory with this one in it */
+		err = !rmdir ? -EISDIR : path_is_root(path) ? -EBUSY :
+		      len == 1 ? -EINVAL : -ENOTEMPTY;
 		goto out;
 	}
 	d = child(dir, name, len);
 	err = -ENOENT;
 	if (!positive(d))
+		goto put;
+	err = -ENOTDIR;
+	if (!rmdir && slashed(name, len) && !d_is_dir(d))
 		goto put;
 	if ((err = may_change(dir)))
 		goto put;
@@ -395,6 +428,9 @@ int vfs_rename(struct dentry *cwd, const char *from, const char *to)
 	err = -ENOENT;
 	od = child(odir, oname, olen);
 	if (!positive(od) || !d_is_dir(ndir) || (ndir != fs_root && ndir->d_unhashed))
+		goto out;
+	err = -ENOTDIR;		/* "name/" on either side asks for a directory */
+	if (!d_is_dir(od) && (slashed(oname, olen) || slashed(nname, nlen)))
 		goto out;
 	if ((err = may_change(odir)) || (err = may_change(ndir)))
 		goto out;

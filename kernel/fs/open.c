@@ -67,7 +67,7 @@ static long ramfs_file_write(struct file *f, const char __user *buf, size_t n)
 	mutex_lock(&inode->lock);
 	/* O_APPEND: the end is read under the lock, so two appenders never
 	 * write over each other. */
-	pos = (f->flags & QS_O_APPEND) ? (long)inode->size : READ_ONCE(f->pos);
+	pos = (READ_ONCE(f->flags) & QS_O_APPEND) ? (long)inode->size : READ_ONCE(f->pos);
 	while (done < n) {
 		size_t c = n - done < WRITE_CHUNK ? n - done : WRITE_CHUNK;
 
@@ -153,14 +153,12 @@ int vfs_open(struct dentry *cwd, const char *path, unsigned int flags, unsigned 
 
 	if (acc == QS_O_ACCMODE)
 		return -EINVAL;
-	if (flags & QS_O_CREAT) {
+	/* O_CREAT of a directory is EISDIR whatever the access mode, as
+	 * POSIX has it: vfs_create() answers so. */
+	if (flags & QS_O_CREAT)
 		err = vfs_create(cwd, path, mode, flags & QS_O_EXCL, &d);
-		if (err == -EISDIR && !(flags & QS_O_EXCL) && acc == QS_O_RDONLY &&
-		    !(flags & QS_O_TRUNC))
-			err = path_lookup(cwd, path, &d);	/* O_CREAT|O_RDONLY of a dir */
-	} else {
+	else
 		err = path_lookup(cwd, path, &d);
-	}
 	if (err)
 		return err;
 	err = -ENOTDIR;

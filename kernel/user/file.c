@@ -707,8 +707,10 @@ static long sys_fcntl(struct pt_regs *r)
 		ret = READ_ONCE(f->flags);
 		break;
 	case QS_F_SETFL:
-		/* Only O_NONBLOCK can change; the access mode stays. */
-		WRITE_ONCE(f->flags, (f->flags & ~QS_O_NONBLOCK) | (arg & QS_O_NONBLOCK));
+		/* O_NONBLOCK and O_APPEND can change, as POSIX lets them; the
+		 * access mode and the creation flags stay. */
+		WRITE_ONCE(f->flags, (f->flags & ~(QS_O_NONBLOCK | QS_O_APPEND)) |
+				     (arg & (QS_O_NONBLOCK | QS_O_APPEND)));
 		if (f->ops->flags_changed)
 			f->ops->flags_changed(f);
 		break;

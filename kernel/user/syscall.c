@@ -350,8 +350,8 @@ static long sys_poweroff(struct pt_regs *r)
 {
 	if (current_proc()->uid != 0)
 		return -EPERM;
-	printk("poweroff: by %s (pid %d), %s\n", current->name, current_proc()->pid,
-	       ARG0(r) ? "failure" : "success");
+	printk("poweroff: by %s (pid %d), status %ld (QEMU exits as %s)\n", current->name,
+	       current_proc()->pid, (long)ARG0(r), ARG0(r) ? "failed" : "passed");
 	qemu_exit(ARG0(r) ? QEMU_EXIT_FAIL : QEMU_EXIT_PASS);
 }
 SYSCALL_DEFINE(SYS_poweroff, sys_poweroff);

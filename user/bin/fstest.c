@@ -201,6 +201,85 @@ static void check_dirs(void)
 	      "root removes them");
 }
 
+/*
+ * Paths POSIX rejects, with Linux's answers: a trailing slash asks for a
+ * directory, a name under a file is ENOTDIR, a removed directory has no
+ * names to create (ENOENT), O_CREAT of a directory is EISDIR, "/" cannot
+ * be removed (EBUSY); and F_SETFL turns O_APPEND on and off.
+ */
+static void check_posix_paths(void)
+{
+	char buf[64] = "";
+	struct stat st;
+	int fd;
+
+	CHECK(qs_creat("/t/pf", 0644, 1) == 0 && mkdir("/t/pd", 0755) == 0,
+	      "make /t/pf and /t/pd");
+	/* a trailing slash on a file: ENOTDIR */
+	FAILS(open("/t/pf/", O_RDONLY), ENOTDIR);
+	FAILS(stat("/t/pf/", &st), ENOTDIR);
+	FAILS(stat("/t/pf//", &st), ENOTDIR);
+	FAILS(open("/t/pf/", O_RDWR | O_CREAT, 0644), EISDIR);
+	FAILS(open("/t/pnew/", O_RDWR | O_CREAT, 0644), EISDIR);
+	FAILS(stat("/t/pnew", &st), ENOENT);
+	unlink("/t/pnew");		/* should one have been made, for the checks after */
+	FAILS(rename("/t/pf", "/t/pg/"), ENOTDIR);
+	FAILS(stat("/t/pg", &st), ENOENT);
+	rename("/t/pg", "/t/pf");	/* back, should it have moved */
+	FAILS(rename("/t/pf/", "/t/pg"), ENOTDIR);
+	rename("/t/pg", "/t/pf");
+	FAILS(unlink("/t/pf/"), ENOTDIR);
+	CHECK(stat("/t/pf", &st) == 0 && S_ISREG(st.st_mode), "/t/pf still there");
+	qs_creat("/t/pf", 0644, 0);	/* again, should the unlink have taken it */
+	FAILS(unlink("/t/pnone/"), ENOENT);
+	FAILS(unlink("/t/pd/"), EISDIR);
+	FAILS(rmdir("/t/pf/"), ENOTDIR);
+	/* ... and on a directory it is fine */
+	CHECK(stat("/t/pd/", &st) == 0 && S_ISDIR(st.st_mode), "stat of a directory with /");
+	fd = open("/t/pd/", O_RDONLY);
+	CHECK(fd >= 0, "open of a directory with /");
+	close(fd);
+	CHECK(rename("/t/pd/", "/t/pe/") == 0 && mkdir("/t/pm/", 0755) == 0 &&
+	      rmdir("/t/pm/") == 0 && rename("/t/pe", "/t/pd") == 0,
+	      "rename, mkdir and rmdir of directories with /");
+	/* a name under a file: ENOTDIR, whatever the call */
+	FAILS(unlink("/t/pf/x"), ENOTDIR);
+	FAILS(rmdir("/t/pf/x"), ENOTDIR);
+	FAILS(rename("/t/pf/x", "/t/py"), ENOTDIR);
+	FAILS(rename("/t/pd", "/t/pf/x"), ENOTDIR);
+	FAILS(qs_creat("/t/pf/x", 0644, 0), ENOTDIR);
+	/* O_CREAT of an existing directory: EISDIR (POSIX), read-only too */
+	FAILS(open("/t/pd", O_RDONLY | O_CREAT, 0644), EISDIR);
+	FAILS(open("/", O_RDONLY | O_CREAT, 0644), EISDIR);
+	/* "/" is busy; "." is EINVAL */
+	FAILS(rmdir("/"), EBUSY);
+	FAILS(rmdir("//"), EBUSY);
+	FAILS(rmdir("/."), EINVAL);
+	/* a removed working directory: nothing can be created there, ENOENT */
+	CHECK(mkdir("/t/pgone", 0755) == 0 && chdir("/t/pgone") == 0 && rmdir("/t/pgone") == 0,
+	      "remove the working directory");
+	FAILS(open("x", O_RDWR | O_CREAT, 0644), ENOENT);
+	FAILS(qs_creat("x", 0644, 1), ENOENT);
+	FAILS(mkdir("x", 0755), ENOENT);
+	FAILS(rename("/t/pf", "x"), ENOENT);
+	CHECK(chdir("/") == 0, "chdir / from the removed directory");
+	/* fcntl(F_SETFL) sets and clears O_APPEND */
+	fd = open("/t/pa", O_RDWR | O_CREAT | O_EXCL, 0644);
+	CHECK(fd >= 0 && write(fd, "ab", 2) == 2, "write ab");
+	CHECK(fcntl(fd, F_SETFL, O_APPEND) == 0 && (fcntl(fd, F_GETFL) & O_APPEND),
+	      "F_SETFL O_APPEND: F_GETFL has it");
+	CHECK(lseek(fd, 0, SEEK_SET) == 0 && write(fd, "c", 1) == 1, "write after a seek to 0");
+	CHECK(fcntl(fd, F_SETFL, 0) == 0 && !(fcntl(fd, F_GETFL) & O_APPEND),
+	      "F_SETFL 0 clears O_APPEND");
+	CHECK(lseek(fd, 0, SEEK_SET) == 0 && write(fd, "A", 1) == 1, "write at 0");
+	CHECK(lseek(fd, 0, SEEK_SET) == 0 && read(fd, buf, sizeof(buf)) == 3 &&
+	      !memcmp(buf, "Abc", 3), "F_SETFL O_APPEND sent the write to the end: %.3s", buf);
+	CHECK((fcntl(fd, F_GETFL) & O_ACCMODE) == O_RDWR, "the access mode stays");
+	close(fd);
+	CHECK(unlink("/t/pa") == 0 && unlink("/t/pf") == 0 && rmdir("/t/pd") == 0,
+	      "remove /t/pa, /t/pf and /t/pd");
+}
+
 /* Regular files with data: open's flags, read, write, lseek, fstat, and
  * an unlinked file that stays readable until its last close. */
 static void check_files(void)
@@ -347,6 +426,7 @@ int main(void)
 	CHECK(rmdir("/t/e2") == 0, "rmdir an empty directory");
 
 	check_files();
+	check_posix_paths();
 	check_dirs();
 
 	/* bad input */

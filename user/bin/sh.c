@@ -193,14 +193,25 @@ static int b_cpus(int argc, char **argv)
 {
 	struct qs_stats s;
 	struct utsname u;
+	long online;
 
 	if (get_stats(&s) || uname(&u))
 		return 1;
+	/* s.cpu[] is indexed by CPU id, and the online CPUs need not be
+	 * 0..ncpus-1 (cpu N off): ask which they are. */
+	online = qs_cpu(QS_CPU_ONLINE, 0);
+	if (online < 0) {
+		fprintf(stderr, "cpus: %s\n", strerror((int)-online));
+		return 1;
+	}
 	printf("cpus: %u online (max %d), HZ %u, rcu %s, preemption %s\n", s.ncpus, u.max_cpus,
 	       s.hz, s.rcu_variant, u.preempt);
-	for (unsigned int c = 0; c < s.ncpus && c < QS_STATS_MAX_CPUS; c++) {
+	for (unsigned int c = 0; c < QS_STATS_MAX_CPUS; c++) {
 		struct qs_cpu_stats *p = &s.cpu[c];
 		unsigned long idle = s.uptime_ns ? p->idle_ns * 100 / s.uptime_ns : 0;
+
+		if (!(online >> c & 1))
+			continue;
 
 		printf("cpu%u: switches %lu (voluntary %lu, involuntary %lu), idle %lu%%, "
 		       "runnable %lu, rcu callbacks %lu/%lu\n", c, p->nr_switches, p->nvcsw,
@@ -221,11 +232,22 @@ static int b_uptime(int argc, char **argv)
 	return 0;
 }
 
+/*
+ * poweroff [code]: the code QEMU exits with (0 pass, else fail); without
+ * one, 1 if a command of this shell failed. Say which status, and why,
+ * so that a failed script's power-off does not read as a failed one.
+ */
 static int b_poweroff(int argc, char **argv)
 {
 	int code = argc > 1 ? atoi(argv[1]) : failures != 0;
 
-	printf("sh: power off (%s)\n", code ? "failure" : "success");
+	if (!code)
+		printf("sh: power off (success)\n");
+	else if (argc > 1)
+		printf("sh: power off (status %d)\n", code);
+	else
+		printf("sh: power off (status 1: %d command%s failed)\n", failures,
+		       failures == 1 ? "" : "s");
 	if (poweroff(code))
 		perror("poweroff");
 	return 1;

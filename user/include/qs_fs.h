@@ -1,25 +1,23 @@
 /*
- * The filesystem's namespace calls (include/uapi/fs.h; the kernel:
+ * Quiescent's own filesystem calls (include/uapi/fs.h; the kernel:
  * kernel/fs). Each returns 0 or -1 with errno set. Relative paths are
  * resolved from the working directory (chdir).
+ *
+ * The POSIX calls are declared where POSIX puts them: stat() and mkdir()
+ * in <sys/stat.h>, rmdir(), unlink(), chdir() and getcwd() in <unistd.h>,
+ * rename() in <stdio.h>. This header includes those three, so a program
+ * that includes only it still has them.
  */
 #ifndef _USER_QS_FS_H
 #define _USER_QS_FS_H
 
+#include <stdio.h>
+#include <unistd.h>
 #include <sys/stat.h>
 #include "../../include/uapi/fs.h"	/* the ABI, shared with the kernel */
 
-int mkdir(const char *path, mode_t mode);
-int rmdir(const char *path);
-int unlink(const char *path);
-int rename(const char *from, const char *to);
-int stat(const char *path, struct stat *st);
 /* An empty regular file (excl: EEXIST if the name is taken). */
 int qs_creat(const char *path, mode_t mode, int excl);
-
-int chdir(const char *path);
-/* The working directory into buf; buf, or NULL with errno (ERANGE, ENOENT). */
-char *getcwd(char *buf, size_t size);
 /* Up to n entries of the directory open at fd from where the last call
  * stopped: how many (0 at the end), or -1 with errno. */
 struct qs_dirent;

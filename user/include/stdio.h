@@ -27,5 +27,6 @@ int fputc(int c, FILE *f);
 char *fgets(char *buf, int n, FILE *f);
 int fflush(FILE *f);
 void perror(const char *s);
+int rename(const char *from, const char *to);	/* user/lib/fs.c */
 
 #endif

@@ -1,4 +1,4 @@
-/* POSIX system calls (user/lib/syscalls.c). */
+/* POSIX system calls (user/lib/syscalls.c; the filesystem's: user/lib/fs.c). */
 #ifndef _USER_UNISTD_H
 #define _USER_UNISTD_H
 
@@ -40,6 +40,11 @@ unsigned int sleep(unsigned int seconds);
 int usleep(unsigned long usec);
 int brk(void *addr);
 void *sbrk(long increment);
+int rmdir(const char *path);
+int unlink(const char *path);
+int chdir(const char *path);
+/* The working directory into buf; buf, or NULL with errno (ERANGE, ENOENT). */
+char *getcwd(char *buf, size_t size);
 
 extern char **environ;
 

@@ -1,4 +1,4 @@
-/* fstat() (user/lib/file.c). */
+/* fstat() (user/lib/file.c); stat() and mkdir() (user/lib/fs.c). */
 #ifndef _USER_SYS_STAT_H
 #define _USER_SYS_STAT_H
 
@@ -25,5 +25,7 @@ struct stat {
 };
 
 int fstat(int fd, struct stat *st);
+int stat(const char *path, struct stat *st);
+int mkdir(const char *path, mode_t mode);
 
 #endif
