@@ -23,11 +23,14 @@ The QEMU half keeps to a small subset, about a minute of guest time in all
          handout: report-unit (the stub clears nothing: the unit tests
          fail, and the torture checks are not run). reference (the model
          answer, in a scratch copy): report-unit and torture-smp8, three
-         levels (45/45). Two planted mistakes
+         levels (45/45). Five planted mistakes
          (labs/instructor/lab7/mistakes/), each failing report-unit with
-         its hint: no_propagate.c (an emptied node does not tell its
-         parent) and no_parent_lock.c (parents' bits cleared without their
-         locks). Five short boots, 30 to 38 s in all here (warm builds; the
+         its hint and without the hints that do not fit it: no_propagate.c
+         (an emptied node does not tell its parent), no_parent_lock.c and
+         no_root_lock.c (parents' bits, or only the root's, cleared without
+         their locks), leaf_bit_kept.c (the reported bits never cleared at
+         the leaf) and one_bit_only.c (a report of several bits clears one).
+         Eight short boots, 30 to 38 s in all here (warm builds; the
          reference compiles its one file in a scratch copy).
   Stall  one short rcu-ltimer boot: a stall warning the check does not
          allow is quoted as the first line of the evidence.
@@ -251,19 +254,27 @@ def test_lab7_reference_scores_full_marks(tree_build):
 
 
 @pytest.mark.qemu
-@pytest.mark.parametrize("mistake,hint", [
-    ("no_propagate", "a node emptied and the report stopped there"),
-    ("no_parent_lock", "a node's bit was cleared without that node's lock"),
+@pytest.mark.parametrize("mistake,hint,not_hints", [
+    ("no_propagate", "a node emptied and the report stopped there", []),
+    ("no_parent_lock", "a node's bit was cleared without that node's lock", []),
+    ("no_root_lock", "a node's bit was cleared without that node's lock", []),
+    ("leaf_bit_kept", "the bits being reported were not cleared at the node",
+     ["a parent's bit was cleared while the child still owed"]),
+    ("one_bit_only", "a report can carry several CPUs' bits at once",
+     ["the return value"]),
 ])
-def test_lab7_planted_mistakes_fail_with_their_hint(tree_build, mistake, hint):
-    """Two mistakes students make (labs/instructor/lab7/mistakes/): each
-    scores 0 on report-unit, and the check says what is wrong in the
-    lab's words."""
+def test_lab7_planted_mistakes_fail_with_their_hint(tree_build, mistake, hint, not_hints):
+    """Mistakes students make (labs/instructor/lab7/mistakes/): each scores
+    0 on report-unit, and the check says what is wrong in the lab's words,
+    and no hint that does not fit it."""
     code, r = graded("7", "--with",
                      f"kernel/rcu/lab7_report.c=labs/instructor/lab7/mistakes/{mistake}.c",
                      "--only", "report-unit")
     assert code == 1 and r["score"] == 0 and r["max"] == 30, r
-    assert any(w.startswith("hint: " + hint) for w in r["checks"][0]["reasons"]), r
+    reasons = r["checks"][0]["reasons"]
+    assert any(w.startswith("hint: " + hint) for w in reasons), r
+    for wrong in not_hints:
+        assert not any(w.startswith("hint: " + wrong) for w in reasons), (wrong, r)
 
 
 def test_lab7_garbled_trace_dump_is_told_apart():
