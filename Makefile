@@ -96,7 +96,8 @@ include $(RCU_CHOICE_MK)
 endif
 include kernel/rcu/variants.mk
 
-C_SRCS		:= $(filter-out $(RCU_VARIANT_FILES),$(shell find kernel -name '*.c' | sort)) \
+# kernel/kcsan is the runtime of an option: built only with it.
+C_SRCS		:= $(filter-out $(RCU_VARIANT_FILES) $(if $(filter y,$(CONFIG_KCSAN)),,kernel/kcsan/%),$(shell find kernel -name '*.c' | sort)) \
 		   $(wildcard $(rcu-variant-y))
 ASM_SRCS	:= boot/multiboot.asm boot/entry.asm $(shell find kernel -name '*.asm' | sort)
 OBJS		:= $(patsubst %.c,$(O)/%.o,$(C_SRCS)) $(patsubst %.asm,$(O)/%.o,$(ASM_SRCS))
@@ -122,6 +123,17 @@ CFLAGS		:= -std=gnu11 -O2 -g $(DEBUG_PREFIX) -pipe \
 ASFLAGS		:= -f elf64 -g -F dwarf -Iboot/ -I$(O)/ -w+all -w+error
 LDFLAGS		:= -nostdlib -z max-page-size=0x1000 -z noexecstack --no-warn-rwx-segments \
 		   -T boot/linker.ld
+
+# KCSAN (kernel/kcsan, docs/kcsan.md): ThreadSanitizer's instrumentation
+# on every kernel file but those that must not call the runtime: the
+# runtime itself, which is what the instrumentation calls. Modules are
+# built without it (the runtime is not among a module's exports), and user
+# programs never are.
+ifeq ($(CONFIG_KCSAN),y)
+KCSAN_CFLAGS	:= -fsanitize=thread --param tsan-distinguish-volatile=1 \
+		   --param tsan-instrument-func-entry-exit=0 -Wno-tsan
+KCSAN_SKIP	:= kernel/kcsan/%
+endif
 
 .DEFAULT_GOAL := all
 
@@ -299,7 +311,7 @@ $(AUTOCONF_RSP): $(AUTOCONF)
 $(O)/%.o: %.c $(AUTOCONF_RSP) $(VERMAGIC_H)
 	@mkdir -p $(dir $@)
 	@echo "  CC      $<"
-	$(Q)$(CC) $(CFLAGS) -MMD -MP -c $< -o $@
+	$(Q)$(CC) $(CFLAGS) $(if $(filter $(KCSAN_SKIP),$<),,$(KCSAN_CFLAGS)) -MMD -MP -c $< -o $@
 
 $(O)/%.o: %.asm
 	@mkdir -p $(dir $@)

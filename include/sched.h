@@ -96,6 +96,9 @@ struct task {
 	struct hlist_node pid_node;	/* pid_hash: the same */
 	struct rcu_head rcu;		/* put_task() frees through call_rcu() */
 	unsigned long magic;		/* TASK_MAGIC while allocated (poison catches) */
+#ifdef CONFIG_KCSAN
+	int kcsan_disable;		/* data_race() nesting: this task's accesses not checked */
+#endif
 	struct list_head sleep_list;	/* a CPU's timed sleepers */
 	unsigned long sleep_expires;	/* jiffies */
 	int sleep_cpu;			/* whose sleep list, -1 if none */

@@ -6,6 +6,7 @@
  * kernel thread, runs the tests chosen on the command line or starts the
  * first process.
  */
+#include <kcsan.h>
 #include <printk.h>
 #include <percpu.h>
 #include <bootinfo.h>
@@ -90,9 +91,19 @@ static int kernel_init(void *arg)
 	return 0;
 }
 
+/* The image's constructors (boot/linker.ld's .init_array). */
+static void run_constructors(void)
+{
+	extern void (*const __init_array_start[])(void), (*const __init_array_end[])(void);
+
+	for (void (*const *fn)(void) = __init_array_start; fn < __init_array_end; fn++)
+		(*fn)();
+}
+
 void kmain(u32 magic, u32 info)
 {
 	percpu_init_boot_cpu();
+	run_constructors();
 	smp_prepare_boot_cpu();		/* CPU 0 is online before anything walks the mask */
 	serial_init();
 	printk("Quiescent: serial console up\n");
@@ -126,6 +137,7 @@ void kmain(u32 magic, u32 info)
 	local_irq_enable();
 	smp_boot_aps();
 	timers_init();			/* per-CPU wheels: the other CPUs' areas exist now */
+	kcsan_init();			/* every CPU's per-CPU area is there: check accesses */
 	net_init();			/* softnet per CPU, ARP timers, then the NICs on PCI */
 	ipc_init();			/* SysV semaphore ids, in the mode ipc= chose */
 	fs_init();			/* ramfs on /, the initrd unpacked into it (kernel/fs) */

@@ -1,0 +1,477 @@
+/*
+ * KCSAN's runtime: soft watchpoints on sampled accesses (docs/kcsan.md).
+ *
+ * GCC's ThreadSanitizer instrumentation (-fsanitize=thread, with
+ * tsan-distinguish-volatile=1 so that READ_ONCE()/WRITE_ONCE() arrive as
+ * __tsan_volatile_*) calls in here on every load and store of every
+ * instrumented file. Most calls only look for a watchpoint on their
+ * address; every kcsan.skip-th access of a CPU sets one instead, stalls
+ * its CPU kcsan.udelay microseconds, and takes it down again. Another
+ * CPU's access that lands on the watchpoint meanwhile, and conflicts
+ * with it (one of the two a write, not both marked), is a data race:
+ * both are reported. A value that changed under the watchpoint with no
+ * access seen is a race with code the compiler did not instrument.
+ *
+ * This file is built without instrumentation: it is what the
+ * instrumentation calls. The __tsan_atomic* entry points must also do
+ * the atomic operation the compiler replaced with the call.
+ */
+#include <kcsan.h>
+#include <types.h>
+#include <percpu.h>
+#include <preempt.h>
+#include <printk.h>
+#include <panic.h>
+#include <sched.h>
+#include <smp.h>
+#include <string.h>
+#include <time.h>
+#include <cmdline.h>
+#include <ksyms.h>
+#include <arch/cpu.h>
+
+#define NR_WATCHPOINTS	64	/* a power of two: slots by cache line */
+#define STACK_DEPTH	8
+#define NR_SEEN_PAIRS	128	/* reported pairs of sites, for deduplication */
+
+struct kcsan_access {
+	unsigned long ptr, size, ip;
+	unsigned int type;
+	int cpu, pid;
+	char comm[16];
+	unsigned long stack[STACK_DEPTH];
+	int depth;
+};
+
+struct watchpoint {
+	unsigned long addr;		/* 0: free; claimed with a compare-and-swap */
+	unsigned long size;
+	unsigned int type;
+	int hit;			/* 1 once a conflicting access recorded `other` */
+	struct kcsan_access other;
+};
+
+struct kcsan_cpu {
+	int busy;			/* in the runtime (or stalled in it) on this CPU */
+	long countdown;			/* accesses until this CPU next sets a watchpoint */
+	unsigned long rnd;
+};
+
+static struct watchpoint watchpoints[NR_WATCHPOINTS];
+static DEFINE_PER_CPU(struct kcsan_cpu, kcsan_cpu);
+static int kcsan_enabled;
+static unsigned long kcsan_skip = 2000;
+static unsigned long kcsan_udelay = 20;
+static unsigned long kcsan_panic;
+static unsigned long kcsan_report_count;
+static unsigned long seen_pairs[NR_SEEN_PAIRS][2];
+static int report_lock;
+
+CMDLINE_ULONG("kcsan.skip", kcsan_skip, 1, 1000000,
+	      "kcsan.skip=N: each CPU sets a watchpoint on about every N-th access (default 2000)");
+CMDLINE_ULONG("kcsan.udelay", kcsan_udelay, 1, 10000,
+	      "kcsan.udelay=US: how long a watchpoint stalls its CPU (default 20)");
+CMDLINE_ULONG("kcsan.panic", kcsan_panic, 0, 1,
+	      "kcsan.panic=1: panic at the first data-race report (graders)");
+
+unsigned long kcsan_reports(void)
+{
+	return __atomic_load_n(&kcsan_report_count, __ATOMIC_RELAXED);
+}
+
+void kcsan_set_sampling(unsigned long skip, unsigned long udelay_us)
+{
+	__atomic_store_n(&kcsan_skip, skip ? skip : 1, __ATOMIC_RELAXED);
+	__atomic_store_n(&kcsan_udelay, udelay_us, __ATOMIC_RELAXED);
+}
+
+void kcsan_get_sampling(unsigned long *skip, unsigned long *udelay_us)
+{
+	*skip = __atomic_load_n(&kcsan_skip, __ATOMIC_RELAXED);
+	*udelay_us = __atomic_load_n(&kcsan_udelay, __ATOMIC_RELAXED);
+}
+
+/* After the CPUs are up and per-CPU data exists: from then on, check. */
+void kcsan_init(void)
+{
+	printk("kcsan: data-race detector on: a watchpoint about every %lu accesses per CPU, "
+	       "%lu us each\n", kcsan_skip, kcsan_udelay);
+	__atomic_store_n(&kcsan_enabled, 1, __ATOMIC_RELEASE);
+}
+
+void kcsan_disable_current(void)
+{
+	if (__atomic_load_n(&kcsan_enabled, __ATOMIC_RELAXED))
+		current->kcsan_disable++;
+}
+
+void kcsan_enable_current(void)
+{
+	if (__atomic_load_n(&kcsan_enabled, __ATOMIC_RELAXED) && current->kcsan_disable > 0)
+		current->kcsan_disable--;
+}
+
+static unsigned long next_random(struct kcsan_cpu *kc)
+{
+	kc->rnd ^= kc->rnd << 13;
+	kc->rnd ^= kc->rnd >> 7;
+	kc->rnd ^= kc->rnd << 17;
+	return kc->rnd;
+}
+
+static struct watchpoint *slot_of(unsigned long addr)
+{
+	return &watchpoints[(addr >> 6) & (NR_WATCHPOINTS - 1)];
+}
+
+/* Does an access of type to [addr, addr+size) conflict with watchpoint w? */
+static bool conflicts(const struct watchpoint *w, unsigned long waddr, unsigned long addr,
+		      unsigned long size, unsigned int type)
+{
+	if (addr + size <= waddr || waddr + w->size <= addr)
+		return false;
+	if (w->type & KCSAN_ACCESS_ASSERT_ACCESS)
+		return true;
+	if (w->type & KCSAN_ACCESS_ASSERT_WRITER)
+		return type & KCSAN_ACCESS_WRITE;
+	if (!((w->type | type) & KCSAN_ACCESS_WRITE))
+		return false;			/* two reads */
+	return !((w->type & type) & KCSAN_ACCESS_MARKED);	/* two marked: not a race */
+}
+
+/*
+ * The callers of the access: the frame chain from here, past the
+ * runtime's own frames up to the one that returns to the access (ip),
+ * then the ones above it.
+ */
+static void save_stack(struct kcsan_access *a)
+{
+	unsigned long rbp = (unsigned long)__builtin_frame_address(0);
+	bool above = false;
+
+	a->depth = 0;
+	for (int i = 0; i < 24 && a->depth < STACK_DEPTH && rbp; i++) {
+		unsigned long *frame = (unsigned long *)rbp;
+		unsigned long ret = frame[1];
+
+		if (!ret || !ksym_is_text(ret))
+			break;
+		if (above)
+			a->stack[a->depth++] = ret - 1;
+		else if (ret == a->ip)
+			above = true;
+		if (frame[0] <= rbp)
+			break;
+		rbp = frame[0];
+	}
+}
+
+static void fill_access(struct kcsan_access *a, unsigned long ptr, unsigned long size,
+			unsigned int type, unsigned long ip)
+{
+	struct task *t = current;
+
+	a->ptr = ptr;
+	a->size = size;
+	a->type = type;
+	a->ip = ip;
+	a->cpu = smp_processor_id();
+	a->pid = t ? t->pid : -1;
+	strlcpy(a->comm, t ? t->name : "?", sizeof(a->comm));
+	a->depth = 0;
+	save_stack(a);
+}
+
+static const char *kind(unsigned int type)
+{
+	if (type & KCSAN_ACCESS_ASSERT_WRITER)
+		return "assert no other writer";
+	if (type & KCSAN_ACCESS_ASSERT_ACCESS)
+		return "assert no other access";
+	if (type & KCSAN_ACCESS_WRITE)
+		return type & KCSAN_ACCESS_MARKED ? "write (marked)" : "write";
+	return type & KCSAN_ACCESS_MARKED ? "read (marked)" : "read";
+}
+
+static void print_access(const struct kcsan_access *a)
+{
+	printk("%s to 0x%lx of %lu bytes by task %d (%s) on cpu %d:\n", kind(a->type), a->ptr,
+	       a->size, a->pid, a->comm, a->cpu);
+	/* ip returns past the access: one byte back is its instruction. */
+	printk("  [<%016lx>] %pS\n", a->ip - 1, (void *)(a->ip - 1));
+	for (int i = 0; i < a->depth; i++)
+		printk("  [<%016lx>] %pS\n", a->stack[i], (void *)a->stack[i]);
+}
+
+/* The fix in words, where the pattern of the two accesses says it. */
+static const char *hint(unsigned int mine, unsigned int theirs)
+{
+	if ((mine | theirs) & (KCSAN_ACCESS_ASSERT_WRITER | KCSAN_ACCESS_ASSERT_ACCESS))
+		return "the design says no other CPU may do this here: find who does, and why";
+	if (!((mine | theirs) & KCSAN_ACCESS_WRITE))
+		return NULL;
+	if ((mine ^ theirs) & KCSAN_ACCESS_MARKED) {
+		unsigned int plain = mine & KCSAN_ACCESS_MARKED ? theirs : mine;
+
+		if (!(plain & KCSAN_ACCESS_WRITE))
+			return "a plain load racing with a marked store (rcu_assign_pointer(), "
+			       "list_add_rcu(), WRITE_ONCE()): read it with rcu_dereference() or "
+			       "READ_ONCE(), walk the list with list_for_each_entry_rcu()";
+		return "a plain store racing with a marked load (rcu_dereference(), READ_ONCE()): "
+		       "publish it with rcu_assign_pointer() or WRITE_ONCE() (list_add_rcu(), "
+		       "not list_add())";
+	}
+	return "two plain accesses, at least one a write: take the lock that orders them, mark "
+	       "both (READ_ONCE()/WRITE_ONCE(), rcu_dereference()/rcu_assign_pointer()), or, if "
+	       "the race is intended, say why with data_race()";
+}
+
+static bool seen_before(unsigned long a, unsigned long b)
+{
+	unsigned long lo = a < b ? a : b, hi = a < b ? b : a;
+
+	for (int i = 0; i < NR_SEEN_PAIRS; i++) {
+		if (seen_pairs[i][0] == lo && seen_pairs[i][1] == hi)
+			return true;
+		if (!seen_pairs[i][0]) {
+			seen_pairs[i][0] = lo;
+			seen_pairs[i][1] = hi;
+			return false;
+		}
+	}
+	return false;
+}
+
+static void report(const struct kcsan_access *me, const struct kcsan_access *other,
+		   u64 old, u64 new)
+{
+	char a[96], b[96];
+	const char *h;
+
+	while (__atomic_exchange_n(&report_lock, 1, __ATOMIC_ACQUIRE))
+		cpu_relax();
+	if (seen_before(me->ip, other ? other->ip : 0)) {
+		__atomic_store_n(&report_lock, 0, __ATOMIC_RELEASE);
+		return;
+	}
+	__atomic_fetch_add(&kcsan_report_count, 1, __ATOMIC_RELAXED);
+	ksym_format(me->ip - 1, a, sizeof(a));
+	printk("==================================================================\n");
+	if (other) {
+		ksym_format(other->ip - 1, b, sizeof(b));
+		printk("BUG: KCSAN: data-race in %s / %s\n", a, b);
+		print_access(other);
+		print_access(me);
+	} else {
+		printk("BUG: KCSAN: data-race in %s (the other access was not instrumented)\n", a);
+		print_access(me);
+	}
+	if (!(me->type & (KCSAN_ACCESS_ASSERT_WRITER | KCSAN_ACCESS_ASSERT_ACCESS)) &&
+	    me->size <= 8 && old != new)
+		printk("value changed: 0x%016llx -> 0x%016llx\n", (unsigned long long)old,
+		       (unsigned long long)new);
+	h = other ? hint(me->type, other->type) :
+		"a value changed under a watchpoint with no instrumented access seen: an "
+		"uninstrumented writer (assembly, a device, a file built without KCSAN)";
+	if (h)
+		printk("hint: %s\n", h);
+	printk("==================================================================\n");
+	__atomic_store_n(&report_lock, 0, __ATOMIC_RELEASE);
+	if (kcsan_panic)
+		panic("KCSAN: data-race reported, kcsan.panic=1");
+}
+
+static u64 read_value(unsigned long ptr, unsigned long size)
+{
+	switch (size) {
+	case 1: return *(volatile u8 *)ptr;
+	case 2: return *(volatile u16 *)ptr;
+	case 4: return *(volatile u32 *)ptr;
+	case 8: return *(volatile u64 *)ptr;
+	default: return 0;
+	}
+}
+
+/* Set a watchpoint on this access, stall, and see who came. */
+static void watch(struct kcsan_cpu *kc, unsigned long ptr, unsigned long size,
+		  unsigned int type, unsigned long ip)
+{
+	struct watchpoint *w = slot_of(ptr);
+	struct kcsan_access me;
+	unsigned long expect = 0;
+	u64 old, new;
+	bool hit;
+
+	if ((ptr >> 6) != ((ptr + size - 1) >> 6) || size > 8)
+		return;				/* one slot covers one cache line */
+	if (!__atomic_compare_exchange_n(&w->addr, &expect, ~0UL, false, __ATOMIC_ACQUIRE,
+					 __ATOMIC_RELAXED))
+		return;				/* the slot is busy: skip this sample */
+	w->size = size;
+	w->type = type;
+	w->hit = 0;
+	/* Publish the address last: others match only a complete watchpoint. */
+	__atomic_store_n(&w->addr, ptr, __ATOMIC_RELEASE);
+	old = read_value(ptr, size);
+	udelay(__atomic_load_n(&kcsan_udelay, __ATOMIC_RELAXED));
+	new = read_value(ptr, size);
+	__atomic_store_n(&w->addr, ~0UL, __ATOMIC_SEQ_CST);	/* no new hits */
+	/* A hitter that claimed the slot is still writing what it saw. */
+	for (int spins = 0; __atomic_load_n(&w->hit, __ATOMIC_ACQUIRE) == 1 && spins < 100000; spins++)
+		cpu_relax();
+	hit = __atomic_load_n(&w->hit, __ATOMIC_ACQUIRE) == 2;
+	fill_access(&me, ptr, size, type, ip);
+	if (hit)
+		report(&me, &w->other, old, new);
+	else if (old != new && !(type & KCSAN_ACCESS_MARKED) &&
+		 !(type & (KCSAN_ACCESS_ASSERT_WRITER | KCSAN_ACCESS_ASSERT_ACCESS)))
+		report(&me, NULL, old, new);
+	__atomic_store_n(&w->addr, 0, __ATOMIC_RELEASE);
+}
+
+void __kcsan_assert(const volatile void *p, unsigned long size, unsigned int type)
+{
+	kcsan_check(p, size, type, (unsigned long)__builtin_return_address(0));
+}
+
+void kcsan_check(const volatile void *p, unsigned long size, unsigned int type,
+		 unsigned long ip)
+{
+	unsigned long ptr = (unsigned long)p, waddr;
+	struct kcsan_cpu *kc;
+	struct watchpoint *w;
+
+	if (!__atomic_load_n(&kcsan_enabled, __ATOMIC_RELAXED) || !size)
+		return;
+	kc = this_cpu_ptr(&kcsan_cpu);
+	if (kc->busy || in_nmi())
+		return;
+	preempt_disable();
+	kc->busy = 1;
+	if (current->kcsan_disable)
+		goto out;
+	/* Someone's watchpoint on this line, or the next one the access reaches? */
+	for (unsigned long line = ptr >> 6; line <= (ptr + size - 1) >> 6; line++) {
+		w = &watchpoints[line & (NR_WATCHPOINTS - 1)];
+		waddr = __atomic_load_n(&w->addr, __ATOMIC_ACQUIRE);
+		if (waddr && waddr != ~0UL && conflicts(w, waddr, ptr, size, type)) {
+			int none = 0;
+
+			if (__atomic_compare_exchange_n(&w->hit, &none, 1, false, __ATOMIC_ACQUIRE,
+							__ATOMIC_RELAXED)) {
+				fill_access(&w->other, ptr, size, type, ip);
+				__atomic_store_n(&w->hit, 2, __ATOMIC_RELEASE);
+			}
+			goto out;
+		}
+	}
+	if (--kc->countdown <= 0) {
+		unsigned long skip = __atomic_load_n(&kcsan_skip, __ATOMIC_RELAXED);
+
+		if (!kc->rnd)
+			kc->rnd = rdtsc() | 1;
+		/* Between half and one and a half times skip, so that samples
+		 * do not lock step with a loop's period. */
+		kc->countdown = skip / 2 + (long)(next_random(kc) % (skip + 1));
+		if (!in_irq())
+			watch(kc, ptr, size, type, ip);
+	}
+out:
+	kc->busy = 0;
+	preempt_enable_no_resched();
+}
+
+#define IP	((unsigned long)__builtin_return_address(0))
+
+/* The plain and marked accesses the compiler reports. */
+#define TSAN_RW(n)								\
+void __tsan_read##n(void *p);							\
+void __tsan_read##n(void *p) { kcsan_check(p, n, 0, IP); }			\
+void __tsan_write##n(void *p);							\
+void __tsan_write##n(void *p) { kcsan_check(p, n, KCSAN_ACCESS_WRITE, IP); }	\
+void __tsan_unaligned_read##n(void *p);						\
+void __tsan_unaligned_read##n(void *p) { kcsan_check(p, n, 0, IP); }		\
+void __tsan_unaligned_write##n(void *p);					\
+void __tsan_unaligned_write##n(void *p) { kcsan_check(p, n, KCSAN_ACCESS_WRITE, IP); } \
+void __tsan_volatile_read##n(void *p);						\
+void __tsan_volatile_read##n(void *p) { kcsan_check(p, n, KCSAN_ACCESS_MARKED, IP); } \
+void __tsan_volatile_write##n(void *p);						\
+void __tsan_volatile_write##n(void *p)						\
+{ kcsan_check(p, n, KCSAN_ACCESS_MARKED | KCSAN_ACCESS_WRITE, IP); }		\
+void __tsan_unaligned_volatile_read##n(void *p);				\
+void __tsan_unaligned_volatile_read##n(void *p) { kcsan_check(p, n, KCSAN_ACCESS_MARKED, IP); } \
+void __tsan_unaligned_volatile_write##n(void *p);				\
+void __tsan_unaligned_volatile_write##n(void *p)				\
+{ kcsan_check(p, n, KCSAN_ACCESS_MARKED | KCSAN_ACCESS_WRITE, IP); }
+
+TSAN_RW(1)
+TSAN_RW(2)
+TSAN_RW(4)
+TSAN_RW(8)
+TSAN_RW(16)
+
+void __tsan_read_range(void *p, unsigned long size);
+void __tsan_read_range(void *p, unsigned long size) { kcsan_check(p, size, 0, IP); }
+void __tsan_write_range(void *p, unsigned long size);
+void __tsan_write_range(void *p, unsigned long size)
+{
+	kcsan_check(p, size, KCSAN_ACCESS_WRITE, IP);
+}
+
+void __tsan_func_entry(void *call_pc);
+void __tsan_func_entry(void *call_pc) { }
+void __tsan_func_exit(void);
+void __tsan_func_exit(void) { }
+/* The constructor the instrumentation adds to every file (.init_array). */
+void __tsan_init(void);
+void __tsan_init(void) { }
+
+/*
+ * The atomics: each is checked as a marked access and then performed.
+ * Every one as sequentially consistent, whatever order the caller
+ * asked for: stronger than needed is still correct, and x86 gives the
+ * same code for all but relaxed and seq_cst stores.
+ */
+#define TSAN_ATOMIC(n, T)							\
+T __tsan_atomic##n##_load(const volatile T *p, int mo);			\
+T __tsan_atomic##n##_load(const volatile T *p, int mo)				\
+{ kcsan_check(p, n / 8, KCSAN_ACCESS_MARKED, IP); return __atomic_load_n(p, __ATOMIC_SEQ_CST); } \
+void __tsan_atomic##n##_store(volatile T *p, T v, int mo);			\
+void __tsan_atomic##n##_store(volatile T *p, T v, int mo)			\
+{ kcsan_check(p, n / 8, KCSAN_ACCESS_MARKED | KCSAN_ACCESS_WRITE, IP);		\
+  __atomic_store_n(p, v, __ATOMIC_SEQ_CST); }					\
+T __tsan_atomic##n##_exchange(volatile T *p, T v, int mo);			\
+T __tsan_atomic##n##_exchange(volatile T *p, T v, int mo)			\
+{ kcsan_check(p, n / 8, KCSAN_ACCESS_MARKED | KCSAN_ACCESS_WRITE, IP);		\
+  return __atomic_exchange_n(p, v, __ATOMIC_SEQ_CST); }				\
+TSAN_RMW(n, T, fetch_add) TSAN_RMW(n, T, fetch_sub) TSAN_RMW(n, T, fetch_and)	\
+TSAN_RMW(n, T, fetch_or) TSAN_RMW(n, T, fetch_xor) TSAN_RMW(n, T, fetch_nand)	\
+int __tsan_atomic##n##_compare_exchange_strong(volatile T *p, T *exp, T v, int mo, int fmo); \
+int __tsan_atomic##n##_compare_exchange_strong(volatile T *p, T *exp, T v, int mo, int fmo) \
+{ kcsan_check(p, n / 8, KCSAN_ACCESS_MARKED | KCSAN_ACCESS_WRITE, IP);		\
+  return __atomic_compare_exchange_n(p, exp, v, false, __ATOMIC_SEQ_CST, __ATOMIC_SEQ_CST); } \
+int __tsan_atomic##n##_compare_exchange_weak(volatile T *p, T *exp, T v, int mo, int fmo); \
+int __tsan_atomic##n##_compare_exchange_weak(volatile T *p, T *exp, T v, int mo, int fmo) \
+{ kcsan_check(p, n / 8, KCSAN_ACCESS_MARKED | KCSAN_ACCESS_WRITE, IP);		\
+  return __atomic_compare_exchange_n(p, exp, v, true, __ATOMIC_SEQ_CST, __ATOMIC_SEQ_CST); } \
+T __tsan_atomic##n##_compare_exchange_val(volatile T *p, T exp, T v, int mo, int fmo); \
+T __tsan_atomic##n##_compare_exchange_val(volatile T *p, T exp, T v, int mo, int fmo) \
+{ kcsan_check(p, n / 8, KCSAN_ACCESS_MARKED | KCSAN_ACCESS_WRITE, IP);		\
+  __atomic_compare_exchange_n(p, &exp, v, false, __ATOMIC_SEQ_CST, __ATOMIC_SEQ_CST); \
+  return exp; }
+
+#define TSAN_RMW(n, T, op)							\
+T __tsan_atomic##n##_##op(volatile T *p, T v, int mo);				\
+T __tsan_atomic##n##_##op(volatile T *p, T v, int mo)				\
+{ kcsan_check(p, n / 8, KCSAN_ACCESS_MARKED | KCSAN_ACCESS_WRITE, IP);		\
+  return __atomic_##op(p, v, __ATOMIC_SEQ_CST); }
+
+TSAN_ATOMIC(8, u8)
+TSAN_ATOMIC(16, u16)
+TSAN_ATOMIC(32, u32)
+TSAN_ATOMIC(64, u64)
+
+void __tsan_atomic_thread_fence(int mo);
+void __tsan_atomic_thread_fence(int mo) { __atomic_thread_fence(__ATOMIC_SEQ_CST); }
+void __tsan_atomic_signal_fence(int mo);
+void __tsan_atomic_signal_fence(int mo) { __atomic_signal_fence(__ATOMIC_SEQ_CST); }
