@@ -128,10 +128,12 @@ LDFLAGS		:= -nostdlib -z max-page-size=0x1000 -z noexecstack --no-warn-rwx-segme
 # on every kernel file but those that must not call the runtime: the
 # runtime itself, which is what the instrumentation calls. Modules are
 # built without it (the runtime is not among a module's exports), and user
-# programs never are.
+# programs never are. No sibling calls: a tail call to the runtime would
+# hide the access's function from the return address it reports.
 ifeq ($(CONFIG_KCSAN),y)
 KCSAN_CFLAGS	:= -fsanitize=thread --param tsan-distinguish-volatile=1 \
-		   --param tsan-instrument-func-entry-exit=0 -Wno-tsan
+		   --param tsan-instrument-func-entry-exit=0 -Wno-tsan \
+		   -fno-optimize-sibling-calls
 KCSAN_SKIP	:= kernel/kcsan/%
 endif
 

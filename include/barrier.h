@@ -12,17 +12,31 @@
 
 #include <compiler.h>
 
+/*
+ * KCSAN models the reorderings a weaker machine (or the compiler) may
+ * make of plain accesses: it keeps a sampled plain access "in flight"
+ * until the next release or full barrier, which these tell it about
+ * (kernel/kcsan/kcsan.c, docs/kcsan.md). Without KCSAN, nothing.
+ */
+#ifdef CONFIG_KCSAN
+void kcsan_release(void);
+#else
+#define kcsan_release()	do { } while (0)
+#endif
+
 #define mb()		__asm__ __volatile__("mfence" ::: "memory")
 #define rmb()		__asm__ __volatile__("lfence" ::: "memory")
 #define wmb()		__asm__ __volatile__("sfence" ::: "memory")
 
 /* A locked add to the stack is a full barrier and cheaper than mfence. */
-#define smp_mb()	__asm__ __volatile__("lock; addl $0,-4(%%rsp)" ::: "memory", "cc")
+#define smp_mb()	do { kcsan_release();						\
+			     __asm__ __volatile__("lock; addl $0,-4(%%rsp)" ::: "memory", "cc"); \
+			} while (0)
 #define smp_rmb()	barrier()
-#define smp_wmb()	barrier()
+#define smp_wmb()	do { kcsan_release(); barrier(); } while (0)
 
 /* Release/acquire come for free on TSO; only the compiler must be held back. */
-#define smp_store_release(p, v) do { barrier(); WRITE_ONCE(*(p), (v)); } while (0)
+#define smp_store_release(p, v) do { kcsan_release(); barrier(); WRITE_ONCE(*(p), (v)); } while (0)
 #define smp_load_acquire(p) ({ typeof(*(p)) ___v = READ_ONCE(*(p)); barrier(); ___v; })
 
 static inline void cpu_relax(void)

@@ -47,14 +47,33 @@ struct watchpoint {
 	unsigned long addr;		/* 0: free; claimed with a compare-and-swap */
 	unsigned long size;
 	unsigned int type;
+	int cpu;			/* the CPU that set it: its own accesses do not hit it */
 	int hit;			/* 1 once a conflicting access recorded `other` */
 	struct kcsan_access other;
+};
+
+/*
+ * A sampled plain access kept in flight: the machine may perform it late,
+ * up to the next release or full barrier, so its watchpoint stays up
+ * while this CPU goes on, and the stall comes at the barrier (or after
+ * REORDER_BUDGET more accesses). An access another CPU makes meanwhile
+ * that conflicts with it is a race under that reordering: a missing
+ * barrier, when this CPU passed a marked store that published it.
+ */
+#define REORDER_BUDGET	64
+
+struct in_flight {
+	struct watchpoint *w;		/* NULL: none */
+	struct kcsan_access me;
+	int budget;
+	bool passed_marked_store;	/* a marked store since: a publication? */
 };
 
 struct kcsan_cpu {
 	int busy;			/* in the runtime (or stalled in it) on this CPU */
 	long countdown;			/* accesses until this CPU next sets a watchpoint */
 	unsigned long rnd;
+	struct in_flight pending;
 };
 
 static struct watchpoint watchpoints[NR_WATCHPOINTS];
@@ -130,6 +149,8 @@ static bool conflicts(const struct watchpoint *w, unsigned long waddr, unsigned 
 {
 	if (addr + size <= waddr || waddr + w->size <= addr)
 		return false;
+	if (w->cpu == smp_processor_id())
+		return false;			/* this CPU's own, in flight */
 	if (w->type & KCSAN_ACCESS_ASSERT_ACCESS)
 		return true;
 	if (w->type & KCSAN_ACCESS_ASSERT_WRITER)
@@ -243,7 +264,7 @@ static bool seen_before(unsigned long a, unsigned long b)
 }
 
 static void report(const struct kcsan_access *me, const struct kcsan_access *other,
-		   u64 old, u64 new)
+		   u64 old, u64 new, bool reordered)
 {
 	char a[96], b[96];
 	const char *h;
@@ -270,7 +291,15 @@ static void report(const struct kcsan_access *me, const struct kcsan_access *oth
 	    me->size <= 8 && old != new)
 		printk("value changed: 0x%016llx -> 0x%016llx\n", (unsigned long long)old,
 		       (unsigned long long)new);
-	h = other ? hint(me->type, other->type) :
+	if (reordered)
+		printk("reordered: the %s above was kept in flight past a later marked store on "
+		       "cpu %d, as a weaker machine or the compiler may: only a release between "
+		       "them (smp_store_release(), rcu_assign_pointer(), list_add_rcu()) forbids "
+		       "that\n", kind(me->type), me->cpu);
+	h = reordered ? "a plain access ordered before a publication only by program order: "
+			"publish with rcu_assign_pointer() or smp_store_release() (list_add_rcu(), "
+			"not list_add()), which orders what came before it" :
+	    other ? hint(me->type, other->type) :
 		"a value changed under a watchpoint with no instrumented access seen: an "
 		"uninstrumented writer (assembly, a device, a file built without KCSAN)";
 	if (h)
@@ -292,41 +321,113 @@ static u64 read_value(unsigned long ptr, unsigned long size)
 	}
 }
 
-/* Set a watchpoint on this access, stall, and see who came. */
-static void watch(struct kcsan_cpu *kc, unsigned long ptr, unsigned long size,
-		  unsigned int type, unsigned long ip)
+/* Claim the line's slot for this access; NULL if another CPU holds it. */
+static struct watchpoint *arm(unsigned long ptr, unsigned long size, unsigned int type)
 {
 	struct watchpoint *w = slot_of(ptr);
-	struct kcsan_access me;
 	unsigned long expect = 0;
-	u64 old, new;
-	bool hit;
 
 	if ((ptr >> 6) != ((ptr + size - 1) >> 6) || size > 8)
-		return;				/* one slot covers one cache line */
+		return NULL;			/* one slot covers one cache line */
 	if (!__atomic_compare_exchange_n(&w->addr, &expect, ~0UL, false, __ATOMIC_ACQUIRE,
 					 __ATOMIC_RELAXED))
-		return;				/* the slot is busy: skip this sample */
+		return NULL;			/* the slot is busy: skip this sample */
 	w->size = size;
 	w->type = type;
+	w->cpu = smp_processor_id();
 	w->hit = 0;
 	/* Publish the address last: others match only a complete watchpoint. */
 	__atomic_store_n(&w->addr, ptr, __ATOMIC_RELEASE);
-	old = read_value(ptr, size);
-	udelay(__atomic_load_n(&kcsan_udelay, __ATOMIC_RELAXED));
-	new = read_value(ptr, size);
+	return w;
+}
+
+/* Take w down; true if another CPU's conflicting access hit it. */
+static bool disarm(struct watchpoint *w)
+{
+	bool hit;
+
 	__atomic_store_n(&w->addr, ~0UL, __ATOMIC_SEQ_CST);	/* no new hits */
 	/* A hitter that claimed the slot is still writing what it saw. */
 	for (int spins = 0; __atomic_load_n(&w->hit, __ATOMIC_ACQUIRE) == 1 && spins < 100000; spins++)
 		cpu_relax();
 	hit = __atomic_load_n(&w->hit, __ATOMIC_ACQUIRE) == 2;
+	return hit;
+}
+
+static void release_slot(struct watchpoint *w)
+{
+	__atomic_store_n(&w->addr, 0, __ATOMIC_RELEASE);
+}
+
+/* Set a watchpoint on this access, stall, and see who came. */
+static void watch(struct kcsan_cpu *kc, unsigned long ptr, unsigned long size,
+		  unsigned int type, unsigned long ip)
+{
+	struct watchpoint *w = arm(ptr, size, type);
+	struct kcsan_access me;
+	u64 old, new;
+	bool hit;
+
+	if (!w)
+		return;
+	old = read_value(ptr, size);
+	udelay(__atomic_load_n(&kcsan_udelay, __ATOMIC_RELAXED));
+	new = read_value(ptr, size);
+	hit = disarm(w);
 	fill_access(&me, ptr, size, type, ip);
 	if (hit)
-		report(&me, &w->other, old, new);
+		report(&me, &w->other, old, new, false);
 	else if (old != new && !(type & KCSAN_ACCESS_MARKED) &&
 		 !(type & (KCSAN_ACCESS_ASSERT_WRITER | KCSAN_ACCESS_ASSERT_ACCESS)))
-		report(&me, NULL, old, new);
-	__atomic_store_n(&w->addr, 0, __ATOMIC_RELEASE);
+		report(&me, NULL, old, new, false);
+	release_slot(w);
+}
+
+/* A plain access sampled: keep it in flight instead of stalling at once. */
+static void start_in_flight(struct kcsan_cpu *kc, unsigned long ptr, unsigned long size,
+			    unsigned int type, unsigned long ip)
+{
+	struct in_flight *f = &kc->pending;
+	struct watchpoint *w;
+
+	if (f->w || !(w = arm(ptr, size, type)))
+		return;
+	fill_access(&f->me, ptr, size, type, ip);
+	f->budget = REORDER_BUDGET;
+	f->passed_marked_store = false;
+	f->w = w;
+}
+
+/* The barrier (or the budget's end) the in-flight access cannot pass:
+ * stall here, with its watchpoint still up, and see who came. */
+static void end_in_flight(struct kcsan_cpu *kc)
+{
+	struct in_flight *f = &kc->pending;
+	struct watchpoint *w = f->w;
+
+	if (!w)
+		return;
+	udelay(__atomic_load_n(&kcsan_udelay, __ATOMIC_RELAXED));
+	if (disarm(w))
+		report(&f->me, &w->other, 0, 0, f->passed_marked_store);
+	f->w = NULL;
+	release_slot(w);
+}
+
+void kcsan_release(void)
+{
+	struct kcsan_cpu *kc;
+
+	if (!__atomic_load_n(&kcsan_enabled, __ATOMIC_RELAXED))
+		return;
+	kc = this_cpu_ptr(&kcsan_cpu);
+	if (kc->busy || !kc->pending.w)
+		return;
+	preempt_disable();
+	kc->busy = 1;
+	end_in_flight(kc);
+	kc->busy = 0;
+	preempt_enable_no_resched();
 }
 
 void __kcsan_assert(const volatile void *p, unsigned long size, unsigned int type)
@@ -350,6 +451,13 @@ void kcsan_check(const volatile void *p, unsigned long size, unsigned int type,
 	kc->busy = 1;
 	if (current->kcsan_disable)
 		goto out;
+	if (kc->pending.w) {
+		if ((type & (KCSAN_ACCESS_MARKED | KCSAN_ACCESS_WRITE)) ==
+		    (KCSAN_ACCESS_MARKED | KCSAN_ACCESS_WRITE))
+			kc->pending.passed_marked_store = true;
+		if (--kc->pending.budget <= 0)
+			end_in_flight(kc);
+	}
 	/* Someone's watchpoint on this line, or the next one the access reaches? */
 	for (unsigned long line = ptr >> 6; line <= (ptr + size - 1) >> 6; line++) {
 		w = &watchpoints[line & (NR_WATCHPOINTS - 1)];
@@ -373,8 +481,13 @@ void kcsan_check(const volatile void *p, unsigned long size, unsigned int type,
 		/* Between half and one and a half times skip, so that samples
 		 * do not lock step with a loop's period. */
 		kc->countdown = skip / 2 + (long)(next_random(kc) % (skip + 1));
-		if (!in_irq())
+		if (in_irq())
+			;
+		else if (type & (KCSAN_ACCESS_MARKED | KCSAN_ACCESS_ASSERT_WRITER |
+				 KCSAN_ACCESS_ASSERT_ACCESS))
 			watch(kc, ptr, size, type, ip);
+		else
+			start_in_flight(kc, ptr, size, type, ip);
 	}
 out:
 	kc->busy = 0;
@@ -432,38 +545,40 @@ void __tsan_init(void) { }
  * asked for: stronger than needed is still correct, and x86 gives the
  * same code for all but relaxed and seq_cst stores.
  */
+/* ThreadSanitizer's orders: 3 release, 4 acq_rel, 5 seq_cst order what came before. */
+#define RELEASES(mo)	do { if ((mo) >= 3) kcsan_release(); } while (0)
 #define TSAN_ATOMIC(n, T)							\
 T __tsan_atomic##n##_load(const volatile T *p, int mo);			\
 T __tsan_atomic##n##_load(const volatile T *p, int mo)				\
 { kcsan_check(p, n / 8, KCSAN_ACCESS_MARKED, IP); return __atomic_load_n(p, __ATOMIC_SEQ_CST); } \
 void __tsan_atomic##n##_store(volatile T *p, T v, int mo);			\
 void __tsan_atomic##n##_store(volatile T *p, T v, int mo)			\
-{ kcsan_check(p, n / 8, KCSAN_ACCESS_MARKED | KCSAN_ACCESS_WRITE, IP);		\
+{ RELEASES(mo); kcsan_check(p, n / 8, KCSAN_ACCESS_MARKED | KCSAN_ACCESS_WRITE, IP);		\
   __atomic_store_n(p, v, __ATOMIC_SEQ_CST); }					\
 T __tsan_atomic##n##_exchange(volatile T *p, T v, int mo);			\
 T __tsan_atomic##n##_exchange(volatile T *p, T v, int mo)			\
-{ kcsan_check(p, n / 8, KCSAN_ACCESS_MARKED | KCSAN_ACCESS_WRITE, IP);		\
+{ RELEASES(mo); kcsan_check(p, n / 8, KCSAN_ACCESS_MARKED | KCSAN_ACCESS_WRITE, IP);		\
   return __atomic_exchange_n(p, v, __ATOMIC_SEQ_CST); }				\
 TSAN_RMW(n, T, fetch_add) TSAN_RMW(n, T, fetch_sub) TSAN_RMW(n, T, fetch_and)	\
 TSAN_RMW(n, T, fetch_or) TSAN_RMW(n, T, fetch_xor) TSAN_RMW(n, T, fetch_nand)	\
 int __tsan_atomic##n##_compare_exchange_strong(volatile T *p, T *exp, T v, int mo, int fmo); \
 int __tsan_atomic##n##_compare_exchange_strong(volatile T *p, T *exp, T v, int mo, int fmo) \
-{ kcsan_check(p, n / 8, KCSAN_ACCESS_MARKED | KCSAN_ACCESS_WRITE, IP);		\
+{ RELEASES(mo); kcsan_check(p, n / 8, KCSAN_ACCESS_MARKED | KCSAN_ACCESS_WRITE, IP);		\
   return __atomic_compare_exchange_n(p, exp, v, false, __ATOMIC_SEQ_CST, __ATOMIC_SEQ_CST); } \
 int __tsan_atomic##n##_compare_exchange_weak(volatile T *p, T *exp, T v, int mo, int fmo); \
 int __tsan_atomic##n##_compare_exchange_weak(volatile T *p, T *exp, T v, int mo, int fmo) \
-{ kcsan_check(p, n / 8, KCSAN_ACCESS_MARKED | KCSAN_ACCESS_WRITE, IP);		\
+{ RELEASES(mo); kcsan_check(p, n / 8, KCSAN_ACCESS_MARKED | KCSAN_ACCESS_WRITE, IP);		\
   return __atomic_compare_exchange_n(p, exp, v, true, __ATOMIC_SEQ_CST, __ATOMIC_SEQ_CST); } \
 T __tsan_atomic##n##_compare_exchange_val(volatile T *p, T exp, T v, int mo, int fmo); \
 T __tsan_atomic##n##_compare_exchange_val(volatile T *p, T exp, T v, int mo, int fmo) \
-{ kcsan_check(p, n / 8, KCSAN_ACCESS_MARKED | KCSAN_ACCESS_WRITE, IP);		\
+{ RELEASES(mo); kcsan_check(p, n / 8, KCSAN_ACCESS_MARKED | KCSAN_ACCESS_WRITE, IP);		\
   __atomic_compare_exchange_n(p, &exp, v, false, __ATOMIC_SEQ_CST, __ATOMIC_SEQ_CST); \
   return exp; }
 
 #define TSAN_RMW(n, T, op)							\
 T __tsan_atomic##n##_##op(volatile T *p, T v, int mo);				\
 T __tsan_atomic##n##_##op(volatile T *p, T v, int mo)				\
-{ kcsan_check(p, n / 8, KCSAN_ACCESS_MARKED | KCSAN_ACCESS_WRITE, IP);		\
+{ RELEASES(mo); kcsan_check(p, n / 8, KCSAN_ACCESS_MARKED | KCSAN_ACCESS_WRITE, IP); \
   return __atomic_##op(p, v, __ATOMIC_SEQ_CST); }
 
 TSAN_ATOMIC(8, u8)
@@ -472,6 +587,10 @@ TSAN_ATOMIC(32, u32)
 TSAN_ATOMIC(64, u64)
 
 void __tsan_atomic_thread_fence(int mo);
-void __tsan_atomic_thread_fence(int mo) { __atomic_thread_fence(__ATOMIC_SEQ_CST); }
+void __tsan_atomic_thread_fence(int mo)
+{
+	RELEASES(mo);
+	__atomic_thread_fence(__ATOMIC_SEQ_CST);
+}
 void __tsan_atomic_signal_fence(int mo);
 void __tsan_atomic_signal_fence(int mo) { __atomic_signal_fence(__ATOMIC_SEQ_CST); }
