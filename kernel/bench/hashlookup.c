@@ -23,6 +23,7 @@
 #include <brlock.h>
 #include <rculist.h>
 #include <arch/cpu.h>
+#include <c2c_mark.h>
 #include "hashlookup.h"
 
 const char *const hl_name[HL_NR] = {
@@ -58,7 +59,7 @@ static struct brlock hl_br;		/* the brlock discipline's one lock */
 struct hl_cpu {
 	struct task *task;
 	int disc;
-	unsigned int update_permille, hold;
+	unsigned int update_permille, hold, c2c_id;
 	u64 start, end, t0, cycles, gaps, seed;
 	unsigned long ops, updates, nomem;
 	long sum;			/* the data read: keeps the ideal loop honest */
@@ -276,6 +277,8 @@ static __always_inline void hl_loop(struct hl_cpu *c, const int d)
 	while ((t = rdtsc()) < c->start)
 		cpu_relax();
 	c->t0 = prev = t;
+	/* the plugin counts this CPU's accesses from here to the end mark */
+	c2c_cell_begin(c->c2c_id, hl_name[d]);
 	do {
 		for (int i = 0; i < OPS_PER_CHECK; i++) {
 			long key;
@@ -298,6 +301,7 @@ static __always_inline void hl_loop(struct hl_cpu *c, const int d)
 			gaps += t - prev - fastest;
 		prev = t;
 	} while (t < c->end);
+	c2c_cell_end(c->c2c_id);
 	c->cycles = t - c->t0;
 	c->gaps = gaps;
 	c->ops = ops;
@@ -335,6 +339,7 @@ void hl_run_cell(struct hl_cell *cell)
 	cell->ops = cell->updates = cell->nomem = 0;
 	cell->ops_per_s = cell->ps_per_op = 0;
 	cell->threads = 0;
+	cell->c2c_id = c2c_enabled ? c2c_cell_id() : 0;
 	if (cell->disc == HL_IDEAL)
 		cell->update_permille = 0;	/* unsynchronized updates would be a bug, not a figure */
 	for (cpu = 0; cpu < cell->ncpu; cpu++) {
@@ -343,6 +348,7 @@ void hl_run_cell(struct hl_cell *cell)
 		c->disc = cell->disc;
 		c->update_permille = cell->update_permille;
 		c->hold = cell->hold;
+		c->c2c_id = cell->c2c_id;
 		c->start = start;
 		c->end = start + span;
 		c->ops = c->updates = c->nomem = 0;
