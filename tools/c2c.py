@@ -1,0 +1,142 @@
+#!/usr/bin/env python3
+"""Cache-line transfers of a benchmark boot, counted by the coherence
+plugin (tools/c2c/c2c.c) and reported in the manner of `perf c2c report`
+(docs/figures.md, "Cache-line transfers"):
+
+  c2c.py run CASE [--cpus N]    build, boot CASE under the plugin, write
+                                build/c2c/CASE-smpN/{c2c.out,report.txt,report.json}
+  c2c.py report C2C.OUT --elf ELF [--bench results.json]
+
+CASE: hashlookup (seed 001's benchmarklet, read-only cells), hashlookup-all
+(Figure 5 too), route (the route cache), semop (semopbench, ipc=global and
+then ipc=rcu), counters (the known-behaviour ktests c2c_*).
+"""
+import argparse
+import json
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+
+from qs import REPO
+from qs.boot import boot
+from qs.c2c import PLUGIN, Counts, Elf, report_text
+from qs.net import Nic
+
+NOPOISON = ["# CONFIG_DEBUG_KMALLOC_POISON is not set"]
+CASES = {
+    # name: (build, options, command line, nics)
+    "hashlookup": ("figures-defconfig", NOPOISON,
+                   "ktest=bench_hashlookup hashlookup.quick=1 hashlookup.passes=1 hashlookup.figs=1",
+                   None),
+    "hashlookup-all": ("figures-defconfig", NOPOISON,
+                       "ktest=bench_hashlookup hashlookup.quick=1 hashlookup.passes=1", None),
+    "route": ("test-defconfig", (), "ip=10.0.2.15/24 ktest=bench_route_lookup route_bench.ms=50",
+              "user"),
+    "semop-global": ("test-defconfig", (), "ipc=global -- semopbench {cpus} 20000; poweroff", None),
+    "semop": ("test-defconfig", (), "ipc=rcu -- semopbench {cpus} 20000; poweroff", None),
+    "counters": ("figures-defconfig", NOPOISON, "ktest=c2c_*", None),
+}
+
+
+def plugin():
+    p = subprocess.run(["make", "--no-print-directory", "c2c-plugin"], cwd=REPO,
+                       capture_output=True, text=True)
+    if p.returncode:
+        sys.exit(f"c2c: building the plugin failed:\n{p.stdout}{p.stderr}")
+    return PLUGIN
+
+
+def mark_address(elf):
+    out = subprocess.run(["nm", str(elf)], capture_output=True, text=True, check=True).stdout
+    for line in out.splitlines():
+        f = line.split()
+        if len(f) == 3 and f[2] == "c2c_mark_area":
+            return f[0]
+    return None
+
+
+def bench_cells(bench):
+    """cell number -> operations, and a label, from the BENCH lines that name one."""
+    ops = {}
+    for b in bench:
+        if "c2c_cell" in b and b.get("ops"):
+            ops[b["c2c_cell"]] = b["ops"]
+            ops[("label", b["c2c_cell"])] = (f"{b.get('discipline', b.get('bench'))} "
+                                             f"{b.get('cpus', '?')}cpu "
+                                             f"u{b.get('update_permille', 0)}")
+    return ops
+
+
+def boot_case(case, cpus, out_dir, use_plugin=True, timeout=900, lines_log2=22):
+    name, options, cmdline, nic = CASES[case]
+    cmdline = cmdline.format(cpus=cpus)
+    from qs.build import build
+    elf = build(name, "defconfig", list(options))
+    extra = []
+    out = out_dir / "c2c.out"
+    if use_plugin:
+        mark = mark_address(elf)
+        if not mark:
+            sys.exit(f"c2c: {elf} has no c2c_mark_area")
+        if out.exists():
+            out.unlink()
+        extra = ["-plugin", f"{plugin()},out={out},mark={mark},lines={lines_log2}"]
+        cmdline = cmdline.replace(" -- ", " c2c=1 -- ") if " -- " in cmdline else cmdline + " c2c=1"
+    t0 = time.time()
+    r = boot(name=name, defconfig="defconfig", options=list(options), boot="kernel", cpus=cpus,
+             cmdline=cmdline, timeout=timeout, kvm="0", label=f"c2c-{case}-smp{cpus}",
+             extra=extra, nics=[Nic(nic, dump=False)] if nic else None)
+    return r, elf, out, time.time() - t0
+
+
+def cmd_run(a):
+    out_dir = REPO / "build" / "c2c" / f"{a.case}-smp{a.cpus}"
+    out_dir.mkdir(parents=True, exist_ok=True)
+    r, elf, out, secs = boot_case(a.case, a.cpus, out_dir)
+    if r.status not in ("pass", "poweroff") or not out.exists():
+        sys.exit(f"c2c: the boot ended {r.status}; see {r.log_path}")
+    counts = Counts(out)
+    ops = bench_cells(r.console.bench)
+    text, lines = report_text(counts, Elf(elf), top=a.top, cell_ops=ops)
+    (out_dir / "report.txt").write_text(text)
+    (out_dir / "report.json").write_text(json.dumps({
+        "case": a.case, "cpus": a.cpus, "boot_s": round(secs, 1), "log": str(r.log_path),
+        "cells": [{**c, "ops": ops.get(cid), "bench_label": ops.get(("label", cid))}
+                  for cid, c in sorted(counts.cells.items())],
+        "lines": lines}, indent=1, default=str))
+    sys.stdout.write(text)
+    print(f"\nc2c: {out_dir}/report.txt (boot {secs:.1f} s under the plugin; log {r.log_path})")
+
+
+def cmd_report(a):
+    bench = []
+    if a.bench:
+        bench = json.loads(Path(a.bench).read_text())
+        bench = bench.get("bench", bench) if isinstance(bench, dict) else bench
+    text, _ = report_text(Counts(a.counts), Elf(a.elf), top=a.top, cell_ops=bench_cells(bench))
+    sys.stdout.write(text)
+
+
+def main():
+    ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    sub = ap.add_subparsers(dest="cmd", required=True)
+    r = sub.add_parser("run")
+    r.add_argument("case", choices=sorted(CASES))
+    r.add_argument("--cpus", type=int, default=2)
+    r.add_argument("--top", type=int, default=10)
+    r.set_defaults(fn=cmd_run)
+    p = sub.add_parser("report")
+    p.add_argument("counts")
+    p.add_argument("--elf", required=True)
+    p.add_argument("--bench", help="a boot's results JSON (its BENCH lines)")
+    p.add_argument("--top", type=int, default=10)
+    p.set_defaults(fn=cmd_report)
+    a = ap.parse_args()
+    a.fn(a)
+
+
+if __name__ == "__main__":
+    main()
