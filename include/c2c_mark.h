@@ -31,5 +31,8 @@ unsigned int c2c_cell_id(void);
 /* This CPU enters (leaves) cell id; label: what the cell measures. */
 #define c2c_cell_begin(id, label)	c2c_mark("B %u %s", (id), (label))
 #define c2c_cell_end(id)		c2c_mark("E %u", (id))
+/* Leave the cell's counts for a while (a wait that is not the cell's work). */
+#define c2c_cell_pause(id)		c2c_mark("P")
+#define c2c_cell_resume(id)		c2c_mark("R")
 
 #endif

@@ -29,7 +29,8 @@ NOPOISON = ["# CONFIG_DEBUG_KMALLOC_POISON is not set"]
 CASES = {
     # name: (build, options, command line, nics)
     "hashlookup": ("figures-defconfig", NOPOISON,
-                   "ktest=bench_hashlookup hashlookup.quick=1 hashlookup.passes=1 hashlookup.figs=1",
+                   "ktest=bench_hashlookup hashlookup.quick=1 hashlookup.passes=1 hashlookup.figs=1 "
+                   "hashlookup.ms=200",
                    None),
     "hashlookup-all": ("figures-defconfig", NOPOISON,
                        "ktest=bench_hashlookup hashlookup.quick=1 hashlookup.passes=1", None),
@@ -100,7 +101,7 @@ def cmd_run(a):
         sys.exit(f"c2c: the boot ended {r.status}; see {r.log_path}")
     counts = Counts(out)
     ops = bench_cells(r.console.bench)
-    text, lines = report_text(counts, Elf(elf), top=a.top, cell_ops=ops)
+    text, lines = report_text(counts, Elf(elf), top=a.top, cell_ops=ops, only=a.only)
     (out_dir / "report.txt").write_text(text)
     (out_dir / "report.json").write_text(json.dumps({
         "case": a.case, "cpus": a.cpus, "boot_s": round(secs, 1), "log": str(r.log_path),
@@ -116,7 +117,8 @@ def cmd_report(a):
     if a.bench:
         bench = json.loads(Path(a.bench).read_text())
         bench = bench.get("bench", bench) if isinstance(bench, dict) else bench
-    text, _ = report_text(Counts(a.counts), Elf(a.elf), top=a.top, cell_ops=bench_cells(bench))
+    text, _ = report_text(Counts(a.counts), Elf(a.elf), top=a.top, cell_ops=bench_cells(bench),
+                          only=a.only)
     sys.stdout.write(text)
 
 
@@ -127,12 +129,15 @@ def main():
     r.add_argument("case", choices=sorted(CASES))
     r.add_argument("--cpus", type=int, default=2)
     r.add_argument("--top", type=int, default=10)
+    r.add_argument("--only", help="the line view for the cells with this word in their label "
+                   "(a discipline: rwlock)")
     r.set_defaults(fn=cmd_run)
     p = sub.add_parser("report")
     p.add_argument("counts")
     p.add_argument("--elf", required=True)
     p.add_argument("--bench", help="a boot's results JSON (its BENCH lines)")
     p.add_argument("--top", type=int, default=10)
+    p.add_argument("--only", help="as for run")
     p.set_defaults(fn=cmd_report)
     a = ap.parse_args()
     a.fn(a)

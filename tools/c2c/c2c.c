@@ -34,7 +34,9 @@
  * area, one store per byte at area + byte (interface version 1 shows a
  * store's address, not its value), and a store at area + 256 ends a
  * message. Messages: "B id label" a benchmark cell begins on this vCPU,
- * "E id" it ends, "A ptr size site" kmalloc returned ptr, "F ptr" kfree.
+ * "E id" it ends, "P" and "R" pause and resume this vCPU's counting in its
+ * open cell (a wait between rounds), "A ptr size site" kmalloc returned
+ * ptr, "F ptr" kfree.
  * Stores to the area are not counted.
  *
  * Arguments: out=FILE (the counts, written at exit; tools/c2c.py reads
@@ -58,17 +60,20 @@ C2C_PLUGIN_EXPORT int qemu_plugin_version = C2C_PLUGIN_API_VERSION;
 #define OWNER(s)	((int)((s) >> OWNER_SHIFT) - 1)
 #define MARK_SIZE	512
 #define MARK_END	256
-#define MAX_CELLS	8192
+#define MAX_CELLS	8190		/* + 1 fits the detail key's 13 bits */
 #define MSG_MAX		240
 
 enum { C_LOADS, C_STORES, C_RMW, C_XFER, C_INVAL, C_COLD, C_INSNS, C_NR };
+_Static_assert(C_NR <= 8, "an instruction's counts fit a host cache line per vCPU");
 
 /* One guest instruction that touches memory: its counts per vCPU. */
 struct insn {
 	uint64_t vaddr;
 	uint32_t id;
 	uint8_t locked;
-	uint64_t (*c)[C_NR];	/* [vcpu][C_*] */
+	/* [vcpu][C_*], a host cache line per vCPU: the vCPUs' threads run the
+	 * same instructions at once, and shared host lines would slow them */
+	uint64_t (*c)[8];
 	struct insn *next;	/* hash chain, translation only */
 };
 
@@ -80,9 +85,11 @@ struct line {
 	uint32_t seq;		/* marks seen before that first transfer (kmalloc log order) */
 };
 
-/* Per line, instruction and vCPU: what the report's line view shows. */
+/* Per line, instruction, vCPU and cell: what the report's line view shows. */
+#define DETAIL_KEY(ln, id, cell, cpu) \
+	((((uint64_t)(ln) << 39) | ((uint64_t)(id) << 19) | ((uint64_t)(cell) << 6) | (cpu)) + 1)
 struct detail {
-	uint64_t key;		/* (line << 26 | insn id << 6 | vcpu) + 1 */
+	uint64_t key;		/* DETAIL_KEY(line < 2^24, insn id < 2^20, cell + 1 < 2^13, vcpu) */
 	uint32_t c[C_INSNS];
 	uint64_t offsets;	/* bit i: byte i of the line was touched */
 };
@@ -91,6 +98,7 @@ struct vcpu {
 	uint64_t c[C_NR];
 	uint64_t snap[C_NR];	/* at the open cell's begin mark */
 	int cell;		/* -1: none open */
+	int paused;		/* inside "P" .. "R" */
 	int len;
 	char msg[MSG_MAX + 1];
 } __attribute__((aligned(64)));
@@ -150,9 +158,9 @@ static struct line *line_get(uint64_t ln)
 	return NULL;
 }
 
-static struct detail *detail_get(uint64_t ln, uint32_t id, unsigned int cpu)
+static struct detail *detail_get(uint64_t ln, uint32_t id, unsigned int cell, unsigned int cpu)
 {
-	uint64_t key = ((ln << 26) | ((uint64_t)(id & 0xfffff) << 6) | cpu) + 1;
+	uint64_t key = DETAIL_KEY(ln, id, cell, cpu);
 	uint64_t i = hash64(key) & detail_mask;
 
 	for (uint64_t probes = 0; probes < 64; probes++, i = (i + 1) & detail_mask) {
@@ -182,16 +190,26 @@ static void mark_message(unsigned int cpu, struct vcpu *v)
 	v->msg[v->len] = 0;
 	if (v->msg[0] == 'B' && sscanf(v->msg, "B %d %n", &id, &n) == 1 && id >= 0 && id < MAX_CELLS) {
 		v->cell = id;
+		v->paused = 0;
 		memcpy(v->snap, v->c, sizeof(v->snap));
 		pthread_mutex_lock(&lock);
 		if (!cells[id].label[0])
 			snprintf(cells[id].label, sizeof(cells[id].label), "%s", v->msg + n);
 		pthread_mutex_unlock(&lock);
-	} else if (v->msg[0] == 'E' && sscanf(v->msg, "E %d", &id) == 1 && id == v->cell) {
+	} else if (v->msg[0] == 'P' && v->cell >= 0 && !v->paused) {
 		for (int i = 0; i < C_NR; i++)
-			__atomic_add_fetch(&cells[id].c[i], v->c[i] - v->snap[i], __ATOMIC_RELAXED);
+			__atomic_add_fetch(&cells[v->cell].c[i], v->c[i] - v->snap[i], __ATOMIC_RELAXED);
+		v->paused = 1;
+	} else if (v->msg[0] == 'R' && v->cell >= 0 && v->paused) {
+		memcpy(v->snap, v->c, sizeof(v->snap));
+		v->paused = 0;
+	} else if (v->msg[0] == 'E' && sscanf(v->msg, "E %d", &id) == 1 && id == v->cell) {
+		if (!v->paused)
+			for (int i = 0; i < C_NR; i++)
+				__atomic_add_fetch(&cells[id].c[i], v->c[i] - v->snap[i], __ATOMIC_RELAXED);
 		__atomic_add_fetch(&cells[id].vcpus, 1, __ATOMIC_RELAXED);
 		v->cell = -1;
+		v->paused = 0;
 	} else if (v->msg[0] == 'A' && sscanf(v->msg, "A %llx %llx %llx", &a, &b, &c) == 3) {
 		pthread_mutex_lock(&lock);
 		fprintf(log_tmp, "alloc %u %llx %llu %llx\n", seq, a, b, c);
@@ -296,8 +314,10 @@ static void mem_cb(unsigned int cpu, qemu_plugin_meminfo_t info, uint64_t vaddr,
 		l->vaddr = vaddr;
 		l->seq = __atomic_load_n(&seq, __ATOMIC_ACQUIRE);
 	}
-	if (__atomic_load_n(&l->xfers, __ATOMIC_RELAXED) && in->id < (1u << 20)) {
-		struct detail *d = detail_get(ln, in->id, cpu);
+	if (__atomic_load_n(&l->xfers, __ATOMIC_RELAXED) && in->id < (1u << 20) && ln < (1u << 24)) {
+		/* the cell this vCPU is counting for, + 1; 0 outside cells and pauses */
+		unsigned int cell = v->cell >= 0 && !v->paused ? v->cell + 1 : 0;
+		struct detail *d = detail_get(ln, in->id, cell, cpu);
 
 		if (d) {
 			unsigned int off = pa & 63, size = 1u << qemu_plugin_mem_size_shift(info);
@@ -348,7 +368,9 @@ static struct insn *insn_get(uint64_t vaddr, const uint8_t *data, size_t size)
 			return in;
 	in = calloc(1, sizeof(*in));
 	if (in)
-		in->c = calloc(nvcpus, sizeof(*in->c));
+		in->c = aligned_alloc(64, nvcpus * sizeof(*in->c));
+	if (in && in->c)
+		memset(in->c, 0, nvcpus * sizeof(*in->c));
 	if (!in || !in->c) {
 		fprintf(stderr, "c2c: out of memory\n");
 		abort();
@@ -436,8 +458,9 @@ static void write_counts(qemu_plugin_id_t id, void *udata)
 
 		if (!d->key)
 			continue;
-		fprintf(f, "acc %" PRIx64 " %" PRIx64 " %u", (k >> 26) << 6,
-			insn_list[(k >> 6) & 0xfffff]->vaddr, (unsigned int)(k & 63));
+		fprintf(f, "acc %" PRIx64 " %" PRIx64 " %u %d", (k >> 39) << 6,
+			insn_list[(k >> 19) & 0xfffff]->vaddr, (unsigned int)(k & 63),
+			(int)((k >> 6) & 0x1fff) - 1);
 		for (int j = 0; j < C_INSNS; j++)
 			fprintf(f, " %u", d->c[j]);
 		fprintf(f, " %" PRIx64 "\n", d->offsets);

@@ -53,7 +53,8 @@ class Counts:
                                              "seq": int(f[3]), "xfers": int(f[4])}
             elif k == "acc":
                 self.acc.append({"pa": int(f[1], 16), "pc": int(f[2], 16), "cpu": int(f[3]),
-                                 **dict(zip(COLS, map(int, f[4:10]))), "offsets": int(f[10], 16)})
+                                 "cell": int(f[4]), **dict(zip(COLS, map(int, f[5:11]))),
+                                 "offsets": int(f[11], 16)})
             elif k == "cell":
                 self.cells[int(f[1])] = {"id": int(f[1]), "vcpus": int(f[2]),
                                          **dict(zip(COLS, map(int, f[3:10]))),
@@ -164,13 +165,47 @@ def offsets_str(mask):
     return ",".join(out)
 
 
-def analyse(counts, elf, top=10):
-    """The hottest lines, named, with their accesses grouped by CPU and code."""
+def merged(accs, key=("pa", "pc", "cpu")):
+    """Accesses summed over what key leaves out (the cells, by default)."""
+    out = {}
+    for a in accs:
+        k = tuple(a[x] for x in key)
+        if k not in out:
+            out[k] = dict(a)
+        else:
+            m = out[k]
+            for c in COLS[:6]:
+                m[c] += a[c]
+            m["offsets"] |= a["offsets"]
+    return list(out.values())
+
+
+def analyse(counts, elf, top=10, cell=None):
+    """The hottest lines, named, with their accesses grouped by CPU and code.
+    cell None: the whole run, lines ranked by all their transfers and
+    invalidations; a cell number: only what that cell did; "any": what
+    every cell did (the benchmark's own lines, without its waits between
+    rounds and what ran between cells)."""
     allocs = sorted(counts.allocs)
+    if cell is None:
+        accs = counts.acc
+    elif cell == "any":
+        accs = [a for a in counts.acc if a["cell"] >= 0]
+    else:
+        accs = [a for a in counts.acc if a["cell"] == cell]
     by_line = defaultdict(list)
-    for a in counts.acc:
+    for a in merged(accs):
         by_line[a["pa"]].append(a)
-    hot = sorted(counts.lines.values(), key=lambda l: -l["xfers"])[:top]
+    if cell is None:
+        hot = sorted(counts.lines.values(), key=lambda l: -l["xfers"])[:top]
+    else:
+        hot = sorted(({**counts.lines[pa], "xfers": sum(a["xfer"] + a["inval"] for a in v)}
+                      for pa, v in by_line.items() if pa in counts.lines),
+                     key=lambda l: -l["xfers"])[:top]
+    return _named(hot, by_line, elf, allocs)
+
+
+def _named(hot, by_line, elf, allocs):
     pcs = {a["pc"] for l in hot for a in by_line[l["pa"]]}
     src = elf.sources(pcs)
     out = []
@@ -188,6 +223,33 @@ def analyse(counts, elf, top=10):
     return out
 
 
+def cell_view(counts, elf, cell):
+    """A cell's transfers grouped by what the line is (its
+    symbol, or the kmalloc site's object) and the code that caused them
+    (the innermost function, and the outermost, where it was inlined):
+    [(transfers, object, code, lines)], most first."""
+    allocs = sorted(counts.allocs)
+    accs = merged([a for a in counts.acc if a["cell"] == cell and a["xfer"]])
+    src = elf.sources({a["pc"] for a in accs})
+    names, groups = {}, defaultdict(lambda: [0, set()])
+    for a in accs:
+        l = counts.lines.get(a["pa"])
+        if not l:
+            continue
+        if a["pa"] not in names:
+            n = name_line(l["va"], l["seq"], elf, allocs)
+            names[a["pa"]] = n["site"] if n["kind"] == "kmalloc" else n["name"].split("+")[0]
+            if n["kind"] == "kmalloc":
+                names[a["pa"]] = f"kmalloc@{n['site']}"
+        chain = [c[0] for c in src.get(a["pc"]) or [("?", "?")]]
+        code = chain[0] if len(chain) == 1 else f"{chain[0]} <- ... {chain[-1]}"
+        g = groups[(names[a["pa"]], code, (src.get(a["pc"]) or [("", "?")])[-1][1])]
+        g[0] += a["xfer"]
+        g[1].add(a["pa"])
+    return sorted(((v[0], k[0], k[1], k[2], len(v[1])) for k, v in groups.items()),
+                  key=lambda g: -g[0])
+
+
 def group_by_name(lines):
     """Transfers summed by what the lines are (a kmalloc site, a symbol)."""
     g = defaultdict(int)
@@ -196,9 +258,21 @@ def group_by_name(lines):
     return dict(g)
 
 
-def report_text(counts, elf, top=10, per_line=8, cell_ops=None):
+def cells_labelled(counts, cell_ops, word):
+    """The cells whose label (the BENCH line's, else the mark's) has word in it."""
+    out = []
+    for cid, c in counts.cells.items():
+        lab = (cell_ops or {}).get(("label", cid)) or c["label"]
+        if word in lab.split():
+            out.append(cid)
+    return out
+
+
+def report_text(counts, elf, top=10, per_line=8, cell_ops=None, only=None):
     """The report, in the manner of perf c2c report's: the totals, the cells
-    per operation, the hottest lines and who touches them."""
+    per operation, the hottest lines and who touches them. only: a word of
+    the cells' labels (a discipline: rwlock); the line view then shows what
+    those cells did alone."""
     w = []
     w.append(f"Cache-line transfers in the emulator: {counts.path} ({counts.nvcpus} vCPUs, "
              f"kernel {elf.path})")
@@ -233,9 +307,31 @@ def report_text(counts, elf, top=10, per_line=8, cell_ops=None):
                 w.append(f"{cid:>5} {lab:<22} {c['vcpus']:>5} {'-':>9} {c['insns']:>9} "
                          f"{c['loads']:>9} {c['stores']:>9} {c['rmw']:>7} {c['xfer']:>8} "
                          f"{c['inval']:>8}")
-    lines = analyse(counts, elf, top)
+    for cid, c in sorted(counts.cells.items()):
+        view = cell_view(counts, elf, cid)
+        if not view:
+            continue
+        lab = (cell_ops or {}).get(("label", cid)) or c["label"]
+        ops = (cell_ops or {}).get(cid)
+        w.append("")
+        w.append(f"-- cell {cid} ({lab}): where its transfers went")
+        for n, obj, code, where, nlines in view[:5]:
+            per = f" {n / ops:.4f}/op" if ops else ""
+            w.append(f"   {n:>8}{per}  {obj} ({nlines} lines)  by {code} ({where})")
+    inside = bool(counts.cells)
+    if only:
+        chosen = set(cells_labelled(counts, cell_ops, only))
+        keep = Counts.__new__(Counts)
+        keep.__dict__.update(counts.__dict__)
+        keep.acc = [a for a in counts.acc if a["cell"] in chosen]
+        lines = analyse(keep, elf, top, cell="any")
+        scope = f" (inside the cells labelled {only}: {sorted(chosen)})"
+    else:
+        lines = analyse(counts, elf, top, cell="any" if inside else None)
+        scope = (" (transfers and invalidations inside the cells; the run's own waits and "
+                 "everything between cells left out)" if inside else "")
     w.append("")
-    w.append(f"== The {len(lines)} most-transferred lines")
+    w.append(f"== The {len(lines)} most-transferred lines{scope}")
     w.append(f"{'#':>3} {'physical':>12} {'virtual':>18} {'xfer+inval':>10}  what")
     for i, l in enumerate(lines, 1):
         w.append(f"{i:>3} {l['pa']:>#12x} {l['va'] & ~63:>#18x} {l['xfers']:>10}  {l['what']}")
