@@ -39,6 +39,11 @@ CASES = {
     "semop-global": ("test-defconfig", (), "ipc=global -- semopbench {cpus} 20000; poweroff", None),
     "semop": ("test-defconfig", (), "ipc=rcu -- semopbench {cpus} 20000; poweroff", None),
     "counters": ("figures-defconfig", NOPOISON, "ktest=c2c_*", None),
+    # tests/test_c2c.py's one boot: the counters, then the read-only cells
+    # in fewer rounds
+    "selftest": ("figures-defconfig", NOPOISON,
+                 "ktest=c2c_*,bench_hashlookup hashlookup.quick=1 hashlookup.passes=1 "
+                 "hashlookup.figs=1 hashlookup.c2c_rounds=40", None),
 }
 
 
@@ -71,9 +76,19 @@ def bench_cells(bench):
     return ops
 
 
-def boot_case(case, cpus, out_dir, use_plugin=True, timeout=900, lines_log2=22):
-    name, options, cmdline, nic = CASES[case]
+def boot_case(case, cpus, out_dir, use_plugin=True, timeout=900, lines_log2=22, name=None,
+              args=""):
+    """Boot CASE under the plugin (use_plugin=False: the same boot without
+    it, for its cost); name: another build of defconfig (the tests use
+    make test's own, with kmalloc poisoning, which the cases here do not
+    mind); args: more of the command line."""
+    bname, options, cmdline, nic = CASES[case]
+    if name:
+        bname, options = name, ()
+    name = bname
     cmdline = cmdline.format(cpus=cpus)
+    if args:
+        cmdline = cmdline.replace(" -- ", f" {args} -- ") if " -- " in cmdline else f"{cmdline} {args}"
     from qs.build import build
     elf = build(name, "defconfig", list(options))
     extra = []
