@@ -22,6 +22,9 @@ void __c2c_mark(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 /* The next cell's number: cells are numbered in the order they begin. */
 unsigned int c2c_cell_id(void);
 
+/* Inside a cell on this CPU (between its begin or resume and its pause or end). */
+bool c2c_in_cell(void);
+
 #define c2c_mark(...)							\
 	do {								\
 		if (unlikely(c2c_enabled))				\
@@ -34,5 +37,12 @@ unsigned int c2c_cell_id(void);
 /* Leave the cell's counts for a while (a wait that is not the cell's work). */
 #define c2c_cell_pause(id)		c2c_mark("P")
 #define c2c_cell_resume(id)		c2c_mark("R")
+/* Marks that would count as the cell's work (a kmalloc's, formatted by
+ * vsnprintf: hundreds of instructions) are left out inside cells. */
+#define c2c_mark_outside_cells(...)					\
+	do {								\
+		if (unlikely(c2c_enabled) && !c2c_in_cell())		\
+			__c2c_mark(__VA_ARGS__);			\
+	} while (0)
 
 #endif

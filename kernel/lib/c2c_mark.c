@@ -6,6 +6,7 @@
 #include <string.h>
 #include <atomic.h>
 #include <arch/cpu.h>
+#include <percpu.h>
 
 unsigned long c2c_enabled;
 CMDLINE_ULONG("c2c", c2c_enabled, 0, 1,
@@ -19,6 +20,12 @@ CMDLINE_ULONG("c2c", c2c_enabled, 0, 1,
 volatile u8 c2c_mark_area[512] __aligned(512);
 
 static atomic_t c2c_cells;
+static DEFINE_PER_CPU(int, c2c_cell_open);
+
+bool c2c_in_cell(void)
+{
+	return this_cpu(c2c_cell_open);
+}
 
 unsigned int c2c_cell_id(void)
 {
@@ -42,5 +49,9 @@ void __c2c_mark(const char *fmt, ...)
 	for (int i = 0; i < n; i++)
 		c2c_mark_area[(u8)buf[i]] = 0;
 	c2c_mark_area[256] = 0;
+	if (buf[0] == 'B' || buf[0] == 'R')
+		this_cpu(c2c_cell_open) = 1;
+	else if (buf[0] == 'E' || buf[0] == 'P')
+		this_cpu(c2c_cell_open) = 0;
 	local_irq_restore(flags);
 }

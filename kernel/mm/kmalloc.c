@@ -398,12 +398,13 @@ static __always_inline void *__kmalloc(size_t size)
  * is. The caller's return address names the allocation site; the extent
  * is the class's (what the object's lines span). No free mark: the
  * report takes the latest allocation that covers a line before its
- * first transfer, which a later reuse supersedes.
+ * first transfer, which a later reuse supersedes. Not inside a
+ * benchmark's cell, whose counts the mark's formatting would swell.
  */
 static __always_inline void *c2c_note(void *obj, size_t size, void *site)
 {
 	if (obj)
-		c2c_mark("A %lx %lx %lx", (unsigned long)obj,
+		c2c_mark_outside_cells("A %lx %lx %lx", (unsigned long)obj,
 			 size > KMALLOC_MAX_CLASS ? size : (unsigned long)class_size(size_to_class(size)),
 			 (unsigned long)site);
 	return obj;

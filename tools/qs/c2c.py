@@ -349,3 +349,17 @@ def report_text(counts, elf, top=10, per_line=8, cell_ops=None, only=None):
         if len(l["accesses"]) > per_line:
             w.append(f"   ... {len(l['accesses']) - per_line} more")
     return "\n".join(w) + "\n", lines
+
+
+def bench_rows(counts, bench, name="hashlookup"):
+    """The cells of a benchmark's BENCH lines that carry a c2c_cell number,
+    each with the plugin's counts per operation (per_op) beside the line's
+    own fields."""
+    rows = []
+    for b in bench:
+        cid = b.get("c2c_cell")
+        if b.get("bench") != name or cid is None or not b.get("ops") or cid not in counts.cells:
+            continue
+        c = counts.cells[cid]
+        rows.append({**b, "per_op": {k: c[k] / b["ops"] for k in COLS}})
+    return rows
