@@ -120,3 +120,26 @@ def test_report_format(tmp_path):
     text, lines = report_text(c, Elf(elf), cell_ops={0: 4, ("label", 0): "shared 2cpu u0"})
     assert "kmalloc object from" in lines[0]["what"], lines[0]
     assert "shared 2cpu u0" in text and "0x0-0x3" in text and "0x4-0x7" in text
+
+
+@pytest.mark.qemu
+def test_modelled_figures(run, tmp_path):
+    """The modelled Figures 1 and 4 from this boot's counts (make figures
+    draws them from its own plugin boot): drawn, and ranked by the
+    mechanism, RCU with ideal and the rwlock and refcnt falling."""
+    from figs import Section, hlmodel
+    from figs.doc import Doc
+    from qs.c2c import bench_rows
+    r, elf, counts, _ = run
+    rows = bench_rows(counts, r.console.bench)
+    model = dict(cpus=2, boot_s=0, rounds=40,
+                 cells=[{k: b[k] for k in ("figure", "discipline", "cpus", "update_permille",
+                                           "ops", "updates", "per_op")} for b in rows])
+    doc = Doc()
+    s = Section("hashlookup", "t", doc)
+    hlmodel.render(doc, s, model, tmp_path)
+    assert len(s.pngs) == 2 and all((tmp_path / p).exists() for p in s.pngs), s.pngs
+    by_cpus, _ = hlmodel.tables(model)
+    e = {d: hlmodel.eff(by_cpus, d, 2, "p3", "low") for d in ("ideal", "rcu", "rwlock", "refcnt")}
+    assert e["rcu"] >= 0.95 and e["ideal"] >= 0.95, e
+    assert e["rwlock"] < 0.9 and e["refcnt"] < 0.9, e
