@@ -9,6 +9,8 @@
 #   make trace RCU=poll CPUS=4
 #                       a timeline of grace periods: build/trace/poll/{trace.json,timeline.png,verdict.txt}
 #   make gdb            boot stopped at the first instruction, gdb attached
+#   make c2c CASE=hashlookup CPUS=2
+#                       cache-line transfers counted by a QEMU plugin, a perf-c2c-like report (docs/figures.md)
 #   make console        (a second terminal) the console of the kernel make gdb runs
 #   make grade LAB=n    grade a lab (labs/README.md; GRADE_ARGS=--json for course infrastructure)
 #   make defconfig, make <name>_defconfig, make menuconfig, make olddefconfig,

@@ -6,6 +6,8 @@ plugin (tools/c2c/c2c.c) and reported in the manner of `perf c2c report`
   c2c.py run CASE [--cpus N]    build, boot CASE under the plugin, write
                                 build/c2c/CASE-smpN/{c2c.out,report.txt,report.json}
   c2c.py report C2C.OUT --elf ELF [--bench results.json]
+  c2c.py compare build/figures/figures.json [--machine bdw]
+                                one table: timed against modelled efficiency
 
 CASE: hashlookup (seed 001's benchmarklet, read-only cells), hashlookup-all
 (Figure 5 too), route (the route cache), semop (semopbench, ipc=global and
@@ -137,6 +139,45 @@ def cmd_report(a):
     sys.stdout.write(text)
 
 
+def cmd_compare(a):
+    """One table: per discipline and CPU count, the timed efficiency (its
+    k-CPU rate over k times its 1-CPU rate) beside the modelled one, from
+    a figures.json whose hash-lookup part has both (make figures)."""
+    from qs import costmodel
+    doc = json.loads(Path(a.figures).read_text())
+    data = doc["parts"]["hashlookup"]["data"]
+    timed = {}
+    for b in data["cells"]:
+        if b["figure"] == "1,4":
+            timed.setdefault(b["discipline"], {})[b["cpus"]] = b["ops_per_s"]
+    model = {}
+    for c in (data.get("model") or {}).get("cells", []):
+        if c["figure"] == "1,4":
+            model.setdefault(c["discipline"], {})[c["cpus"]] = c["per_op"]
+    ks = sorted({k for r in timed.values() for k in r} | {k for r in model.values() for k in r})
+    ks = [k for k in ks if k in (1, 2, 4, 8, 16) or k == ks[-1]]
+    accel = data.get("boot", {}).get("accel", "?")
+    lines = [f"# Hash lookups: timed ({accel}) against modelled ({a.machine}: "
+             f"{costmodel.MACHINES[a.machine]['name']}), efficiency = k-CPU rate / (k x 1-CPU rate)",
+             "", "| discipline | " + " | ".join(f"{k} CPUs timed | {k} modelled | {k} xfer/lookup"
+                                                for k in ks) + " |",
+             "| --- |" + " --- | --- | --- |" * len(ks)]
+    for d in ("ideal", "rcu", "brlock", "spinlock", "refcnt", "rwlock"):
+        row = [d]
+        for k in ks:
+            t = timed.get(d, {})
+            m = model.get(d, {})
+            row.append(f"{100 * t[k] / (k * t[1]):.0f}%" if k in t and 1 in t and t[1] else "?")
+            row.append(f"{100 * costmodel.efficiency(m[1], m[k], a.machine):.0f}%"
+                       if k in m and 1 in m else "?")
+            row.append(f"{m[k]['xfer']:.3f}" if k in m else "?")
+        lines.append("| " + " | ".join(row) + " |")
+    text = "\n".join(lines) + "\n"
+    if a.out:
+        Path(a.out).write_text(text)
+    sys.stdout.write(text)
+
+
 def main():
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     sub = ap.add_subparsers(dest="cmd", required=True)
@@ -154,6 +195,11 @@ def main():
     p.add_argument("--top", type=int, default=10)
     p.add_argument("--only", help="as for run")
     p.set_defaults(fn=cmd_report)
+    c = sub.add_parser("compare")
+    c.add_argument("figures", help="a figures.json with the hash-lookup part (make figures)")
+    c.add_argument("--machine", default="bdw", help="the cost model's column (tools/qs/costmodel.py)")
+    c.add_argument("--out")
+    c.set_defaults(fn=cmd_compare)
     a = ap.parse_args()
     a.fn(a)
 
