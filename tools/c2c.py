@@ -5,6 +5,7 @@ plugin (tools/c2c/c2c.c) and reported in the manner of `perf c2c report`
 
   c2c.py run CASE [--cpus N]    build, boot CASE under the plugin, write
                                 build/c2c/CASE-smpN/{c2c.out,report.txt,report.json}
+                                and keep the kernel there (quiescent.elf)
   c2c.py report C2C.OUT --elf ELF [--bench results.json]
   c2c.py compare build/figures/figures.json [--machine bdw]
                                 one table: timed against modelled efficiency
@@ -15,6 +16,8 @@ then ipc=rcu), counters (the known-behaviour ktests c2c_*).
 """
 import argparse
 import json
+import re
+import shutil
 import subprocess
 import sys
 import time
@@ -66,9 +69,16 @@ def mark_address(elf):
     return None
 
 
-def bench_cells(bench):
-    """cell number -> operations, and a label, from the BENCH lines that name one."""
+CELL_LINE = re.compile(r"c2c cell (\d+): (.+), (\d+) [a-z]+$", re.M)
+
+
+def bench_cells(bench, log=""):
+    """cell number -> operations, and a label, from the BENCH lines that name
+    one and the console's "c2c cell N: label, M lookups" lines."""
     ops = {}
+    for m in CELL_LINE.finditer(log or ""):
+        ops[int(m.group(1))] = int(m.group(3))
+        ops[("label", int(m.group(1)))] = m.group(2)
     for b in bench:
         if "c2c_cell" in b and b.get("ops"):
             ops[b["c2c_cell"]] = b["ops"]
@@ -101,7 +111,10 @@ def boot_case(case, cpus, out_dir, use_plugin=True, timeout=900, lines_log2=22, 
             sys.exit(f"c2c: {elf} has no c2c_mark_area")
         if out.exists():
             out.unlink()
-        extra = ["-plugin", f"{plugin()},out={out},mark={mark},lines={lines_log2}"]
+        # the detail table is keyed by line, instruction, vCPU and cell: it
+        # grows with the vCPUs (2^21 entries of 32 bytes at 2, 2^24 at 16)
+        detail = min(24, 19 + cpus.bit_length())
+        extra = ["-plugin", f"{plugin()},out={out},mark={mark},lines={lines_log2},detail={detail}"]
         cmdline = cmdline.replace(" -- ", " c2c=1 -- ") if " -- " in cmdline else cmdline + " c2c=1"
     t0 = time.time()
     r = boot(name=name, defconfig="defconfig", options=list(options), boot="kernel", cpus=cpus,
@@ -116,8 +129,15 @@ def cmd_run(a):
     r, elf, out, secs = boot_case(a.case, a.cpus, out_dir)
     if r.status not in ("pass", "poweroff") or not out.exists():
         sys.exit(f"c2c: the boot ended {r.status}; see {r.log_path}")
+    # the kernel the counts are of, kept beside them: a later build moves
+    # every address, and `c2c.py report` must name lines with this one
+    shutil.copyfile(elf, out_dir / "quiescent.elf")
+    elf = out_dir / "quiescent.elf"
     counts = Counts(out)
-    ops = bench_cells(r.console.bench)
+    if counts.drops.get("detail"):
+        print(f"c2c: the detail table was full ({counts.drops['detail']} accesses not in the "
+              "line views; the cells' counts are whole)", file=sys.stderr)
+    ops = bench_cells(r.console.bench, r.log)
     text, lines = report_text(counts, Elf(elf), top=a.top, cell_ops=ops, only=a.only)
     (out_dir / "report.txt").write_text(text)
     (out_dir / "report.json").write_text(json.dumps({
@@ -130,11 +150,13 @@ def cmd_run(a):
 
 
 def cmd_report(a):
-    bench = []
+    bench, log = [], ""
     if a.bench:
         bench = json.loads(Path(a.bench).read_text())
-        bench = bench.get("bench", bench) if isinstance(bench, dict) else bench
-    text, _ = report_text(Counts(a.counts), Elf(a.elf), top=a.top, cell_ops=bench_cells(bench),
+        if isinstance(bench, dict):
+            log = Path(bench["log"]).read_text(errors="replace") if bench.get("log") else ""
+            bench = bench.get("bench", [])
+    text, _ = report_text(Counts(a.counts), Elf(a.elf), top=a.top, cell_ops=bench_cells(bench, log),
                           only=a.only)
     sys.stdout.write(text)
 

@@ -259,7 +259,7 @@ static void mem_cb(unsigned int cpu, qemu_plugin_meminfo_t info, uint64_t vaddr,
 		return;			/* an atomic's load half: its store half counts it */
 	hw = qemu_plugin_get_hwaddr(info, vaddr);
 	if (!hw || qemu_plugin_hwaddr_is_io(hw)) {
-		io_accesses++;		/* device registers: no cache line */
+		__atomic_add_fetch(&io_accesses, 1, __ATOMIC_RELAXED);	/* device registers: no line */
 		return;
 	}
 	pa = qemu_plugin_hwaddr_phys_addr(hw);

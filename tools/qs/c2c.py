@@ -214,7 +214,11 @@ def _named(hot, by_line, elf, allocs):
         for a in sorted(by_line[l["pa"]], key=lambda a: (-(a["xfer"] + a["inval"]), a["cpu"])):
             chain = src.get(a["pc"]) or [("?", "?")]
             f = elf.symbol(a["pc"], code=True)
+            # the datum this access touched: one line may hold several symbols
+            low = (a["offsets"] & -a["offsets"]).bit_length() - 1 if a["offsets"] else 0
+            d = elf.symbol((l["va"] & ~63) + low) if l["va"] >= 0xffffffff80000000 else None
             accs.append({**a, "function": chain[0][0], "source": chain[0][1],
+                         "datum": f"{d[0]}+{d[1]:#x}" if d else "",
                          "chain": [c[0] for c in chain],
                          "symbol": f"{f[0]}+{f[1]:#x}" if f else hex(a["pc"]),
                          "where": [c[1] for c in chain]})
@@ -345,7 +349,8 @@ def report_text(counts, elf, top=10, per_line=8, cell_ops=None, only=None):
             w.append(f"   {a['cpu']:>3} {a['loads']:>9} {a['stores']:>9} {a['rmw']:>8} "
                      f"{a['xfer']:>7} {a['inval']:>7} {offsets_str(a['offsets']):<12} "
                      f"{chain} ({a['where'][-1]}"
-                     f"{'; ' + a['where'][0] if len(a['where']) > 1 else ''}) [{a['symbol']}]")
+                     f"{'; ' + a['where'][0] if len(a['where']) > 1 else ''}) [{a['symbol']}]"
+                     + (f" on {a['datum']}" if a["datum"] else ""))
         if len(l["accesses"]) > per_line:
             w.append(f"   ... {len(l['accesses']) - per_line} more")
     return "\n".join(w) + "\n", lines
