@@ -69,7 +69,7 @@ def mark_address(elf):
     return None
 
 
-CELL_LINE = re.compile(r"c2c cell (\d+): (.+), (\d+) [a-z]+$", re.M)
+CELL_LINE = re.compile(r"c2c cell (\d+): (.+), (\d+) [a-z]+\r?$", re.M)
 
 
 def bench_cells(bench, log=""):
@@ -89,11 +89,13 @@ def bench_cells(bench, log=""):
 
 
 def boot_case(case, cpus, out_dir, use_plugin=True, timeout=900, lines_log2=22, name=None,
-              args=""):
+              args="", detail=True):
     """Boot CASE under the plugin (use_plugin=False: the same boot without
     it, for its cost); name: another build of defconfig (the tests use
     make test's own, with kmalloc poisoning, which the cases here do not
-    mind); args: more of the command line."""
+    mind); args: more of the command line; detail=False: the cells' counts
+    only, no line views (the modelled figures need no more, and Figure 5's
+    updates would fill hundreds of megabytes with them)."""
     bname, options, cmdline, nic = CASES[case]
     if name:
         bname, options = name, ()
@@ -113,7 +115,7 @@ def boot_case(case, cpus, out_dir, use_plugin=True, timeout=900, lines_log2=22, 
             out.unlink()
         # the detail table is keyed by line, instruction, vCPU and cell: it
         # grows with the vCPUs (2^21 entries of 32 bytes at 2, 2^24 at 16)
-        detail = min(24, 19 + cpus.bit_length())
+        detail = min(24, 19 + cpus.bit_length()) if detail else 0
         extra = ["-plugin", f"{plugin()},out={out},mark={mark},lines={lines_log2},detail={detail}"]
         cmdline = cmdline.replace(" -- ", " c2c=1 -- ") if " -- " in cmdline else cmdline + " c2c=1"
     t0 = time.time()

@@ -41,7 +41,8 @@
  *
  * Arguments: out=FILE (the counts, written at exit; tools/c2c.py reads
  * them), mark=VADDR (the area's virtual address, from the ELF),
- * lines=LOG2 (the line table's slots, default 22), detail=LOG2 (default 20).
+ * lines=LOG2 (the line table's slots, default 22), detail=LOG2 (default 20;
+ * 0: no line views, the cells' and instructions' counts only).
  */
 #include <errno.h>
 #include <inttypes.h>
@@ -314,7 +315,8 @@ static void mem_cb(unsigned int cpu, qemu_plugin_meminfo_t info, uint64_t vaddr,
 		l->vaddr = vaddr;
 		l->seq = __atomic_load_n(&seq, __ATOMIC_ACQUIRE);
 	}
-	if (__atomic_load_n(&l->xfers, __ATOMIC_RELAXED) && in->id < (1u << 20) && ln < (1u << 24)) {
+	if (details && __atomic_load_n(&l->xfers, __ATOMIC_RELAXED) && in->id < (1u << 20) &&
+	    ln < (1u << 24)) {
 		/* the cell this vCPU is counting for, + 1; 0 outside cells and pauses */
 		unsigned int cell = v->cell >= 0 && !v->paused ? v->cell + 1 : 0;
 		struct detail *d = detail_get(ln, in->id, cell, cpu);
@@ -452,7 +454,7 @@ static void write_counts(qemu_plugin_id_t id, void *udata)
 		if (lines[i].key && lines[i].xfers)
 			fprintf(f, "line %" PRIx64 " %" PRIx64 " %u %u\n", (lines[i].key - 1) << 6,
 				lines[i].vaddr, lines[i].seq, lines[i].xfers);
-	for (uint64_t i = 0; i <= detail_mask; i++) {
+	for (uint64_t i = 0; details && i <= detail_mask; i++) {
 		struct detail *d = &details[i];
 		uint64_t k = d->key - 1;
 
@@ -499,10 +501,10 @@ static int parse_args(int argc, char **argv, unsigned int *lbits, unsigned int *
 			goto bad;
 		*eq = '=';
 	}
-	if (out_path && *lbits >= 10 && *lbits <= 28 && *dbits >= 10 && *dbits <= 26)
+	if (out_path && *lbits >= 10 && *lbits <= 28 && (*dbits == 0 || (*dbits >= 10 && *dbits <= 26)))
 		return 0;
 bad:
-	fprintf(stderr, "c2c: arguments: out=FILE [mark=VADDR] [lines=10..28] [detail=10..26]\n");
+	fprintf(stderr, "c2c: arguments: out=FILE [mark=VADDR] [lines=10..28] [detail=0|10..26]\n");
 	return -1;
 }
 
@@ -530,12 +532,12 @@ C2C_PLUGIN_EXPORT int qemu_plugin_install(qemu_plugin_id_t id, const qemu_info_t
 		return -1;
 	}
 	line_mask = (1ULL << lbits) - 1;
-	detail_mask = (1ULL << dbits) - 1;
+	detail_mask = dbits ? (1ULL << dbits) - 1 : 0;
 	lines = calloc(line_mask + 1, sizeof(*lines));
-	details = calloc(detail_mask + 1, sizeof(*details));
+	details = dbits ? calloc(detail_mask + 1, sizeof(*details)) : NULL;
 	vcpus = aligned_alloc(64, nvcpus * sizeof(*vcpus));
 	log_tmp = tmpfile();
-	if (!lines || !details || !vcpus || !log_tmp) {
+	if (!lines || (dbits && !details) || !vcpus || !log_tmp) {
 		fprintf(stderr, "c2c: out of memory\n");
 		return -1;
 	}
