@@ -119,6 +119,20 @@ class Elf:
         return {p: self._src.get(p, []) for p in pcs}
 
 
+def datum(elf, va):
+    """The symbol at va as the report names it: a per-CPU variable in a
+    CPU's copy by its template's name; "" for none."""
+    s = elf.symbol(va) if va >= 0xffffffff80000000 else None
+    if not s:
+        return ""
+    if s[0] == "percpu_space" and "__percpu_start" in elf.by_name:
+        cpu, o = divmod(s[1], PERCPU_SLOT)
+        t = elf.symbol(elf.by_name["__percpu_start"][0] + o)
+        if t:
+            return f"{t[0]}+{t[1]:#x} (CPU {cpu})"
+    return f"{s[0]}+{s[1]:#x}"
+
+
 def name_line(va, seq, elf, allocs):
     """What a line is: a symbol, a per-CPU variable's copy, a kmalloc object."""
     s = elf.symbol(va)
@@ -216,9 +230,8 @@ def _named(hot, by_line, elf, allocs):
             f = elf.symbol(a["pc"], code=True)
             # the datum this access touched: one line may hold several symbols
             low = (a["offsets"] & -a["offsets"]).bit_length() - 1 if a["offsets"] else 0
-            d = elf.symbol((l["va"] & ~63) + low) if l["va"] >= 0xffffffff80000000 else None
             accs.append({**a, "function": chain[0][0], "source": chain[0][1],
-                         "datum": f"{d[0]}+{d[1]:#x}" if d else "",
+                         "datum": datum(elf, (l["va"] & ~63) + low),
                          "chain": [c[0] for c in chain],
                          "symbol": f"{f[0]}+{f[1]:#x}" if f else hex(a["pc"]),
                          "where": [c[1] for c in chain]})
