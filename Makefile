@@ -9,6 +9,8 @@
 #   make trace RCU=poll CPUS=4
 #                       a timeline of grace periods: build/trace/poll/{trace.json,timeline.png,verdict.txt}
 #   make gdb            boot stopped at the first instruction, gdb attached
+#   make c2c CASE=hashlookup CPUS=2
+#                       cache-line transfers counted by a QEMU plugin, a perf-c2c-like report (docs/figures.md)
 #   make console        (a second terminal) the console of the kernel make gdb runs
 #   make grade LAB=n    grade a lab (labs/README.md; GRADE_ARGS=--json for course infrastructure)
 #   make defconfig, make <name>_defconfig, make menuconfig, make olddefconfig,
@@ -90,7 +92,7 @@ ISO		:= $(O)/quiescent.iso
 # write it (kconfiglib's) check the dependencies first (KCONFIG_PY), and a
 # configuration that cannot be made stops make with its reason (include,
 # not -include, which went on to "No rule to make target .config").
-ifeq ($(filter %config clean distclean deps console,$(MAKECMDGOALS)),)
+ifeq ($(filter %config clean distclean deps console c2c-plugin,$(MAKECMDGOALS)),)
 include $(AUTOCONF_MK)
 include $(RCU_CHOICE_MK)
 endif
@@ -246,7 +248,7 @@ initrd: $(INITRD)
 
 # ---------------------------------------------------------------- top targets
 .PHONY: check all kernel initrd modules iso run gdb console test test-full test-quick soak repeat trace mutants torture torture-bisect litmus compare amlat \
-	modbench semopbench rtbench chatbench figures grade clean \
+	modbench semopbench rtbench chatbench figures grade c2c c2c-plugin clean \
 	distclean deps \
 	menuconfig defconfig olddefconfig savedefconfig FORCE
 
@@ -502,6 +504,27 @@ figures: deps
 	$(Q)$(PYTHON) tools/figures.py --cpus $(if $(filter file,$(origin CPUS)),$(shell nproc),$(CPUS)) \
 		$(if $(filter 1 y yes,$(QUICK)),--quick) --kvm $(if $(filter auto,$(KVM)),0,$(KVM)) \
 		$(FIGURES_ARGS)
+
+# The coherence plugin (tools/c2c/c2c.c): a QEMU TCG plugin built for the
+# host, not the guest, with the host's gcc and its own declarations of
+# QEMU's plugin interface (Debian ships no qemu-plugin.h); one for every
+# configuration, so it lives in build/c2c/, not in O=.
+HOSTCC		?= gcc
+C2C_SO		:= build/c2c/c2c.so
+$(C2C_SO): tools/c2c/c2c.c tools/c2c/plugin_api.h
+	@mkdir -p $(dir $@)
+	@echo "  HOSTCC  $@"
+	$(Q)$(HOSTCC) -std=gnu11 -O2 -g -Wall -Wextra -Werror -Wno-unused-parameter -shared -fPIC \
+		-fvisibility=hidden -o $@ $< -lpthread
+
+# Cache-line transfers in the emulator, like perf c2c (docs/figures.md):
+# CASE= hashlookup (default), route, semop, counters; CPUS= as for run.
+# Boots the case with the plugin and writes build/c2c/<case>/report.txt.
+CASE		?= hashlookup
+C2C_ARGS	?=
+c2c-plugin: $(C2C_SO)
+c2c: deps $(C2C_SO)
+	$(Q)$(PYTHON) tools/c2c.py run $(CASE) --cpus $(if $(filter file,$(origin CPUS)),2,$(CPUS)) $(C2C_ARGS)
 
 # A timeline of grace periods (docs/rcu/timeline.md): a traced rcutorture
 # run of TRACE_SECONDS (default 1) on RCU=<variant> at -smp CPUS, then

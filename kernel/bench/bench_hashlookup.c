@@ -42,6 +42,13 @@ static unsigned long hl_buckets = 1024;
 CMDLINE_ULONG("hashlookup.buckets", hl_buckets, 16, 65536,
 	      "hashlookup.buckets=N: hash chains in bench_hashlookup, a power of two (default 1024)");
 
+/* Which figures: 1 = Figures 1 and 4, 2 = Figure 5. The coherence test
+ * (tests/test_c2c.py) runs Figures 1 and 4 alone: its counts are per
+ * lookup, and Figure 5's cells would only lengthen a slow boot. */
+static unsigned long hl_figs = 3;
+CMDLINE_ULONG("hashlookup.figs", hl_figs, 1, 3,
+	      "hashlookup.figs=N: 1 Figures 1 and 4, 2 Figure 5, 3 both (default)");
+
 /* The order of a pass; every second pass runs it backwards. */
 static const int order[HL_NR] = { HL_IDEAL, HL_RCU, HL_BRLOCK, HL_SPINLOCK, HL_REFCNT, HL_RWLOCK };
 
@@ -51,10 +58,10 @@ static void print_cell(const struct hl_cell *c, const char *figure)
 		   "\"discipline\":\"%s\",\"cpus\":%u,\"update_permille\":%u,\"buckets\":%lu,"
 		   "\"chain\":1,\"ms\":%lu,\"ops_per_s\":%lu,\"ps_per_op\":%lu,\"ops\":%lu,"
 		   "\"updates\":%lu,\"nomem\":%lu,\"threads\":%u,\"late_us\":%u,\"passes\":%lu,"
-		   "\"gaps_pct\":%u}",
+		   "\"gaps_pct\":%u,\"c2c_cell\":%u}",
 		   figure, rcu_variant_name(), hl_name[c->disc], c->ncpu, c->update_permille,
 		   hl_buckets, c->ms, (unsigned long)c->ops_per_s, (unsigned long)c->ps_per_op,
-		   c->ops, c->updates, c->nomem, c->threads, c->late_us, hl_passes, c->gaps_pct);
+		   c->ops, c->updates, c->nomem, c->threads, c->late_us, hl_passes, c->gaps_pct, c->c2c_id);
 }
 
 /* The passes of one row of cells (same CPUs and update fraction); the
@@ -119,16 +126,17 @@ KTEST(bench_hashlookup)
 		spinlock_mode_name(), rcu_variant_name());
 
 	/* Figures 1 and 4: lookups a second against CPUs, read only */
-	for (unsigned int k = 1; k <= n; k++) {
+	for (unsigned int k = 1; k <= n && (hl_figs & 1); k++) {
 		run_row(t, row, k, 0, ms, "1,4");
 		if (k == 1)
 			for (int d = 0; d < HL_NR; d++)
 				one[d] = row[d];
 	}
-	summary(one, row, n);
+	if (hl_figs & 1)
+		summary(one, row, n);
 
 	/* Figure 5: on all CPUs, against the fraction of updates */
-	for (unsigned int f = 0; f <= 1000; f += step)
+	for (unsigned int f = 0; f <= 1000 && (hl_figs & 2); f += step)
 		run_row(t, row, n, f, ms, "5");
 
 	hl_table_free();

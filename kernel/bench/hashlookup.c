@@ -23,6 +23,7 @@
 #include <brlock.h>
 #include <rculist.h>
 #include <arch/cpu.h>
+#include <c2c_mark.h>
 #include "hashlookup.h"
 
 const char *const hl_name[HL_NR] = {
@@ -52,13 +53,47 @@ static struct {
 } hl;
 static struct brlock hl_br;		/* the brlock discipline's one lock */
 
+/*
+ * Under the coherence plugin (c2c=1) a cell is hashlookup.c2c_rounds
+ * rounds of OPS_PER_CHECK operations per reader, and the readers wait
+ * for each other between rounds (outside the plugin's counts). On
+ * hardware the readers run at once and at one rate; under TCG on a
+ * loaded or smaller host one vCPU's thread may stall while another runs
+ * thousands of lookups over lines it touched last itself, and the count
+ * of transfers per lookup would measure the host's scheduler. In step,
+ * every reader does as many lookups as the others in each round, on any
+ * host, pinned to one core or not.
+ */
+static unsigned long hl_c2c_rounds = 100;
+CMDLINE_ULONG("hashlookup.c2c_rounds", hl_c2c_rounds, 1, 100000,
+	      "hashlookup.c2c_rounds=N: rounds of 256 operations a reader runs with c2c=1 (default 100)");
+static struct {
+	atomic_t arrived, round;
+	unsigned int readers;
+} hl_step __cacheline_aligned;
+
+static void hl_step_wait(unsigned int id)
+{
+	int round = atomic_read(&hl_step.round);
+
+	c2c_cell_pause(id);
+	if ((unsigned int)atomic_inc_return(&hl_step.arrived) == hl_step.readers) {
+		atomic_set(&hl_step.arrived, 0);
+		atomic_inc(&hl_step.round);
+	} else {
+		while (atomic_read(&hl_step.round) == round)
+			cpu_relax();
+	}
+	c2c_cell_resume(id);
+}
+
 /* Per CPU: the reader's parameters and counts, and allocation counts
  * (allocs and frees by the reader thread; rcu_frees by RCU callbacks,
  * which may interrupt it, hence a counter of their own). */
 struct hl_cpu {
 	struct task *task;
 	int disc;
-	unsigned int update_permille, hold;
+	unsigned int update_permille, hold, c2c_id;
 	u64 start, end, t0, cycles, gaps, seed;
 	unsigned long ops, updates, nomem;
 	long sum;			/* the data read: keeps the ideal loop honest */
@@ -267,15 +302,26 @@ static __always_inline void hl_loop(struct hl_cpu *c, const int d)
 	const u64 nkeys = hl.nkeys, mask = hl.nbuckets - 1;
 	const unsigned int upd = c->update_permille, hold = c->hold;
 	struct hl_bucket *tab = hl.b;
-	unsigned long ops = 0, updates = 0;
+	unsigned long ops = 0, updates = 0, rounds = 0;
 	u64 seed = c->seed, x, t;
 	long sum = 0;
 
 	u64 prev, fastest = ~0ULL, gaps = 0;
 
+	/*
+	 * Under the coherence plugin (c2c=1), one lookup of every key first,
+	 * outside the marks: a line another CPU wrote in an earlier cell (the
+	 * elements' counts after refcnt's) moves here once, which is that
+	 * cell's history, not this discipline's cost per lookup.
+	 */
+	if (c2c_enabled)
+		for (long k = 0; k < (long)nkeys; k++)
+			sum += hl_lookup(&tab[k & mask], k, d, 0);
 	while ((t = rdtsc()) < c->start)
 		cpu_relax();
 	c->t0 = prev = t;
+	/* the plugin counts this CPU's accesses from here to the end mark */
+	c2c_cell_begin(c->c2c_id, hl_name[d]);
 	do {
 		for (int i = 0; i < OPS_PER_CHECK; i++) {
 			long key;
@@ -291,13 +337,16 @@ static __always_inline void hl_loop(struct hl_cpu *c, const int d)
 		}
 		ops += OPS_PER_CHECK;
 		cond_resched();
+		if (c2c_enabled)
+			hl_step_wait(c->c2c_id);
 		t = rdtsc();
 		if (t - prev < fastest)
 			fastest = t - prev;
 		else if (t - prev > GAP_FACTOR * fastest)
 			gaps += t - prev - fastest;
 		prev = t;
-	} while (t < c->end);
+	} while (c2c_enabled ? ++rounds < hl_c2c_rounds : t < c->end);
+	c2c_cell_end(c->c2c_id);
 	c->cycles = t - c->t0;
 	c->gaps = gaps;
 	c->ops = ops;
@@ -335,6 +384,9 @@ void hl_run_cell(struct hl_cell *cell)
 	cell->ops = cell->updates = cell->nomem = 0;
 	cell->ops_per_s = cell->ps_per_op = 0;
 	cell->threads = 0;
+	cell->c2c_id = c2c_enabled ? c2c_cell_id() : 0;
+	atomic_set(&hl_step.arrived, 0);
+	hl_step.readers = cell->ncpu;
 	if (cell->disc == HL_IDEAL)
 		cell->update_permille = 0;	/* unsynchronized updates would be a bug, not a figure */
 	for (cpu = 0; cpu < cell->ncpu; cpu++) {
@@ -343,6 +395,7 @@ void hl_run_cell(struct hl_cell *cell)
 		c->disc = cell->disc;
 		c->update_permille = cell->update_permille;
 		c->hold = cell->hold;
+		c->c2c_id = cell->c2c_id;
 		c->start = start;
 		c->end = start + span;
 		c->ops = c->updates = c->nomem = 0;

@@ -75,6 +75,7 @@ struct hl_cell {
 	unsigned int late_us;		/* the latest thread's start after the planned one */
 	unsigned int gaps_pct;		/* of the threads' time, in interrupted stretches */
 	unsigned int threads;		/* reader threads that ran */
+	unsigned int c2c_id;		/* its number in the coherence plugin's marks (c2c=1) */
 };
 
 /* hashlookup.quick=1: short cells for the tests (make test, make figures QUICK=1). */

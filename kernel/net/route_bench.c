@@ -30,6 +30,7 @@
 #include <cmdline.h>
 #include <string.h>
 #include <rcupdate.h>
+#include <c2c_mark.h>
 #include "route_test.h"
 
 static unsigned long route_bench_ms = 100;
@@ -46,7 +47,7 @@ static const unsigned int hit_pcts[] = { 100, 90, 10 };
 struct bench_cpu {
 	struct task *task;
 	u64 start, end;			/* TSC: start together, stop at end */
-	unsigned int hit_pct;
+	unsigned int hit_pct, c2c_id;
 	u32 cold;			/* the next never-asked destination */
 	u64 seed;
 	unsigned long ops;
@@ -73,6 +74,7 @@ static int bench_fn(void *arg)
 
 	while ((t = rdtsc()) < b->start)
 		cpu_relax();
+	c2c_cell_begin(b->c2c_id, rt_cache_mode_name(rt_cache_mode()));	/* c2c=1: make c2c */
 	do {
 		for (int i = 0; i < 256; i++) {
 			u64 x = rnd(&b->seed);
@@ -88,6 +90,7 @@ static int bench_fn(void *arg)
 		}
 		cond_resched();		/* as a NIC's softirq would let the CPU pass a quiescent state */
 	} while ((t = rdtsc()) < b->end);
+	c2c_cell_end(b->c2c_id);
 	b->cycles = t - b->start;
 	return 0;
 }
@@ -105,6 +108,7 @@ static struct cell run_cell(unsigned int ncpu, unsigned int hit_pct)
 	struct cell c = { 0, 0, 0 };
 	struct rtable *rt;
 	u64 start;
+	unsigned int id = c2c_enabled ? c2c_cell_id() : 0;
 
 	rt_run_flush();
 	rcu_barrier();				/* the last cell's deferred frees are not this one's */
@@ -120,6 +124,7 @@ static struct cell run_cell(unsigned int ncpu, unsigned int hit_pct)
 		b->end = start + span;
 		b->hit_pct = hit_pct;
 		b->ops = 0;
+		b->c2c_id = id;
 		b->seed = (cpu + 1) * 0x9e3779b97f4a7c15ULL ^ start;
 		b->task = kthread_create_on_cpu(bench_fn, b, cpu, "rtbench/%u", cpu);
 		if (b->task)
@@ -140,6 +145,9 @@ static struct cell run_cell(unsigned int ncpu, unsigned int hit_pct)
 		c.ns = cycles_to_ns(cycles) / ops;
 	}
 	c.hit_measured = total ? hits * 100 / total : 0;
+	if (c2c_enabled)	/* the plugin's cell, for tools/c2c.py's per-lookup counts */
+		kt_info("c2c cell %u: route %s %u%% %ucpu, %lu lookups", id,
+			rt_cache_mode_name(rt_cache_mode()), hit_pct, ncpu, (unsigned long)ops);
 	return c;
 }
 

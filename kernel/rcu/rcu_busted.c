@@ -6,7 +6,8 @@
  * or freed memory). Never build it for anything else.
  *
  * Seed 000 Table 1 row, for contrast: no lists, no quiescent states,
- * nothing drives it because there is nothing to wait for.
+ * nothing drives it because there is nothing to wait for. The doc is
+ * docs/rcu/busted.md.
  */
 #include "rcu_internal.h"
 #include <rcu_hooks.h>

@@ -1,82 +1,18 @@
 /*
- * krcud (seed 000's "rcu"; docs/rcu/krcud.md): Dipankar Sarma's read-copy
- * update with per-CPU krcud daemons, as seed 000 describes it in section
- * 5.2 and Appendix A.2 (Figures 15-17; its callback processing is X-rcu's,
- * Figures 35-39, with the three differences A.2 lists). "Based on the ptx
- * algorithm", with "minimal dependencies on other patches": it "uses
- * per-CPU kernel daemons to periodically check for the end of grace
- * periods ... awakened by a timer that is scheduled only when there is at
- * least one callback in the system". Sarma wrote it "to evaluate use of
- * kernel daemons rather than architecture-dependent timer hooks".
+ * krcud (seed 000's "rcu"): Dipankar Sarma's read-copy update with per-CPU
+ * krcud daemons, as seed 000 describes it in section 5.2 and Appendix A.2
+ * (Figures 15-17; its callback processing is X-rcu's, Figures 35-39, with
+ * the three differences A.2 lists). Each CPU counts its context switches;
+ * a global timer, armed only while some CPU holds callbacks, wakes the
+ * daemons, and each daemon moves its own CPU's callbacks along and
+ * reports its CPU's quiescent state. Nothing runs from the tick, and
+ * nothing at all while there are no callbacks. What it shares word for
+ * word with X-rcu is in batch_common.c.
  *
- * Data (the paper's names; the figures' RCU_X(cpu) is
- * per_cpu(rcu_data, cpu).X here, rd->X on this CPU):
- *   rcu_lock             the global lock on the three below;
- *   rcu_currbatch        the batch (grace period) now being waited for;
- *   rcu_maxbatch         the highest batch anyone has asked for;
- *   rcu_cpumask          the CPUs that still owe rcu_currbatch a quiescent
- *                        state (empty: no batch in progress);
- *   rcu_active_cpumask   the CPUs that hold callbacks (A.2 differences 2
- *                        and 3): while it is not empty, rcu_timer runs;
- *   rcu_timer            the one global timeout (Table 2: "50ms global"),
- *                        whose handler rcu_timeout() up()s each daemon;
- *   per CPU (rcu_data)   qsctr (RCU_qsctr, the context-switch counter of
- *                        Figure 16), last_qsctr (its snapshot when the CPU
- *                        noticed the batch, RCU_QSCTR_INVALID until then),
- *                        batch (the batch curlist waits for), nxtlist
- *                        (Figure 15's RCU_nxtlist), curlist, donelist, the
- *                        CPU's tasklet (RCU_tasklet, Figure 15), and its
- *                        daemon: krcud_task and krcud_sema.
- *
- * Quiescent states: a context switch only (Figure 16). Table 1 gives rcu
- * "C": a daemon "cannot easily check for the CPU having been idle", and
- * need not. Waking krcud on an idle CPU is itself a context switch there,
- * so the daemon's second run after a batch starts always finds qsctr
- * moved: an idle CPU answers within two timeouts.
- *
- * What drives it:
- *   call_rcu() (Figure 15) queues the callback on this CPU's nxtlist and
- *   schedules this CPU's tasklet. The tasklet, rcu_process_callbacks()
- *   (Figure 35 + A.2 difference 2), moves callbacks along currlist ->
- *   donelist (batch done) and nxtlist -> currlist (rcu_move_next_batch(),
- *   Figure 36 + A.2 difference 3: set this CPU's bit in rcu_active_cpumask
- *   and arm rcu_timer if it is not armed), reports this CPU's quiescent
- *   state (Figure 37), invokes donelist, and clears this CPU's active bit
- *   when the CPU holds no callbacks any more.
- *   rcu_timer fires every RCU_KRCUD_PERIOD (50 ms by default) while some CPU is
- *   active. rcu_timeout() (Figure 17's SMP path) up()s krcud_sema of each
- *   CPU that holds callbacks or owes the batch a quiescent state, and
- *   re-arms itself only while rcu_active_cpumask is not empty: with no
- *   callbacks in the system nothing runs but the scheduler's increment.
- *   krcud (one SCHED_FIFO thread bound to each CPU, Figure 27's shape)
- *   sleeps in down() and, for each up(), runs rcu_process_callbacks() on
- *   its CPU (Figure 17: "rcu_process_callbacks(0)"), so every CPU moves
- *   its own callbacks and reports its own quiescent states.
- *
- * Seed 000 Table 1 row: rcu | batch: yes | deduce: counters | poll:
- * daemons | queuing: per-CPU | QS: C (context switch) | BH/IRQ safe: yes
- * (call_rcu() masks interrupts, Figure 15). Table 2: idle overhead 1 local
- * increment per context switch; with callbacks in flight, each timeout
- * costs 2 local + 1 global read + 1 global write + 1 timer + one up() per
- * CPU.
- *
- * Where we depart from the paper (docs/rcu/krcud.md):
- * 1. Figure 17's UP path (the timeout handler calls rcu_process_callbacks()
- *    itself) is not built: Quiescent is always an SMP kernel, -smp 1
- *    included, and one code path is easier to read. At -smp 1 the one
- *    daemon does the work.
- * 2. rcu_timeout() up()s only CPUs in rcu_active_cpumask | rcu_cpumask, not
- *    all of them: a CPU that neither holds callbacks nor owes a quiescent
- *    state has nothing to do, and waking it would cost it two context
- *    switches per timeout for nothing.
- * 3. The daemon calls rcu_process_callbacks() with bottom halves off, so
- *    the tasklet (softirq, same CPU) can never run on top of a daemon
- *    that is half-way through this CPU's lists. The paper does not say
- *    how its daemon and tasklet were kept apart.
- * 4. Figure 35 line 3 reads "if (list_empty(&RCU_currlist..." in the OCR;
- *    it must be !list_empty (rcu_xrcu.c says the same).
- * 5. As in X-rcu, a callback that joins currlist waits for batch
- *    rcu_currbatch + 1, so from idle it waits for two batches.
+ * The doc is docs/rcu/krcud.md: the data in the paper's names, one
+ * callback's walk, its rows of seed 000 Tables 1 and 2, why it is slow,
+ * where we depart from the paper and why, and the broken mode
+ * (rcu_break=1).
  */
 #include "rcu_internal.h"
 #include <cmdline.h>

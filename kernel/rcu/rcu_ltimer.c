@@ -1,46 +1,15 @@
 /*
  * ltimer (rcu-ltimer): the Linux 2.5 kernel's RCU, as seed 000 describes
- * it in section 5.4 and Appendix A.4 (Figures 21-23 and 44-47). Dipankar
- * Sarma wrote it as "the closest analog to the ptx implementation".
+ * it in section 5.4 and Appendix A.4 (Figures 21-23 and 44-47): per-CPU
+ * callback lists and quiescent-state counters, and a per-CPU tasklet that
+ * every local timer tick schedules, which moves this CPU's callbacks along
+ * and reports its quiescent state. No daemon, no timer of its own: that is
+ * the "ltimer" (local timer). The realtime options of seed 003 (rt.h)
+ * change only how rcu_do_batch() invokes a done batch.
  *
- * Data (the paper's names; the figures' RCU_X(cpu) is
- * per_cpu(rcu_data, cpu).X here, rd->X on this CPU):
- *   rcu_ctrlblk          curbatch (the batch now being waited for),
- *                        maxbatch (the highest batch anyone needs),
- *                        rcu_cpu_mask (CPUs that still owe curbatch a
- *                        quiescent state) and mutex, the lock on all three;
- *   per CPU (rcu_data)   nxtlist (callbacks not yet in a batch), curlist
- *                        (callbacks waiting for batch `batch`), qsctr (the
- *                        quiescent-state counter) and last_qsctr (its
- *                        snapshot when the CPU noticed the batch), and the
- *                        per-CPU tasklet.
- *
- * Quiescent states: a context switch (Figure 22), and a timer tick that
- * interrupted user mode or the idle loop (Figure 23).
- *
- * What drives it: every local timer tick schedules this CPU's tasklet
- * (Figure 23); the tasklet, rcu_process_callbacks() (Figure 44), moves
- * callbacks along nxtlist -> curlist -> invoked and reports the CPU's
- * quiescent state (Figures 45-47). No daemon, no timer: that is the
- * "ltimer" (local timer).
- *
- * Seed 000 Table 1 row: rcu-ltimer, per-CPU callback lists; quiescent
- * states C (context switch), I (idle), U (user); 1 tasklet per CPU; safe
- * to call_rcu() from BH and IRQ context (call_rcu() masks interrupts).
- *
- * The realtime options of seed 003 (kernel/rcu/rt.h, docs/rcu/realtime.md)
- * change only how a done batch is invoked, in rcu_do_batch(): done
- * callbacks wait on RCU_donelist (seed 003 Figure 15) and rcu_do_batch()
- * may stop early, handing the rest to krcud (CONFIG_RCU_KRCUD_OFFLOAD,
- * Figure 4) or leaving it plugged for rcuplugticks ticks (CONFIG_RCU_THROTTLE,
- * Figure 14). Without them it invokes the whole donelist, as the stock
- * kernel invoked its local list.
- *
- * A note the paper leaves implicit: a callback that joins curlist when no
- * batch is running is given batch curbatch + 1 (Figure 45 line 25), and
- * the batch that then starts is curbatch itself, so from idle a callback
- * waits for two batches; under load, when a batch is already running, it
- * waits for the rest of that one and one more. We keep the paper's rule.
+ * The doc is docs/rcu/ltimer.md: the data in the paper's names, one
+ * callback's walk, its row of seed 000 Table 1, and why a callback from
+ * idle waits for two batches (the paper's rule, which we keep).
  */
 #include "rcu_internal.h"
 #include "batch.h"

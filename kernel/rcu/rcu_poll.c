@@ -1,83 +1,17 @@
 /*
- * poll (rcu-poll): Andrea Arcangeli's and Dipankar Sarma's RCU from the "-aa"
- * kernels and SUSE releases, as seed 000 describes it in section 5.3 and
- * Appendix A.3 (Figures 18-20 and 40-43).
+ * poll (rcu-poll): Andrea Arcangeli's and Dipankar Sarma's RCU from the
+ * "-aa" kernels, as seed 000 describes it in section 5.3 and Appendix A.3
+ * (Figures 18-20 and 40-43): one global callback list under one lock, and
+ * a tasklet that snapshots every CPU's quiescent-state counter, forces
+ * every CPU through the scheduler by IPI and polls until each counter has
+ * moved. No timer; nothing runs when there are no callbacks. BH-safe, not
+ * IRQ-safe, as the paper chose.
  *
- * Data (the paper's names):
- *   rcu_lock                   the one lock, on everything below but the
- *                              per-CPU counters;
- *   rcu_nxtlist                callbacks not yet in a grace period (one
- *                              global list: Figure 18);
- *   rcu_curlist                callbacks waiting for the grace period in
- *                              progress;
- *   rcu_polling_in_progress    a grace period is being polled for;
- *   rcu_qsmask                 CPUs not yet seen to pass a quiescent state
- *                              since it began;
- *   rcu_quiescent_checkpoint[] each CPU's counter when it began;
- *   RCU_quiescent(cpu)         the per-CPU quiescent-state counter, the one
- *                              local increment in the scheduler (Figure 19);
- *   rcu_tasklet                the one tasklet (Figure 20).
- *
- * What drives it: call_rcu() schedules the tasklet (Figure 18). The
- * tasklet (Figure 20) either starts a grace period, rcu_prepare_polling()
- * (Figure 40: nxtlist -> curlist, snapshot every CPU's counter, force every
- * CPU to reschedule), or polls it, rcu_polling() (Figure 41: a CPU whose
- * counter moved has passed a quiescent state). When no CPU is left,
- * rcu_completion() (Figure 42) ends it, hands curlist to the callback
- * invoker (Figure 43; here kernel/rcu/invoke.c's rcu_invoke_callbacks())
- * and starts the next one if callbacks are waiting. While a grace period
- * runs, the tasklet re-schedules itself after every poll: polling is
- * continuous, no timer is involved, and no code runs at all when there are
- * no callbacks (Table 2: one local increment per context switch).
- *
- * Seed 000 Table 1 row: rcu-poll, batching yes; deduce quiescent states
- * from counters; polled by a tasklet; queuing global; quiescent states C
- * (context switch); safe from BH only ("IRQ unsafe by choice, in order to
- * eliminate the overhead of interrupt disabling and enabling").
- *
- * Where we differ from the figures, and why, numbered as in docs/rcu/poll.md:
- *
- * 1. Figure 40 marks every CPU *other than the current one*. Here the CPU
- *    running the tasklet owes a quiescent state too: our tasklet can run
- *    at irq_exit() over a kernel reader, or from local_bh_enable() inside
- *    rcu_read_lock(), and that reader may hold what the callback frees.
- *    The tasklet's own CPU passes a quiescent state quickly anyway: it is
- *    asked to reschedule like the others, and when the tasklet keeps
- *    re-polling it ends up in ksoftirqd, whose cond_resched() counts.
- * 2. Figure 42 invokes the callbacks with rcu_lock held; a callback that
- *    calls call_rcu() (torture's chained callbacks do) would deadlock on
- *    it. We splice curlist to a local list under the lock and invoke it
- *    after dropping the lock.
- * 3. The forced reschedule (force_cpu_reschedule() in the -aa patch) is
- *    need_resched plus the reschedule IPI (resched_cpu() in kernel/sched/core.c).
- *    Our reschedule IPI does nothing itself (scheduler_ipi()); whoever is
- *    interrupted acts on need_resched: the idle loop calls __schedule()
- *    even when it picks the idle task again, a CONFIG_KPREEMPT kernel
- *    preempts on the interrupt return, and a non-preemptive kernel thread
- *    at its next cond_resched(). Every __schedule() pass calls
- *    rcu_hook_context_switch(), whether or not it switches, so an idle CPU
- *    reports within one IPI. We also count each pass of the idle loop
- *    (rcu_hook_idle()): the idle task holds no read-side reference there,
- *    so that is a quiescent state in any preemption model.
- * 4. and 5. are the doc's alone: a change not made (the tasklet scheduled
- *    before local_bh_enable()) and the stall-age recheck, which is
- *    rcu_variant_stall_info() below.
- * 6. Figure 19's increment is followed by smp_mb() (poll_common.h): without
- *    it, the bump and a reader that begins after it form the
- *    store-buffering pattern with the poller's snapshot, and a grace
- *    period can end under that reader.
- * 7. call_rcu() from hard-IRQ context (or with interrupts disabled) is not
- *    what rcu-poll supports: rcu_lock is taken with interrupts on, so an
- *    interrupt that took it on a CPU whose tasklet holds it would
- *    deadlock. Such a call_rcu() prints a warning naming the problem, once,
- *    and its callback goes on a separate list under an irq-safe lock,
- *    which the tasklet moves to rcu_nxtlist: warned, never corrupted, and
- *    the callback still waits for a full grace period. The next normal
- *    call_rcu() moves it first, before appending its own: rcu_barrier()
- *    (update.c) counts on no callback overtaking an older one: appended
- *    ahead of the irqlist, its callbacks would run before those it must
- *    wait for (docs/rcu/poll.md). The normal path never disables
- *    interrupts; it takes rcu_irq_lock only when irqlist is not empty.
+ * The doc is docs/rcu/poll.md: the data in the paper's names, one
+ * callback's walk, its row of seed 000 Table 1, why call_rcu() from hard
+ * IRQ is warned and deferred, CPU hotplug (poll_hooks.c) and the broken
+ * mode (rcu_break=1). The notes the code cites by number ("note 7") are
+ * its "Where we differ from the figures".
  */
 #include "rcu_internal.h"
 #include "poll_common.h"

@@ -1,100 +1,18 @@
 /*
- * poll-percpu (per-CPU rcu-poll): rcu-poll with per-CPU callback lists,
- * the "modified rcu-poll algorithm" of seed 004 section 3 ("A modified
- * rcu-poll algorithm was constructed having per-CPU lists of callbacks.
- * This eliminates both sources of cache thrashing: each CPU manipulates
- * only its own list and callbacks always run on the CPU that registered
- * them. The frequent scheduler invocation remains"), measured there in
- * Table 3 (dcachebench) as "rcu-poll". The grace-period machinery is
- * rcu-poll's, seed 000 section 5.3 and Appendix A.3 (Figures 18-20 and
- * 40-43), as kernel/rcu/rcu_poll.c implements it; seed 004 prints no code,
- * so the per-CPU half is ours, shaped like rcu-ltimer's per-CPU lists
- * (seed 000 Figures 21 and 44-47).
+ * poll-percpu (per-CPU rcu-poll): the "modified rcu-poll algorithm" of
+ * seed 004 section 3, rcu-poll with per-CPU callback lists: "each CPU
+ * manipulates only its own list and callbacks always run on the CPU that
+ * registered them". The grace-period machinery is rcu-poll's (seed 000
+ * section 5.3, Figures 18-20 and 40-43, as kernel/rcu/rcu_poll.c has it);
+ * seed 004 prints no code, so the per-CPU half is ours, shaped like
+ * rcu-ltimer's per-CPU lists (seed 000 Figures 21 and 44-47).
  *
- * Data (the paper's names where it has them):
- *   rcu_lock                   the global lock, now only on the polling
- *                              state below (no callback list is under it);
- *   rcu_polling_in_progress    a grace period is being polled for;
- *   rcu_gpnum                  the last grace period started;
- *   rcu_completed              the last grace period completed (new);
- *   rcu_gp_wanted              the highest grace period any CPU's curlist
- *                              waits for (new);
- *   rcu_qsmask                 CPUs not yet seen to pass a quiescent state
- *                              since it began;
- *   rcu_quiescent_checkpoint[] each CPU's counter when it began;
- *   RCU_quiescent(cpu)         the per-CPU quiescent-state counter, the one
- *                              local increment in the scheduler (Figure 19);
- *   per CPU, rcu_poll_data:    nxtlist (callbacks not yet in a grace
- *                              period), curlist (callbacks waiting for
- *                              grace period `batch`), irqlist (call_rcu()
- *                              from hard IRQ) and this CPU's tasklet.
- *
- * What drives it: call_rcu() appends to this CPU's nxtlist and schedules
- * this CPU's tasklet. The tasklet, rcu_process_callbacks(), (1) polls the
- * grace period in progress if this CPU waits for one (Figure 41,
- * rcu_polling(); on completion Figure 42, rcu_completion(), which starts
- * the next grace period if some CPU wants one); (2) takes its curlist as
- * done once rcu_completed has reached its batch and invokes it here, on
- * the CPU that queued it (Figure 43); (3) moves nxtlist to curlist when
- * curlist is empty, numbering it for the next grace period to start, and
- * starts that grace period if none is being polled (Figure 40,
- * rcu_prepare_polling(): snapshot every CPU's counter, force every CPU
- * to reschedule by IPI). While this CPU has callbacks, its tasklet
- * re-schedules itself after every pass: polling is continuous, as in
- * rcu-poll, and no code runs when there are no callbacks.
- *
- * Seed 000 Table 1 row, as modified by seed 004 section 3: batching yes;
- * deduce quiescent states from counters; polled by a tasklet (one per
- * CPU here); queuing per CPU; quiescent states C (context switch); safe
- * from BH only, like rcu-poll.
- *
- * What differs from kernel/rcu/rcu_poll.c, and why:
- *
- * A. The callback lists are per CPU (struct rcu_poll_data): rcu_nxtlist
- *    and rcu_curlist become this CPU's nxtlist and curlist. call_rcu()
- *    touches only its own CPU's nxtlist, with BH off and no lock at all
- *    (the tasklet, the only other user, runs on the same CPU in softirq
- *    context): seed 004's cause (1) of cache thrashing, "enqueuing onto
- *    this single list from multiple CPUs", is gone. rcu_lock now guards
- *    only the polling state, taken once per batch per CPU, not per
- *    callback.
- * B. One tasklet per CPU instead of the one rcu_tasklet, and the
- *    callbacks are invoked by the tasklet of the CPU that queued them:
- *    seed 004's cause (2), "callbacks running on a CPU other than the one
- *    that registered them", is gone. call_rcu() keeps preemption off from
- *    the list append to tasklet_hi_schedule() so that both happen on the
- *    same CPU (rcu_poll.c had one tasklet, so it did not care where).
- * C. Grace periods are numbered and each CPU's curlist records the one it
- *    waits for (batch = rcu_gpnum + 1 when it is filled: the next grace
- *    period to start, whose snapshot comes after the callbacks were
- *    queued). rcu_completed says how far grace periods have got; a CPU's
- *    tasklet compares the two and needs no lock to find its callbacks
- *    done. In rcu_poll.c one global curlist meant "the grace period in
- *    progress" and needed no number. rcu_gp_wanted replaces rcu_poll.c's test
- *    "is rcu_nxtlist non-empty?" in Figure 42: the completer cannot see
- *    other CPUs' lists, so each CPU says what it wants under rcu_lock.
- * D. Polling (Figure 41) is done by whichever CPU's tasklet gets rcu_lock
- *    with spin_trylock(): every CPU with callbacks waiting polls; if
- *    another CPU holds the lock it is polling (or registering) and this
- *    pass only checks rcu_completed. In rcu_poll.c only the one tasklet
- *    polled.
- * E. call_rcu() from hard IRQ (rcu_poll.c note 7) still warns once, but the
- *    callback goes on a per-CPU irqlist under local_irq_save(), no lock;
- *    this CPU's tasklet (or this CPU's next call_rcu(), before it
- *    appends, so that one CPU's callbacks keep their order for
- *    rcu_barrier()) moves it to nxtlist. The normal path still never
- *    disables interrupts.
- * Unchanged from rcu_poll.c (its notes 1, 3 and 5, the last the smp_mb()
- * after Figure 19's increment, poll_common.h): every online CPU, the
- * starting one included, owes each grace period a quiescent state; a
- * quiescent state is a pass through __schedule() or the idle loop; the
- * forced reschedule is need_resched plus the reschedule IPI. Callbacks
- * run without rcu_lock (rcu_poll.c note 2: here they never needed it).
- *
- * rcu_break=1 (broken on purpose, to test rcutorture): as in rcu_poll.c,
- * every tick counts as a quiescent state, even one that interrupted a
- * reader, so a long reader sees its CPU's counter move and the grace
- * period end under it.
+ * The doc is docs/rcu/poll-percpu.md: the data, what drives it (the
+ * tasklet's steps, numbered as in rcu_process_callbacks()), one
+ * callback's walk, its row of seed 000 Table 1, CPU hotplug and the
+ * broken mode (rcu_break=1). The notes the code cites by letter
+ * ("note E") are its "What differs from rcu-poll, and why"; "rcu_poll.c
+ * note N" is docs/rcu/poll.md's "Where we differ from the figures".
  */
 #include "rcu_internal.h"
 #include "batch.h"

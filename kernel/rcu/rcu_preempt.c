@@ -1,88 +1,20 @@
 /*
  * preempt (rcu-preempt): Dipankar Sarma's prototype of read-copy update
  * for a preemptible kernel, as seed 000 describes it in section 5.7 and
- * Figure 33. It is krcud's algorithm (kernel/rcu/rcu_krcud.c: per-CPU
- * lists, krcud daemons woken by a timeout armed only while callbacks
- * exist, the batch and rcu_cpumask machinery, seed 000 5.2) with read-side
- * critical sections that may be preempted, and so must track tasks, not
- * CPUs. This file holds what 5.7 adds; variants.mk builds it with
- * rcu_krcud.c.
+ * Figure 33. It is krcud's algorithm (rcu_krcud.c, seed 000 section 5.2)
+ * with readers that may be preempted, and so must track tasks, not CPUs:
+ * a task preempted for the first time since its last voluntary switch
+ * counts itself on its CPU's counters, and uncounts itself at its next
+ * voluntary switch, on whatever CPU it runs then; a CPU reports a batch's
+ * quiescent state once it has switched voluntarily and the tasks it
+ * counted before the batch are gone. This file holds what section 5.7
+ * adds; variants.mk builds it with rcu_krcud.c (and CPU hotplug's part in
+ * rcu_preempt_hotplug.c).
  *
- * The key idea (5.7): "when a task returns from a voluntary context
- * switch (or is created), it is implicitly associated with the CPU that it
- * starts running on. No matter how many times the task is preempted ... it
- * remains affiliated with that CPU, even if it is migrated." Nothing is
- * done for a task until it is preempted: then it counts itself, once, on
- * its CPU's counters, and uncounts itself when it next switches
- * voluntarily, on whatever CPU it runs then.
- *
- * Data (Figure 33's names):
- *   rcu_preempt_cntr[2]   per CPU: two counts of preempted tasks
- *                         affiliated with this CPU;
- *   next_preempt_cntr     per CPU: points at the element that a task
- *                         preempted now increments (rcu_preempt_get());
- *   curr_preempt_cntr     per CPU: the other element: tasks first preempted
- *                         before this CPU noticed the current batch, which
- *                         must voluntarily switch before it can end;
- *   task->rcu_preempt_cntr     Figure 33's cpu_preempt_cntr: the counter
- *                         the task incremented, NULL if none; while it
- *                         is set, the CPU whose counter it is is the
- *                         task's affiliation.
- *
- * The affiliation needs no more record than that, and the scheduler keeps
- * none: it is fed by the context-switch hook alone. A running task changes
- * CPU only by switching out (it is migrated while switched out), so from
- * its return from a voluntary switch to its first preemption it runs on
- * one CPU, the one it is affiliated with: rcu_preempt_get() counts it
- * there, and the counter it holds names that CPU until its next voluntary
- * switch gives the affiliation up (rcu_preempt_put()).
- *
- * Quiescent states: voluntary context switches only (an involuntary one
- * can happen inside a reader). A CPU reports a quiescent state for a
- * batch when (a) it switched voluntarily since it noticed the batch
- * (rcu_krcud.c's qsctr and last_qsctr, counted here only for voluntary
- * switches) and (b) its curr_preempt_cntr is zero (rcu_check_quiescent_
- * state() "must check that all tasks preempted on this CPU prior to the
- * current grace period have voluntarily" switched). When a CPU notices a
- * new batch, it swaps next and curr (rcu_preempt_swap()).
- *
- * Seed 000 Table 1 prints rcu-preempt's row as "yes | counters | timers |
- * per-CPU | IC | yes", the same as X-rcu's, while the text says it is
- * "similar to rcu", which polls with daemons and counts context switches
- * only. We follow the text: daemons (krcud's machinery), and
- * voluntary context switches (C) as the quiescent states; the idle loop is
- * covered because waking a CPU's krcud is a voluntary switch there.
- * Table 2: 1 local per context switch (qsctr), and on preemption "6 local"
- * in the paper; ours is a few local loads and stores and one atomic
- * increment on the first preemption of a task, one atomic decrement on its
- * next voluntary switch.
- *
- * Where the paper is silent, and what we decided (docs/rcu/preempt.md):
- *   1. The task that is running on a CPU when that CPU swaps (notices a new
- *      batch) may already be inside a reader that began before the batch,
- *      yet its first preemption would count it on `next`, which this batch
- *      does not wait for; and a voluntary switch of another task on that
- *      CPU later would then let the CPU report. So the swap remembers that
- *      task (rcu_preempt_holdover), and if it is preempted before its
- *      next switch it counts itself on `curr`. Any switch on the CPU ends
- *      the holdover (the task either switched voluntarily, a quiescent
- *      state, or was counted), but only after the switch has looked at it.
- *      kernel/test/test_rcu_preempted_reader.c provokes the race on
- *      purpose (docs/rcu/preempt.md walks through it).
- *   2. A "switch" in which __schedule() keeps the same task (an
- *      involuntary pass with nothing else to run) still counts the task as
- *      preempted: the hook does not know the next task, and counting is
- *      only conservative (the task uncounts at its next voluntary switch).
- *   3. cond_resched() is a voluntary quiescent state in Quiescent
- *      (docs/scheduler.md): a reader must not call it, as it must not
- *      sleep. might_sleep() inside a reader warns (CONFIG_RCU_DEBUG_READ).
- *   4. A CPU whose curr counter is not yet zero simply re-checks at its
- *      daemon's next pass (every 50 ms while it owes the batch a
- *      quiescent state, rcu_krcud.c's rcu_timeout()).
- *
- * rcu_break=1 breaks this variant's own mechanism: an involuntary switch
- * counts as a quiescent state and the counters are ignored, so a batch can
- * end under a preempted reader.
+ * The doc is docs/rcu/preempt.md: the idea, the data in Figure 33's names,
+ * one preempted reader's walk, its row of seed 000 Table 1, the broken
+ * mode (rcu_break=1) and CPU hotplug. The notes the code cites by number
+ * ("note 1") are its "What the paper leaves open, and what we decided".
  */
 #include "rcu_internal.h"
 #include "rcu_preempt.h"

@@ -1,51 +1,17 @@
 /*
- * CPU hotplug for rcu-preempt (docs/rcu/preempt.md, "CPU hotplug";
- * docs/hotplug.md). krcud's machinery, which this variant shares, already
- * takes a dying CPU out of rcu_cpumask and hands its callbacks to a live
- * CPU (batch_common.c). What rcu-preempt adds is Figure 33's counters: a
- * task preempted on the dying CPU is counted there, and only its own next
- * voluntary switch, on whatever CPU it runs then, drops the count. Once the
- * CPU is gone no daemon of its own checks those counters, so the tasks
- * move to two global orphan counters that every batch waits for as it
- * waits for a CPU.
+ * CPU hotplug for rcu-preempt, seed 000 section 5.7's Figure 33 counters
+ * on a CPU that goes away (the paper predates hotplug). krcud's machinery
+ * (batch_common.c) already takes a dying CPU out of rcu_cpumask and
+ * hands its callbacks on; what this file adds is the tasks preempted on
+ * the dying CPU, still counted there: each is moved, its count with it,
+ * to two global orphan counters that every batch waits for as it waits
+ * for a CPU.
  *
- * Why not fold the dying CPU's two counters into a live CPU's, as Linux's
- * rcupreempt.c did in rcu_offline_cpu(): there rcu_read_unlock()
- * decremented the counter of the CPU it ran on, and the grace period
- * waited for a sum over CPUs, which a fold preserves. Here each task
- * decrements the very counter it incremented (Figure 33's
- * cpu_preempt_cntr pointer) and each CPU waits for its own curr counter
- * alone: after a fold the tasks would still decrement the dead CPU's
- * counter (below zero) and the live CPU's would never drain. So the tasks
- * themselves move: each task whose pointer names a counter of the dying
- * CPU is swung to an orphan counter, the count going with it.
- *
- * The orphan counters are a CPU that never runs: orphan_curr holds the
- * tasks the batch in progress waits for, orphan_next those the next batch
- * will; a new batch swaps them (rcu_reg_batch()), and a batch ends only
- * when orphan_curr is zero (rcu_batch_cpu_quiet() lets no CPU clear the
- * last bit of rcu_cpumask before that, so the CPU that would have ended
- * the batch keeps owing it and its daemon looks again each period). A
- * task moved while a batch runs goes to orphan_curr, even one preempted
- * after its CPU noticed the batch (late, never early); with no batch
- * running, to orphan_next, which the next batch to start waits for. Every
- * count on an offline CPU is from before it left, so from before any
- * later batch began: waiting for all of them is exact, not only safe.
- *
- * Ordering against rcu_read_unlock() elsewhere. A reader ends with its
- * task's next voluntary switch, rcu_preempt_put(): an exchange of the
- * task's pointer with NULL, then atomic_dec() of what it held, both
- * locked instructions (full barriers on x86), after the reader's
- * accesses. The move here is atomic_inc(orphan), then a compare-and-swap
- * of the task's pointer from the dying CPU's counter to the orphan, then
- * atomic_dec() of the old counter if it won (or of the orphan if the put
- * got there first). The pointer's compare-and-swap against the put's
- * exchange decides which counter the put decrements; incrementing the new
- * counter before the swap and decrementing the old one after it means
- * neither reads zero while the task is still counted. The batch side
- * reads orphan_curr under rcu_lock and then smp_mb() before the batch
- * ends: a zero it reads was written by a put whose task's reader came
- * before it, pairing with the put's locked decrement.
+ * The doc is docs/rcu/preempt.md, "CPU hotplug" (and docs/hotplug.md):
+ * why the counters are not folded into a live CPU's as Linux's
+ * rcupreempt.c did, the move's three steps, the orphan pair, the memory
+ * ordering against rcu_read_unlock() elsewhere, and tasks that would
+ * freeze.
  */
 #include "rcu_internal.h"
 #include "batch_common.h"

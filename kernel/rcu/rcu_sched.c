@@ -1,115 +1,17 @@
 /*
- * sched (rcu-sched): Rusty Russell's read-copy update [Russell01d], as
- * seed 000 describes it in section 5.6 (Figures 28-32): a ring of per-CPU
- * counters advanced by the scheduler, and per-CPU, per-context callback
- * queues in two halves, "the only known read-copy-update implementation
- * that uses absolutely no locks, interrupt masking, or atomic
- * instructions" on its call_rcu() path but for the one pending count.
+ * sched (rcu-sched): Rusty Russell's RCU as seed 000 describes it in
+ * section 5.6 (Figures 28-32): a ring of per-CPU counters advanced by the
+ * scheduler, like a token passed once around the CPUs per round, and
+ * per-CPU, per-context callback queues in two halves, one accumulating
+ * new callbacks and one waiting for the round in progress. Its call_rcu()
+ * takes no lock and masks no interrupt; its one atomic is the pending
+ * count (rcu_pending).
  *
- * Data (the paper's names):
- *   rcu_batch[cpu]         head[2][3]: this CPU's callback queues, one
- *                          half (head[queueing][]) accumulating new
- *                          callbacks, the other (head[!queueing][])
- *                          waiting for the grace period in progress; in
- *                          each half one singly linked queue per context
- *                          (0 process, 1 softirq/BH-disabled, 2 hard IRQ),
- *                          chained through rcu_head.list.next; queueing,
- *                          the bit that says which half accumulates;
- *                          ring_count and finished_count, the ring counter
- *                          and when this CPU's next rcu_batch_done() is due;
- *   rcu_pending            the count of callbacks queued and not yet run,
- *                          the one atomic (Figure 28 line 20): non-zero
- *                          tells the scheduler to advance the ring.
- *
- * The ring (Figure 30): on each pass through the scheduler while callbacks
- * are pending, a CPU sets its counter to one more than the previous CPU's
- * (ring_prev_cpu: the previous online CPU, the first wrapping to the last).
- * A CPU can only advance after the previous one has, so the counters climb like a token
- * passed once around the ring per round, and when a CPU's counter has
- * climbed by the number of CPUs since its last rcu_batch_done(), every CPU
- * has passed through the scheduler since then: the half that was waiting
- * is done. rcu_batch_done() (Figure 32) invokes it and swaps the halves.
- *
- * Quiescent states: a pass through the scheduler (rcu_hook_context_switch(),
- * also from cond_resched()) and a pass through the idle loop
- * (rcu_hook_idle(), Figure 31). Seed 000 Table 1 row: rcu-sched | batch:
- * yes | deduce: counter ring | poll: N/A | queuing: per-CPU-per-interrupt
- * | QS: I, C | BH/IRQ safe: yes. Table 2: idle overhead 1 global read
- * (rcu_pending) per context switch, no timer.
- *
- * Interrupt safety without masking. A CPU's queues are touched only by
- * that CPU. call_rcu() picks the queue of the context it runs in
- * (in_irq(), in_softirq(), else process), so code that can interrupt it
- * (a hard IRQ over a softirq or a process, a softirq at irq_exit() over a
- * process) always works on another list: no two call_rcu()s on one list
- * ever interleave (our hard IRQs do not nest; BH-disabled process code and
- * a softirq exclude each other on one CPU). Only rcu_batch_done() empties
- * a half, and only the waiting half, which call_rcu() never writes; it
- * swaps the halves afterwards, a plain store that an interrupt sees
- * entirely before or entirely after. A call_rcu() interrupted between
- * reading "queueing" and linking its callback, by a softirq that swaps the
- * halves, links into the half that is now waiting: that is still safe, its
- * removal came before the swap and the waiting half needs a full round of
- * the ring after the swap. Two swaps cannot happen while it is interrupted:
- * a swap needs this CPU to pass through the scheduler (preemption is off in
- * call_rcu()).
- *
- * How long a grace period can take. The ring moves only in the
- * scheduler, and in order: CPU i waits for CPU i-1 to pass through the
- * scheduler after CPU i-2 did, and so on around, so one CPU that does not
- * schedule holds the token and with it every grace period on every CPU
- * (docs/rcu/sched.md explains the paper's grace periods of up to a minute
- * this way). Two things bound the wait here:
- *   (a) the idle loop calls rcu_hook_idle() on every pass, as Figure 31
- *   intends; a CPU that advances its counter wakes the next CPU in the
- *   ring if that CPU is idle, and a CPU that waits for the previous CPU
- *   wakes it if it is idle (resched_cpu(): need_resched and the
- *   reschedule IPI end its hlt, its idle loop makes one more pass and
- *   advances at once: the token goes round idle CPUs at IPI speed, where
- *   the paper's polling idle loop spun);
- *   (b) a tick that finds this CPU holding the token while busy sets
- *   need_resched, so a preemptive kernel passes through __schedule() at
- *   the interrupt return (outside read-side sections, which disable
- *   preemption) and a non-preemptive one at its next cond_resched(): a hop
- *   costs at most about a tick on a busy CPU.
- * Nothing runs when no callback is pending.
- *
- * Where we differ from the figures, and why (docs/rcu/sched.md):
- *   - Our context-switch hook runs inside __schedule() with the run-queue
- *     lock held and interrupts off (the paper's rcu_process: label is after
- *     the unlock): callbacks cannot run there. The hook only advances the
- *     counter; when rcu_batch_done() is due it keeps the token (does not
- *     publish the new count), marks the batch due and raises RCU_SOFTIRQ
- *     with a self-IPI so that it runs as soon as interrupts are on again.
- *     The softirq runs rcu_batch_done(): takes the waiting half, swaps,
- *     sets finished_count, then publishes ring_count, then invokes. From
- *     the idle loop and cond_resched() (interrupts on) rcu_batch_done()
- *     runs at once with BH disabled. Either way it runs in softirq context,
- *     so finished_count's re-entry trick (INT_MAX, Figure 30 lines 19-23)
- *     is not needed: a softirq never nests in itself.
- *   - rcu_batch_done() is skipped, and the step taken in the hook, when
- *     both halves are empty: a swap of empty halves does nothing.
- *   - Counters are longs compared by signed difference; the ring is the
- *     online CPUs at rcu_variant_late_init() (all CPUs are up then);
- *     callbacks queued before it wait. A CPU taken offline (CPU hotplug)
- *     stays in the ring and is stepped over (rcu_ring_live_prev()).
- *   - The ring and the hook run with preemption disabled (not interrupts):
- *     in a preemptive kernel cond_resched()'s hook or the idle hook could
- *     be preempted into __schedule()'s hook and then store a stale count.
- *   - smp_mb() orders the previous CPU's counter read, the swap and the
- *     publication (the paper relied on the i386 memory model).
- *   - Callbacks run oldest first (the paper's lists are LIFO).
- *   - The grace periods counted in kernel/rcu/gp_sequence.c (and so the
- *     polled API) are the leader CPU's rounds. A CPU's own round can end
- *     before the leader's round that began after a cookie, so a waiting
- *     half also waits for rcu_gp_completed() to reach rcu_gp_started() + 1
- *     as read at its swap (need_gp): a callback must not run before the
- *     polled API calls a cookie taken before its call_rcu() done.
- *
- * rcu_break=1 breaks the ring on purpose: every tick advances this CPU's
- * counter as if it had passed through the scheduler, even a tick that
- * interrupted a read-side critical section, so a grace period can end
- * under a reader.
+ * The doc is docs/rcu/sched.md: the data in the paper's names, the ring,
+ * why call_rcu() is safe from every context without masking interrupts,
+ * one callback's walk, why the paper's grace periods lasted up to a
+ * minute and what bounds ours, where we differ from the figures and why,
+ * CPU hotplug, and the broken mode (rcu_break=1).
  */
 #include "rcu_internal.h"
 #include <rcu_hooks.h>

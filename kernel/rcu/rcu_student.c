@@ -1,36 +1,24 @@
 /*
- * student: your own RCU implementation (Lab 4, labs/lab4-rcu-implementation/
- * README.md). Build it with `make run RCU=student` (KPREEMPT=1 for the
- * preemptible kernel) and judge it with `make grade LAB=4`.
+ * student: your own RCU implementation, Lab 4. Its doc is the handout,
+ * labs/lab4-rcu-implementation/README.md: the design it guides you to
+ * (counter-based, after rcu-poll: seed 000 section 5.3, Figures 18-20 and
+ * Appendix A.3, Figures 40-43; docs/papers.md), step by step, and what the
+ * rest of kernel/rcu expects of a variant (rcu_internal.h). Build it with
+ * `make run RCU=student` (KPREEMPT=1 for the preemptible kernel) and judge
+ * it with `make grade LAB=4`.
  *
  * As handed out, this file is a SKELETON and deliberately WRONG: call_rcu()
- * runs the callback at once, so synchronize_kernel() returns at once too,
+ * runs the callback at once, so synchronize_kernel() returns at once too
  * and no grace period is ever counted. The kernel boots, but the API tests
  * see no grace period and rcutorture reports FAILURE: the skeleton scores 0.
- *
- * The design the handout guides you to is counter-based, after rcu-poll
- * (seed 000 section 5.3, Figures 18-20 and Appendix A.3, Figures 40-43):
- *   - each CPU counts its quiescent states (a context switch, a tick that
- *     interrupted user mode or the idle loop, a pass of the idle loop);
- *   - call_rcu() queues the callback on a list of callbacks that wait for
- *     the next grace period (rcu_nxtlist);
- *   - a grace period begins by moving that list to the one that waits
- *     for this grace period (rcu_curlist) and snapshotting every online
- *     CPU's counter; it ends once every CPU's counter has moved since;
- *   - the callbacks of an ended grace period run in softirq context
- *     (RCU_SOFTIRQ) through rcu_invoke_callbacks().
- *
- * What the rest of kernel/rcu expects of a variant (rcu_internal.h):
- * rcu_gp_count_start(), rcu_gp_begin() and rcu_gp_end() around each grace
- * period (the API tests and the polled API read them), rcu_check_stall()
- * from the tick, rcu_variant_stall_info() naming the CPUs that still owe a
- * quiescent state, and rcu_break (rcu_break=1 on the command line): a tick
- * that interrupted kernel code counts as a quiescent state, so that a
- * reader can outlive the grace period and torture must catch it.
  *
  * Seed 000 Table 1 row of your design: fill in (batching, how quiescent
  * states are deduced, what drives it, queuing, which quiescent states,
  * BH/IRQ safety).
+ *
+ * Where you depart from the paper, and why: fill in. Keep this comment
+ * within 25 lines (tests/test_openers.py); reasoning about one line goes
+ * beside that line.
  */
 #include "rcu_internal.h"
 #include <rcu_hooks.h>

@@ -3,91 +3,15 @@
  * describes it in section 5.5 (Figures 24-27): one global list of waiting
  * callbacks, one task on the keventd work queue that waits for a grace
  * period and invokes them, and a SCHED_FIFO daemon per CPU, krcud, whose
- * running proves that its CPU has passed through the scheduler.
+ * running proves that its CPU has passed through the scheduler. It makes
+ * its quiescent states instead of observing them, so with no callback in
+ * flight it costs nothing: the context-switch, tick and idle hooks are
+ * empty.
  *
- * Data (the paper's names):
- *   rcu_lock            the one lock, on rcu_wait_list (interrupts off:
- *                       call_rcu() may come from an interrupt, Figure 24);
- *   rcu_wait_list       callbacks not yet in a grace period (global);
- *   rcu_task            the keventd work item, the paper's "rcu_task"
- *                       tq_struct, that runs process_pending_rcus();
- *   krcud_sema(cpu)     per CPU: wakes that CPU's krcud daemon;
- *   krcud_task(cpu)     per CPU: the daemon;
- *   rcu_sema            each daemon's answer, up() once per wake-up;
- *   rcu_current_list    (local to process_pending_rcus()) the snapshot
- *                       of rcu_wait_list that waits for this grace period.
- *
- * What drives it: call_rcu() (Figure 24) adds the callback to
- * rcu_wait_list and, if the list was empty, schedule_task(&rcu_task)
- * puts process_pending_rcus() (Figure 25) on keventd. It snapshots the
- * list, calls wait_for_rcu() (Figure 26), which up()s the krcud_sema of
- * every other CPU and down()s rcu_sema once per CPU woken, and then
- * invokes the snapshot. A krcud daemon (Figure 27) is SCHED_FIFO at the
- * highest priority and bound to its CPU; it runs there only when that CPU
- * passes through the scheduler after the wake-up, and no CPU does that
- * inside a read-side critical section (read_side.h: readers cannot sleep;
- * in the preemptive kernel they disable preemption, so the daemon cannot
- * preempt one). The CPU running process_pending_rcus() itself needs no
- * daemon: keventd is running there, in process context, outside any
- * reader, and it is bound to that CPU (our workers are per CPU).
- *
- * Quiescent states: a context switch (C), forced, not observed: the only
- * variant of seed 000 that makes its quiescent states rather than
- * counting the ones that happen. Hence "absolutely zero load on the
- * system when there are no read-copy callbacks in flight": the
- * context-switch, tick and idle hooks below are empty, nothing is armed,
- * the daemons sleep in down() and keventd sleeps.
- *
- * Seed 000 Table 1 row: rcu-taskq | batch: yes | deduce: no (forced) |
- * poll: daemons | queuing: global | QS: C | BH/IRQ safe: yes.
- *
- * Where we differ from the figures, and why (docs/rcu/taskq.md):
- *
- * 1. One grace period at a time. Linux 2.4 had a single keventd, so two
- *    process_pending_rcus() could never run at once. Our work queue has a
- *    worker per CPU and schedule_task() queues on the caller's CPU, so
- *    rcu_task can be queued again (from another CPU) while it runs. Two
- *    wait_for_rcu() sharing rcu_sema would take each other's answers: an
- *    answer to an older wake-up, given before the newer snapshot, would
- *    end the newer grace period. rcu_gp_mutex serializes
- *    process_pending_rcus(); the second one then snapshots what arrived.
- * 2. Callbacks queued before rcu_variant_late_init() stay on the list:
- *    keventd and the daemons do not exist before it. call_rcu() starts
- *    the task only once rcu_taskq_ready is set (under rcu_lock), and late
- *    init starts it if the list is not empty.
- * 3. Stall warnings without a tick hook. The paper's point is "absolutely
- *    zero load" with no callback in flight, so the context switch and the
- *    tick cost nothing here, and the tick does not call rcu_check_stall(). wait_for_rcu() waits for
- *    rcu_sema with down_timeout(), a quarter of the stall timeout at a
- *    time, and calls rcu_check_stall() each time it wakes empty-handed;
- *    the CPUs that owe a quiescent state are those woken whose daemon has
- *    not answered this grace period (krcud_gp[cpu] != rcu_gpnum). So the
- *    stall check, too, costs nothing unless a grace period is long.
- * 4. The callbacks are run by kernel/rcu/invoke.c's
- *    rcu_invoke_callbacks(), in queueing order (Figure 25 takes the list
- *    from its tail; Figure 24 adds at the head: the same order).
- * 5. krcud waits with down(), not down_interruptible() (our kernel
- *    threads take no signals), and is created bound with
- *    kthread_create_on_cpu(): no daemonize(), sigfillset() or handshake
- *    with spawn_krcud() is needed.
- * 6. CPU hotplug (docs/hotplug.md; the paper predates it). A woken CPU's
- *    answer is its bit in rcu_gp_owing, cleared once (atomically) by
- *    whoever answers: its daemon, or the CPU itself as it goes offline
- *    (it runs no reader then: the stopper switched out whatever ran), or
- *    wait_for_rcu(), which finds it offline after waking it. Only the
- *    clearer up()s rcu_sema, so an offline CPU's daemon, frozen on its
- *    run queue with a wake-up pending, answers nothing stale when it
- *    returns: its bit is clear unless a later grace period set it, and
- *    then it is running, outside any reader, after that grace period
- *    began. A grace period wakes only online CPUs. rcu_task goes to the
- *    boot CPU's worker (Linux 2.4 had one keventd), which never goes
- *    down: a waiter on a CPU going down would sit frozen until it came
- *    back. The callbacks are on one global list: nothing to move.
- *
- * rcu_break=1: wait_for_rcu() does not wake the daemon of one other CPU
- * (the highest-numbered one) and counts it as if it had answered, so that
- * CPU's readers are not waited for: a grace period ends while they still
- * hold what the callbacks free. rcutorture must report FAILURE.
+ * The doc is docs/rcu/taskq.md: the data in the paper's names, one
+ * callback's walk, its row of seed 000 Table 1, and the broken mode
+ * (rcu_break=1). The notes the code cites by number ("note 6", CPU
+ * hotplug among them) are its "Where we differ from the figures".
  */
 #include "rcu_internal.h"
 #include <rcu_hooks.h>

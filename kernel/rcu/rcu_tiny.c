@@ -12,7 +12,8 @@
  *
  * Seed 000 Table 1 has no row for it; in its terms: one global list, QS
  * C/I/U, driven by the scheduler and the tick, BH- and IRQ-safe.
- * It needs CONFIG_NR_CPUS=1 (Kconfig enforces it).
+ * It needs CONFIG_NR_CPUS=1 (Kconfig enforces it). The doc is
+ * docs/rcu/tiny.md.
  */
 #include "rcu_internal.h"
 #include <rcu_hooks.h>

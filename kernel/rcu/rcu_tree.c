@@ -1,113 +1,17 @@
 /*
  * tree (Tree RCU): hierarchical RCU, the RCU of today's Linux, in the
- * small. It follows Paul McKenney's "Hierarchical RCU" (LWN, November
- * 2008) and the shape of Linux's kernel/rcu/tree.c and tree.h as they
- * stood around v4.x-v5.x (rcu_state, rcu_node, rcu_data, the grace-period
- * kthread of rcu_gp_kthread()/rcu_gp_init()/rcu_gp_fqs_loop()/
- * rcu_gp_cleanup(), rcu_report_qs_rnp(), the segmented callback list of
- * rcu_segcblist.c), without Linux's code: written here, much smaller.
+ * small. Not from the papers (docs/papers.md, "Besides the papers"): it
+ * follows Paul McKenney's "Hierarchical RCU" (LWN, 2008) and the shape of
+ * Linux's kernel/rcu/tree.c, not its code. It answers the limit of
+ * rcu-ltimer (seed 000 section 5.4): the CPUs report quiescent states into
+ * a tree of rcu_nodes, each with its own lock, instead of one mask under
+ * one lock. Its read side is the non-preemptible one of read_side.h.
  *
- * The limit it answers: rcu-ltimer (seed 000 5.4) keeps one CPU mask under
- * one lock, rcu_ctrlblk.mutex, which every CPU takes to report every
- * quiescent state; with many CPUs that lock and that cache line are the
- * bottleneck. Here the CPUs report into a tree of rcu_node structures,
- * each with its own lock and qsmask, the children that still owe the
- * grace period a quiescent state. A CPU takes only its leaf's lock; the
- * last CPU of a leaf takes the parent's, and so on up: the root's lock is
- * taken once per child of the root per grace period, not once per CPU.
- *
- * Data:
- *   rcu_state       the grace period numbers (gpnum: last begun,
- *                   completed: last ended, gp_needed: the highest any
- *                   callback waits for), the kthread's flags and wait
- *                   queue;
- *   rcu_node[]      the tree, breadth first (rcu_node[0] is the root):
- *                   lock, qsmask (children that still owe this grace
- *                   period), qsmaskinit (children with online CPUs, the
- *                   qsmask a grace period starts with), gpnum and
- *                   completed as this node has seen them, grpmask (its
- *                   bit in its parent), grplo..grphi (the CPUs below);
- *   rcu_data (per CPU)  its leaf and bit there, gpnum and completed as
- *                   this CPU has seen them, qs_pending (it owes gpnum a
- *                   quiescent state), passed_qs (it has passed one since
- *                   it noticed gpnum), the idle counter and its snapshot,
- *                   and the segmented callback list (rcu_tree_segcblist.h).
- *
- * Quiescent states: a context switch, a tick from user mode or the idle
- * loop, and each pass of the idle loop (rcu_qs()); the grace-period
- * kthread also reports, on their behalf, CPUs whose idle counter moved
- * since the grace period began (rcu_force_quiescent_state()). The read
- * side is the non-preemptible one of read_side.h: Tree RCU without
- * preemptible readers, what Linux calls rcu_sched (RCU-sched).
- *
- * What drives it: the tick raises RCU_SOFTIRQ when this CPU has something
- * to do (rcu_pending()); the softirq, rcu_core(), notices new grace
- * periods and ended ones at its leaf, moves callbacks along, reports this
- * CPU's quiescent state and invokes done callbacks. One kthread, rcu_gp,
- * starts each grace period (sets every node's qsmask, root first), forces
- * quiescent states every jiffy while it lasts, and ends it (every node's
- * completed, root first).
- *
- * Seed 000 Table 1 row, in its terms: batching yes; quiescent states
- * deduced from per-CPU flags and counters, reported up a tree; driven by
- * the tick's softirq and a grace-period kthread; per-CPU callback queues;
- * quiescent states C, I, U; safe from BH and IRQ (call_rcu() masks
- * interrupts).
- *
- * Where we depart from Linux, and why:
- *
- * 1. Two numbers per grace period (gpnum, completed), as Linux had before
- *    v4.19, not the later gp_seq with its state in the low bits: the
- *    numbers are then rcu_gp_started() and rcu_gp_completed() of
- *    gp_sequence.c, one for one, and the trace checker's grace period of
- *    a callback is ours.
- * 2. No funnel locking for grace-period requests: a CPU with new callbacks
- *    takes its leaf's lock and then the root's, which numbers them
- *    (rcu_accelerate_cbs()) and records the request. Fine at 16 CPUs;
- *    Linux walks up the tree recording the request per node so that
- *    thousands of CPUs do not all take the root's lock. Quiescent-state
- *    reports, the frequent path, still stop at the first node that is
- *    not empty.
- * 3. The "dynticks" counter is an idle-loop counter: rcu_hook_idle() bumps
- *    it on each pass, and the kthread counts a CPU whose counter moved
- *    since the grace period began as quiescent. Linux's counter is also
- *    even/odd on idle entry and exit and on every interrupt from idle, so
- *    it can report a CPU that sits in idle without waiting for a pass; our
- *    hooks have no interrupt entry or exit (an interrupt in idle may run
- *    softirq readers), so we wait for the next pass: at most one tick.
- * 4. CPU hotplug (docs/hotplug.md): a CPU coming online sets its bit in
- *    its leaf's qsmaskinitnext, which the next grace period takes up; one
- *    going offline clears it and reports its quiescent state for the
- *    grace period in flight, up the tree as the last CPU of a leaf does
- *    (Linux's rcu_report_dead() and rcu_cleanup_dead_rnp()). rcu_ofl_lock
- *    keeps rcu_gp_init()'s two passes and that report apart, where Linux
- *    has ofl_lock and the qsmaskinitnext/qsmaskinit split per node. The
- *    dead CPU's callbacks join NEXT of the CPU that ran cpu_down(), in
- *    their order (Linux's rcu_migrate_callbacks()).
- * 5. A CPU's callbacks get their grace period (rcu_accelerate_cbs()) only
- *    in the softirq, at the next tick after call_rcu(), not at once: the
- *    hooks never wake a task (the context-switch hook holds the run-queue
- *    lock), and the tick is at most a jiffy away.
- * 6. The kthread does not notice a new grace period for its own CPU; every
- *    CPU, the kthread's included, notices at its next tick.
- * 7. Expedited grace periods are rcu_tree_exp.c's, beside the tree, not
- *    through it. No callback offloading (rcu_nocbs), no
- *    preemptible readers and no per-node lists of blocked tasks, no
- *    callback-invocation limits (rcu_do_batch()'s blimit).
- * 8. The kthread is bound to CPU 0. Our scheduler wakes a task on its last
- *    CPU whenever that CPU runs its idle task, and an idle task may be
- *    spinning with interrupts off in an IPI handler: a kthread left there
- *    could not even start the grace period that the stall warning should
- *    report (kernel/test/test_rcu.c's rcu_stall_warning stalls the last
- *    CPU). Linux's kthread migrates; here the boot CPU, never offline,
- *    keeps it simple.
- * 9. The kthread is SCHED_FIFO at priority 1, as Linux's is only when
- *    booted with rcutree.kthread_prio=1: our scheduler's round-robin
- *    slices left a normal-priority kthread behind a busy thread on CPU 0
- *    for tens of milliseconds per grace period (docs/rcu/tree.md).
- *
- * rcu_break=1 counts every tick as a quiescent state, even one that
- * interrupted a reader (torture must then fail).
+ * The doc is docs/rcu/tree.md: the data, one callback's walk from
+ * call_rcu() to its invocation, its row of seed 000 Table 1, CPU hotplug,
+ * expedited grace periods (rcu_tree_exp.c) and the broken mode
+ * (rcu_break=1). The notes the code cites by number ("note 4") are its
+ * "Where we depart from Linux, and why".
  */
 #include "rcu_internal.h"
 #include "rcu_tree_segcblist.h"

@@ -1,78 +1,16 @@
 /*
  * xrcu (X-rcu): the read-copy update of seed 000 section 5.1 and Appendix
  * A.1 (Figures 12-14 and 34-39), "loosely based on the ptx
- * read-copy-update implementation", driven by per-CPU kernel timers
- * [Sarma02a].
+ * read-copy-update implementation": per-CPU callback lists, a per-CPU
+ * context-switch counter, and a per-CPU kernel timer that also counts the
+ * idle loop as a quiescent state and moves this CPU's callbacks along.
+ * What it shares word for word with krcud is in batch_common.c.
  *
- * Data (the paper's names; this_cpu(rcu_X) in the figures is
- * this_cpu(rcu_data).X here, one per-CPU struct instead of six per-CPU
- * variables):
- *   rcu_lock             the global lock on the three below;
- *   rcu_currbatch        the batch (grace period) now being waited for;
- *   rcu_maxbatch         the highest batch anyone has asked for;
- *   rcu_cpumask          the CPUs that still owe rcu_currbatch a quiescent
- *                        state (empty: no batch in progress);
- *   per CPU (rcu_data)   qsctr (rcu_qsctr, the context-switch counter of
- *                        Figure 13, also bumped by the timer when it finds
- *                        the CPU idle), last_qsctr (its snapshot when the CPU
- *                        noticed the batch, RCU_QSCTR_INVALID until then),
- *                        batch (the batch currlist waits for), nextlist,
- *                        currlist, donelist, and the CPU's kernel timer.
- *
- * Quiescent states: a context switch (Figure 13), and the idle loop, seen
- * by the per-CPU timer (Figure 14). Not user mode: Table 1 gives X-rcu "IC".
- *
- * What drives it: each CPU's kernel timer, every CONFIG_RCU_XRCU_PERIOD
- * jiffies (the paper: 5), runs rcu_percpu_tick() (Figure 14) in
- * TIMER_SOFTIRQ on that CPU; it counts an idle quiescent state and calls
- * rcu_process_callbacks() (Figure 35), which moves callbacks along
- * currlist -> donelist (batch done), nextlist -> currlist
- * (rcu_move_next_batch(), Figure 36, which asks for a batch with
- * rcu_reg_batch(), Figure 39), reports this CPU's quiescent state
- * (rcu_check_quiescent_state(), Figure 37), and invokes donelist
- * (rcu_invoke_callbacks(), Figure 38: kernel/rcu/invoke.c). Figure 34 is
- * the paper's flow diagram of the same. The timers are armed with
- * add_timer_on() from rcu_variant_late_init(): kernel timers do not exist
- * when rcu_variant_init_cpu() runs; call_rcu() before then just queues.
- *
- * Seed 000 Table 1 row: X-rcu | batch: yes | deduce: counters | poll:
- * timers | queuing: per-CPU | QS: I (idle), C (context switch) | BH/IRQ
- * safe: yes (call_rcu() masks interrupts, Figure 12). Table 2: idle
- * overhead 1 local (context switch), 8 local + 1 global + 1 timer, a
- * 50 ms timer per CPU (5 jiffies at the paper's HZ=100; at our HZ=250,
- * 20 ms).
- *
- * Idle detection. The paper's timer does "if (task_idle(current))
- * this_cpu(rcu_qsctr)++". Our timer handler runs in TIMER_SOFTIRQ, from
- * irq_exit() on top of whatever the tick interrupted, or in ksoftirqd. We
- * count an idle quiescent state only when, at that very moment, (1) current
- * is this CPU's idle task, (2) cpu_local()->in_idle is set, i.e. the idle
- * task is inside cpu_idle()'s loop (not still running kmain()'s boot code,
- * which is idle task 0 until it calls cpu_idle(), nor on its way into
- * schedule()), and (3) preempt_count holds exactly our one softirq level
- * and no hardirq: we were entered from the irq_exit() of an interrupt that
- * hit the idle loop itself (softirqs never nest, and the idle loop never
- * disables BH). Then the only code in progress on this CPU is the idle
- * loop, which holds no RCU read-side critical section, and this handler,
- * which is not in one either: the CPU is in a quiescent state now, when
- * qsctr moves. The alternative, the tick hook recording "the last tick was
- * TICK_IDLE" for the timer to read later, is not safe: the timer could run
- * (deferred to ksoftirqd) after rcu_check_quiescent_state() had taken a
- * snapshot, and a quiescent state from before the snapshot would be
- * counted as one after it. From ksoftirqd, (1) fails: no quiescent state is
- * counted, which can only delay a batch.
- *
- * Notes on the figures. Figure 35 line 3 reads "if (list_empty(
- * &this_cpu(rcu_currlist)) && ..." in the OCR'd text; it must be
- * !list_empty (as Figure 45 of rcu-ltimer has it), else no callback would
- * ever reach donelist. Figures 37 and 39 do not show the grace-period
- * bookkeeping; we call rcu_gp_end() where Figure 37 line 42 increments
- * rcu_currbatch and rcu_gp_begin() where Figure 39 line 13 sets
- * rcu_cpumask. The paper does not show the timer re-arming itself; ours
- * does, with mod_timer(), which keeps it on its CPU. As with rcu-ltimer, a
- * callback that joins currlist is given batch rcu_currbatch + 1 (Figure 36
- * line 19), so from idle it waits for two batches; each batch needs two
- * timer runs per CPU (a snapshot, then a quiescent state after it).
+ * The doc is docs/rcu/xrcu.md: the data in the paper's names, what drives
+ * it, one callback's walk (and why it waits for two batches), its rows of
+ * seed 000 Tables 1 and 2, how the timer knows the CPU is idle (the
+ * paper's task_idle(current), which rcu_idle_now() replaces), and the
+ * departures from the printed figures.
  */
 #include "rcu_internal.h"
 #include "batch_common.h"

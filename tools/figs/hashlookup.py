@@ -95,6 +95,8 @@ def collect(ctx):
     opcost = not (kvm == "force" and not kvm_probe(build("figures-defconfig", "defconfig",
                                                          OPTIONS))["ok"])
     data, r = _boot(ctx, kvm, f"figures-hashlookup-smp{ctx.cpus}", opcost)
+    from figs import hlmodel
+    data["model"] = hlmodel.collect(ctx)     # the same cells, counted and modelled
     if kvm in ("0", "no", "tcg", "off"):
         return data
     if r.accel != "kvm":
@@ -219,8 +221,8 @@ def render(data, ctx, out):
 
     doc.h(3, "Figures 1 and 4: lookups a second against CPUs, read only")
     s.pngs.append(plot_cpus(by_cpus, ["ideal", "brlock", "spinlock", "refcnt", "rwlock"],
-                            f"Figure 1: hash lookups scale poorly ({where})", out / "seed001-fig1.png"))
-    s.pngs.append(plot_cpus(by_cpus, DISCIPLINES, f"Figure 4: RCU read performance ({where})",
+                            f"Figure 1, timed: hash lookups scale poorly ({where})", out / "seed001-fig1.png"))
+    s.pngs.append(plot_cpus(by_cpus, DISCIPLINES, f"Figure 4, timed: RCU read performance ({where})",
                             out / "seed001-fig4.png"))
     doc.img(s.pngs[0], "seed 001 Figure 1: lookups per microsecond by CPUs (no RCU)")
     doc.img(s.pngs[1], "seed 001 Figure 4: the same with RCU")
@@ -249,7 +251,7 @@ def render(data, ctx, out):
     doc.ul(sentences_cpus(by_cpus, data, k4, ctx))
 
     doc.h(3, f"Figure 5: against the fraction of updates, {n} CPUs")
-    s.pngs.append(plot_frac(by_frac, f"Figure 5: by fraction of updates ({where})",
+    s.pngs.append(plot_frac(by_frac, f"Figure 5, timed: by fraction of updates ({where})",
                             out / "seed001-fig5.png"))
     doc.img(s.pngs[2], "seed 001 Figure 5: operations per microsecond by fraction of updates")
     fracs = sorted({f for row in by_frac.values() for f in row})
@@ -260,6 +262,9 @@ def render(data, ctx, out):
           "old one with `call_rcu()`, the others at once under the write lock, refcnt when the "
           "last reference goes).")
     doc.ul(sentences_frac(by_frac))
+
+    from figs import hlmodel
+    hlmodel.render(doc, s, data.get("model"), out)
 
     doc.h(3, "Table 1: the cost of the operations, here")
     oc = data["opcost"]

@@ -1,35 +1,27 @@
 /*
- * student: Lab 4's model answer (labs/instructor/lab4/; not the graded
- * reference, which is rcu-poll itself: labs/README.md). The design the
- * handout guides to, a counter-based RCU after rcu-poll (seed 000 section
- * 5.3, Figures 18-20, 40-43), with one change that makes it simpler: no
- * tasklet polls the counters and no IPI forces a reschedule; each CPU
- * compares its own counter with its snapshot at its own tick.
- *
- * Data (the paper's names): RCU_quiescent(cpu), each CPU's count of
- * quiescent states (Figure 19); rcu_nxtlist, callbacks waiting for a
- * grace period to start (Figure 18); rcu_curlist, those waiting for the
- * one in progress; rcu_quiescent_checkpoint[], each CPU's count when it
- * began (Figure 40); rcu_qsmask, the CPUs that still owe it one; all but
- * the counters under rcu_lock, taken with interrupts off because
- * call_rcu() may come from an interrupt.
+ * student: Lab 4's model answer (not the graded reference, which is
+ * rcu-poll itself: labs/README.md), the design that
+ * labs/lab4-rcu-implementation/README.md guides to: a counter-based RCU
+ * after rcu-poll (seed 000 section 5.3, Figures 18-20, 40-43) in the
+ * paper's names (RCU_quiescent(cpu), rcu_nxtlist, rcu_curlist,
+ * rcu_quiescent_checkpoint[], rcu_qsmask; all but the counters under
+ * rcu_lock, with interrupts off: call_rcu() may come from an interrupt).
  *
  * Seed 000 Table 1 row: batching yes; quiescent states deduced from
- * counters; driven by the scheduling-clock tick; one global queue;
- * quiescent states C (context switch), U (tick from user mode), I (idle);
- * safe from BH and IRQ.
+ * counters; driven by the scheduling-clock tick; one global queue; QS C
+ * (context switch), U (tick from user mode), I (idle); BH- and IRQ-safe.
  *
- * Departures: (1) the tick, not a tasklet, detects quiescent states, so a
- * grace period lasts at least one tick (rcu-poll's ends in microseconds);
- * (2) as in kernel/rcu/poll_common.h, the counter's increment is followed
- * by smp_mb() (the store-buffering pattern against the snapshot).
+ * Departures: (1) no tasklet polls the counters and no IPI forces a
+ * reschedule: each CPU compares its own counter with its snapshot at its
+ * own tick, so a grace period lasts at least one tick (rcu-poll's ends in
+ * microseconds); (2) as in kernel/rcu/poll_common.h, the counter's
+ * increment is followed by smp_mb() (store buffering against the snapshot).
  *
- * CPU hotplug (docs/hotplug.md; not part of the lab's contract, here so
- * that the answer survives torture.onoff): a CPU going down runs no
- * reader, so it leaves rcu_qsmask as its quiescent state, ending the
- * grace period if it was the last; rcu_start_gp() reads cpu_online_mask
- * under rcu_lock, so a grace period starts without it or sees it go. The
- * callbacks are on the global lists: nothing moves.
+ * CPU hotplug (docs/hotplug.md; not in the lab's contract, here so that
+ * the answer survives torture.onoff): a CPU going down runs no reader, so
+ * it leaves rcu_qsmask as its quiescent state, ending the grace period if
+ * it was the last; rcu_start_gp() reads cpu_online_mask under rcu_lock, so
+ * a grace period starts without it or sees it go. Global lists: none move.
  */
 #include "rcu_internal.h"
 #include <rcu_hooks.h>

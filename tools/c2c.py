@@ -1,0 +1,232 @@
+#!/usr/bin/env python3
+"""Cache-line transfers of a benchmark boot, counted by the coherence
+plugin (tools/c2c/c2c.c) and reported in the manner of `perf c2c report`
+(docs/figures.md, "Cache-line transfers"):
+
+  c2c.py run CASE [--cpus N]    build, boot CASE under the plugin, write
+                                build/c2c/CASE-smpN/{c2c.out,report.txt,report.json}
+                                and keep the kernel there (quiescent.elf)
+  c2c.py report C2C.OUT --elf ELF [--bench results.json]
+  c2c.py compare build/figures/figures.json [--machine bdw]
+                                one table: timed against modelled efficiency
+
+CASE: hashlookup (seed 001's benchmarklet, read-only cells), hashlookup-all
+(Figure 5 too), route (the route cache), semop (semopbench, ipc=global and
+then ipc=rcu), counters (the known-behaviour ktests c2c_*).
+"""
+import argparse
+import json
+import re
+import shutil
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+
+from qs import REPO
+from qs.boot import boot
+from qs.c2c import PLUGIN, Counts, Elf, report_text
+from qs.net import Nic
+
+NOPOISON = ["# CONFIG_DEBUG_KMALLOC_POISON is not set"]
+CASES = {
+    # name: (build, options, command line, nics)
+    "hashlookup": ("figures-defconfig", NOPOISON,
+                   "ktest=bench_hashlookup hashlookup.quick=1 hashlookup.passes=1 hashlookup.figs=1 "
+                   "hashlookup.ms=200",
+                   None),
+    "hashlookup-all": ("figures-defconfig", NOPOISON,
+                       "ktest=bench_hashlookup hashlookup.quick=1 hashlookup.passes=1", None),
+    "route": ("test-defconfig", (), "ip=10.0.2.15/24 ktest=bench_route_lookup route_bench.ms=50",
+              "user"),
+    "semop-global": ("test-defconfig", (), "ipc=global -- semopbench {cpus} 20000; poweroff", None),
+    "semop": ("test-defconfig", (), "ipc=rcu -- semopbench {cpus} 20000; poweroff", None),
+    "counters": ("figures-defconfig", NOPOISON, "ktest=c2c_*", None),
+    # tests/test_c2c.py's one boot: the counters, then the read-only cells
+    # in fewer rounds
+    "selftest": ("figures-defconfig", NOPOISON,
+                 "ktest=c2c_*,bench_hashlookup hashlookup.quick=1 hashlookup.passes=1 "
+                 "hashlookup.figs=1 hashlookup.c2c_rounds=40", None),
+}
+
+
+def plugin():
+    p = subprocess.run(["make", "--no-print-directory", "c2c-plugin"], cwd=REPO,
+                       capture_output=True, text=True)
+    if p.returncode:
+        sys.exit(f"c2c: building the plugin failed:\n{p.stdout}{p.stderr}")
+    return PLUGIN
+
+
+def mark_address(elf):
+    out = subprocess.run(["nm", str(elf)], capture_output=True, text=True, check=True).stdout
+    for line in out.splitlines():
+        f = line.split()
+        if len(f) == 3 and f[2] == "c2c_mark_area":
+            return f[0]
+    return None
+
+
+CELL_LINE = re.compile(r"c2c cell (\d+): (.+), (\d+) [a-z]+\r?$", re.M)
+
+
+def bench_cells(bench, log=""):
+    """cell number -> operations, and a label, from the BENCH lines that name
+    one and the console's "c2c cell N: label, M lookups" lines."""
+    ops = {}
+    for m in CELL_LINE.finditer(log or ""):
+        ops[int(m.group(1))] = int(m.group(3))
+        ops[("label", int(m.group(1)))] = m.group(2)
+    for b in bench:
+        if "c2c_cell" in b and b.get("ops"):
+            ops[b["c2c_cell"]] = b["ops"]
+            ops[("label", b["c2c_cell"])] = (f"{b.get('discipline', b.get('bench'))} "
+                                             f"{b.get('cpus', '?')}cpu "
+                                             f"u{b.get('update_permille', 0)}")
+    return ops
+
+
+def boot_case(case, cpus, out_dir, use_plugin=True, timeout=900, lines_log2=22, name=None,
+              args="", detail=True):
+    """Boot CASE under the plugin (use_plugin=False: the same boot without
+    it, for its cost); name: another build of defconfig (the tests use
+    make test's own, with kmalloc poisoning, which the cases here do not
+    mind); args: more of the command line; detail=False: the cells' counts
+    only, no line views (the modelled figures need no more, and Figure 5's
+    updates would fill hundreds of megabytes with them)."""
+    bname, options, cmdline, nic = CASES[case]
+    if name:
+        bname, options = name, ()
+    name = bname
+    cmdline = cmdline.format(cpus=cpus)
+    if args:
+        cmdline = cmdline.replace(" -- ", f" {args} -- ") if " -- " in cmdline else f"{cmdline} {args}"
+    from qs.build import build
+    elf = build(name, "defconfig", list(options))
+    extra = []
+    out = out_dir / "c2c.out"
+    if use_plugin:
+        mark = mark_address(elf)
+        if not mark:
+            sys.exit(f"c2c: {elf} has no c2c_mark_area")
+        if out.exists():
+            out.unlink()
+        # the detail table is keyed by line, instruction, vCPU and cell: it
+        # grows with the vCPUs (2^21 entries of 32 bytes at 2, 2^24 at 16)
+        detail = min(24, 19 + cpus.bit_length()) if detail else 0
+        extra = ["-plugin", f"{plugin()},out={out},mark={mark},lines={lines_log2},detail={detail}"]
+        cmdline = cmdline.replace(" -- ", " c2c=1 -- ") if " -- " in cmdline else cmdline + " c2c=1"
+    t0 = time.time()
+    r = boot(name=name, defconfig="defconfig", options=list(options), boot="kernel", cpus=cpus,
+             cmdline=cmdline, timeout=timeout, kvm="0", label=f"c2c-{case}-smp{cpus}",
+             extra=extra, nics=[Nic(nic, dump=False)] if nic else None)
+    return r, elf, out, time.time() - t0
+
+
+def cmd_run(a):
+    out_dir = REPO / "build" / "c2c" / f"{a.case}-smp{a.cpus}"
+    out_dir.mkdir(parents=True, exist_ok=True)
+    r, elf, out, secs = boot_case(a.case, a.cpus, out_dir)
+    if r.status not in ("pass", "poweroff") or not out.exists():
+        sys.exit(f"c2c: the boot ended {r.status}; see {r.log_path}")
+    # the kernel the counts are of, kept beside them: a later build moves
+    # every address, and `c2c.py report` must name lines with this one
+    shutil.copyfile(elf, out_dir / "quiescent.elf")
+    elf = out_dir / "quiescent.elf"
+    counts = Counts(out)
+    if counts.drops.get("detail"):
+        print(f"c2c: the detail table was full ({counts.drops['detail']} accesses not in the "
+              "line views; the cells' counts are whole)", file=sys.stderr)
+    ops = bench_cells(r.console.bench, r.log)
+    text, lines = report_text(counts, Elf(elf), top=a.top, cell_ops=ops, only=a.only)
+    (out_dir / "report.txt").write_text(text)
+    (out_dir / "report.json").write_text(json.dumps({
+        "case": a.case, "cpus": a.cpus, "boot_s": round(secs, 1), "log": str(r.log_path),
+        "cells": [{**c, "ops": ops.get(cid), "bench_label": ops.get(("label", cid))}
+                  for cid, c in sorted(counts.cells.items())],
+        "lines": lines}, indent=1, default=str))
+    sys.stdout.write(text)
+    print(f"\nc2c: {out_dir}/report.txt (boot {secs:.1f} s under the plugin; log {r.log_path})")
+
+
+def cmd_report(a):
+    bench, log = [], ""
+    if a.bench:
+        bench = json.loads(Path(a.bench).read_text())
+        if isinstance(bench, dict):
+            log = Path(bench["log"]).read_text(errors="replace") if bench.get("log") else ""
+            bench = bench.get("bench", [])
+    text, _ = report_text(Counts(a.counts), Elf(a.elf), top=a.top, cell_ops=bench_cells(bench, log),
+                          only=a.only)
+    sys.stdout.write(text)
+
+
+def cmd_compare(a):
+    """One table: per discipline and CPU count, the timed efficiency (its
+    k-CPU rate over k times its 1-CPU rate) beside the modelled one, from
+    a figures.json whose hash-lookup part has both (make figures)."""
+    from qs import costmodel
+    doc = json.loads(Path(a.figures).read_text())
+    data = doc["parts"]["hashlookup"]["data"]
+    timed = {}
+    for b in data["cells"]:
+        if b["figure"] == "1,4":
+            timed.setdefault(b["discipline"], {})[b["cpus"]] = b["ops_per_s"]
+    model = {}
+    for c in (data.get("model") or {}).get("cells", []):
+        if c["figure"] == "1,4":
+            model.setdefault(c["discipline"], {})[c["cpus"]] = c["per_op"]
+    ks = sorted({k for r in timed.values() for k in r} | {k for r in model.values() for k in r})
+    ks = [k for k in ks if k in (1, 2, 4, 8, 16) or k == ks[-1]]
+    accel = data.get("boot", {}).get("accel", "?")
+    lines = [f"# Hash lookups: timed ({accel}) against modelled ({a.machine}: "
+             f"{costmodel.MACHINES[a.machine]['name']}), efficiency = k-CPU rate / (k x 1-CPU rate)",
+             "", "| discipline | " + " | ".join(f"{k} CPUs timed | {k} modelled | {k} xfer/lookup"
+                                                for k in ks) + " |",
+             "| --- |" + " --- | --- | --- |" * len(ks)]
+    for d in ("ideal", "rcu", "brlock", "spinlock", "refcnt", "rwlock"):
+        row = [d]
+        for k in ks:
+            t = timed.get(d, {})
+            m = model.get(d, {})
+            row.append(f"{100 * t[k] / (k * t[1]):.0f}%" if k in t and 1 in t and t[1] else "?")
+            row.append(f"{100 * costmodel.efficiency(m[1], m[k], a.machine):.0f}%"
+                       if k in m and 1 in m else "?")
+            row.append(f"{m[k]['xfer']:.3f}" if k in m else "?")
+        lines.append("| " + " | ".join(row) + " |")
+    text = "\n".join(lines) + "\n"
+    if a.out:
+        Path(a.out).write_text(text)
+    sys.stdout.write(text)
+
+
+def main():
+    ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    sub = ap.add_subparsers(dest="cmd", required=True)
+    r = sub.add_parser("run")
+    r.add_argument("case", choices=sorted(CASES))
+    r.add_argument("--cpus", type=int, default=2)
+    r.add_argument("--top", type=int, default=10)
+    r.add_argument("--only", help="the line view for the cells with this word in their label "
+                   "(a discipline: rwlock)")
+    r.set_defaults(fn=cmd_run)
+    p = sub.add_parser("report")
+    p.add_argument("counts")
+    p.add_argument("--elf", required=True)
+    p.add_argument("--bench", help="a boot's results JSON (its BENCH lines)")
+    p.add_argument("--top", type=int, default=10)
+    p.add_argument("--only", help="as for run")
+    p.set_defaults(fn=cmd_report)
+    c = sub.add_parser("compare")
+    c.add_argument("figures", help="a figures.json with the hash-lookup part (make figures)")
+    c.add_argument("--machine", default="bdw", help="the cost model's column (tools/qs/costmodel.py)")
+    c.add_argument("--out")
+    c.set_defaults(fn=cmd_compare)
+    a = ap.parse_args()
+    a.fn(a)
+
+
+if __name__ == "__main__":
+    main()
