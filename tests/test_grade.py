@@ -331,6 +331,41 @@ def test_lab3_reference_scores_full_marks(lab3_builds):
     assert code == 0 and r["score"] == r["max"] == 20, r
 
 
+@pytest.fixture(scope="module")
+def lab3_kcsan_builds(lab3_builds):
+    """The KCSAN build races-kcsan-smp4 seeds its scratch copy with."""
+    try:
+        build("test-rcu_ltimer_defconfig+KCSAN-y", "rcu_ltimer_defconfig", ["CONFIG_KCSAN=y"])
+    except BuildError as e:
+        pytest.fail(str(e), pytrace=False)
+
+
+@pytest.mark.qemu
+@pytest.mark.parametrize("mistake,place", [
+    ("plain_list_walk", "lab3_lookup"),
+    ("plain_list_add", "lab3_insert"),
+])
+def test_lab3_missing_rcu_accessor_loses_points(lab3_kcsan_builds, mistake, place):
+    """A reader that walks the table with list_for_each_entry(), or an
+    insert with list_add(), passes every stress on x86: KCSAN reports the
+    race (the plain access against the other side's marked one, kept in
+    flight past a publication for list_add()), with the student's function
+    in the report and the hint about the RCU list accessors."""
+    code, r = graded("3", "--with",
+                     f"kernel/labs/lab3_table.c=labs/instructor/lab3/mistakes/{mistake}.c",
+                     "--only", "races-kcsan-smp4")
+    busted, kcsan = r["checks"]
+    assert busted["ok"] and not kcsan["ok"] and r["score"] == 10 and r["max"] == 20, r
+    assert any("BUG: KCSAN: data-race in" in w and place in w for w in kcsan["reasons"]), kcsan
+    assert any(w.startswith("hint: KCSAN saw a reader and a writer") for w in kcsan["reasons"])
+
+
+@pytest.mark.qemu
+def test_lab3_reference_has_no_data_race(lab3_kcsan_builds):
+    code, r = graded("3", "--reference", "--only", "races-kcsan-smp4")
+    assert code == 0 and r["score"] == r["max"] == 20, r
+
+
 @pytest.mark.qemu
 @pytest.mark.parametrize("lab,only", [("1", ""), ("2", "answer-poll_section"),
                                       ("5", "answer-defaults"), ("6", "")],

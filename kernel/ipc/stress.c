@@ -153,7 +153,8 @@ static void stress_add(struct stress_table *t, unsigned long *rnd)
 		ipc_rcu_free(o, sizeof(*o));
 		return;
 	}
-	o->id = ipc_buildid(&t->ids, lid, o->perm.seq);
+	/* Marked: published already, and read lock-free by stress_look(). */
+	WRITE_ONCE(o->id, ipc_buildid(&t->ids, lid, o->perm.seq));
 	ipc_unlock(&t->ids, &o->perm);
 	t->objs[t->nobjs++] = o;
 	atomic_long_inc(&st.added);
@@ -169,7 +170,7 @@ static void stress_remove(struct stress_table *t, int i)
 	if (p != &o->perm)
 		panic("ipc-stress: ipc_lock(%d) gave %p, not its object %p", o->id, p, o);
 	ipc_rmid(&t->ids, o->id);
-	o->magic = 0;			/* under the lock: a locked reader sees it */
+	WRITE_ONCE(o->magic, 0);	/* under the lock: a locked reader sees it; others read it too */
 	ipc_unlock(&t->ids, p);
 	ipc_rcu_free(o, sizeof(*o));
 	t->objs[i] = t->objs[--t->nobjs];

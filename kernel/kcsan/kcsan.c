@@ -269,6 +269,10 @@ static void report(const struct kcsan_access *me, const struct kcsan_access *oth
 	char a[96], b[96];
 	const char *h;
 
+	/* A hit recorded against a slot reused for another address meanwhile:
+	 * the two accesses do not overlap, and there is nothing to report. */
+	if (other && (other->ptr + other->size <= me->ptr || me->ptr + me->size <= other->ptr))
+		return;
 	while (__atomic_exchange_n(&report_lock, 1, __ATOMIC_ACQUIRE))
 		cpu_relax();
 	if (seen_before(me->ip, other ? other->ip : 0)) {
@@ -467,6 +471,13 @@ void kcsan_check(const volatile void *p, unsigned long size, unsigned int type,
 
 			if (__atomic_compare_exchange_n(&w->hit, &none, 1, false, __ATOMIC_ACQUIRE,
 							__ATOMIC_RELAXED)) {
+				/* The slot may have been taken down and set again
+				 * for another address since we read it: then this
+				 * hit is not its. */
+				if (__atomic_load_n(&w->addr, __ATOMIC_ACQUIRE) != waddr) {
+					__atomic_store_n(&w->hit, 0, __ATOMIC_RELEASE);
+					goto out;
+				}
 				fill_access(&w->other, ptr, size, type, ip);
 				__atomic_store_n(&w->hit, 2, __ATOMIC_RELEASE);
 			}

@@ -40,7 +40,7 @@ void rcu_gp_count_start(void)
 
 void __noinline rcu_gp_begin(unsigned long gpnum)
 {
-	rcu_gp_seq.start_ns = ktime_get_ns();
+	WRITE_ONCE(rcu_gp_seq.start_ns, ktime_get_ns());	/* the stall check reads it on every CPU */
 	WRITE_ONCE(rcu_gp_current, gpnum);
 }
 
