@@ -41,6 +41,13 @@ $(error RCU=$(RCU)$(if $(KPREEMPT), KPREEMPT=$(KPREEMPT)): there is no configs/$
 endif
 O		?= build/$(RCU_DEFCONFIG:_defconfig=)
 endif
+# KCSAN=1 (docs/kcsan.md): the same configuration with the data-race
+# detector on, in a build directory of its own.
+KCSAN		?=
+ifneq ($(filter 1 y yes,$(KCSAN)),)
+O		?= build/$(if $(RCU),$(RCU_DEFCONFIG:_defconfig=),defconfig)+kcsan
+CONFIG_EXTRA	+= CONFIG_KCSAN=y
+endif
 O		?= build
 CPUS		?= 4
 KVM		?= auto
@@ -271,11 +278,13 @@ $(KCONFIG_CONFIG): configs/$(RCU_DEFCONFIG)
 	$(Q)mkdir -p $(O)
 	$(Q)echo "  CONFIG  $(O)/.config (from configs/$(RCU_DEFCONFIG))"
 	$(Q)$(KCONFIG_PY) defconfig configs/$(RCU_DEFCONFIG)
+	$(Q)$(if $(CONFIG_EXTRA),printf '%s\n' $(CONFIG_EXTRA) >> $@ && $(KCONFIG_PY) olddefconfig)
 else
 $(KCONFIG_CONFIG):
 	$(Q)mkdir -p $(O)
 	$(Q)echo "  CONFIG  $(O)/.config (from configs/defconfig; 'make menuconfig' to change it)"
 	$(Q)$(KCONFIG_PY) defconfig configs/defconfig
+	$(Q)$(if $(CONFIG_EXTRA),printf '%s\n' $(CONFIG_EXTRA) >> $@ && $(KCONFIG_PY) olddefconfig)
 endif
 
 defconfig: FORCE

@@ -137,7 +137,8 @@ static void rcu_check_quiescent_state(void)
 		return;
 	}
 	rcu_gp_end(rcu_ctrlblk.curbatch);
-	rcu_ctrlblk.curbatch++;
+	/* Marked: rcu_check_callbacks() reads it without the mutex. */
+	WRITE_ONCE(rcu_ctrlblk.curbatch, rcu_ctrlblk.curbatch + 1);
 	qs_write_shared(&rcu_ctrlblk.curbatch);
 	rcu_reg_batch(rcu_ctrlblk.maxbatch);	/* the mask again, if it starts one */
 	qs_report_done(1);
@@ -203,7 +204,7 @@ static void rcu_check_callbacks(void)
 	struct rcu_data *rd = this_cpu_ptr(&rcu_data);
 
 	/* Seed 003 Figure 15: a done batch joins the tail of donelist. */
-	if (!list_empty(&rd->curlist) && RCU_BATCH_GT(rcu_ctrlblk.curbatch, rd->batch)) {
+	if (!list_empty(&rd->curlist) && RCU_BATCH_GT(READ_ONCE(rcu_ctrlblk.curbatch), rd->batch)) {
 		list_splice_tail_init(&rd->curlist, &rd->donelist);
 		rd->donelen += rd->curlen;
 		rd->curlen = 0;
@@ -239,7 +240,7 @@ static void rcu_process_callbacks(unsigned long data)
 	struct rcu_data *rd = this_cpu_ptr(&rcu_data);
 
 	rcu_adopt_orphans(rd);
-	if ((!list_empty(&rd->curlist) && RCU_BATCH_GT(rcu_ctrlblk.curbatch, rd->batch)) ||
+	if ((!list_empty(&rd->curlist) && RCU_BATCH_GT(READ_ONCE(rcu_ctrlblk.curbatch), rd->batch)) ||
 	    (list_empty(&rd->curlist) && !list_empty(&rd->nxtlist)) ||
 	    (!list_empty(&rd->donelist) && !rcu_throttle_plugged(cpu)) ||
 	    cpumask_test(cpu, &rcu_ctrlblk.rcu_cpu_mask))
@@ -321,7 +322,8 @@ void rcu_variant_cpu_offline(unsigned int cpu)
 		rcu_trace_qs(cpu);
 		if (cpumask_empty(&rcu_ctrlblk.rcu_cpu_mask)) {
 			rcu_gp_end(rcu_ctrlblk.curbatch);
-			rcu_ctrlblk.curbatch++;
+			/* Marked: rcu_check_callbacks() reads it without the mutex. */
+	WRITE_ONCE(rcu_ctrlblk.curbatch, rcu_ctrlblk.curbatch + 1);
 			rcu_reg_batch(rcu_ctrlblk.maxbatch);
 		}
 	}
