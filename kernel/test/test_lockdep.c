@@ -80,6 +80,7 @@ static const char *fmt_line(int i, const char *fmt, int line)
 
 static DEFINE_SPINLOCK(legal_a);
 static DEFINE_SPINLOCK(legal_b);
+static DEFINE_SPINLOCK(legal_c);
 static DEFINE_SPINLOCK(legal_irq);
 static DEFINE_MUTEX(legal_mutex);
 static spinlock_t legal_pair[2];
@@ -110,6 +111,14 @@ KTEST(lockdep_legal_orders)
 	spin_lock(&legal_b);
 	if (spin_trylock(&legal_a))
 		spin_unlock(&legal_a);
+	spin_unlock(&legal_b);
+	/* And a lock taken under that trylock: B -> C and A -> C, no cycle. */
+	spin_lock(&legal_b);
+	if (spin_trylock(&legal_a)) {
+		spin_lock(&legal_c);
+		spin_unlock(&legal_c);
+		spin_unlock(&legal_a);
+	}
 	spin_unlock(&legal_b);
 	/* Unlocked out of order: allowed. */
 	spin_lock(&legal_a);
