@@ -93,9 +93,9 @@ KTEST(rcu_polled_api)
  * is held open, not waited for: a callback queued on the same CPU just
  * before start_poll's runs ahead of it in the same batch (a CPU's
  * callbacks run in the order queued), so while it runs G+1 is over and
- * the poll callback is still queued. Run on that CPU, it asks again
- * itself; run on another (a variant with one global list), it holds the
- * batch while the test thread, pinned to that CPU, asks.
+ * the poll callback is still queued, and it asks again itself. A variant
+ * with one global list may run it on another CPU, whose start_poll state
+ * is not the one in question: that try is repeated.
  *
  * Where the first callback runs before G+1 is over (a grace period began
  * between the two queues; Tiny RCU counts one begun at the first
@@ -103,7 +103,7 @@ KTEST(rcu_polled_api)
  * complete, and the next tries queue the first callback once more from
  * inside itself, ahead of whatever the poll callback queues next.
  */
-enum { PA_QUEUED, PA_EARLY, PA_HOLDING, PA_ASKING, PA_ASKED, PA_RETRY };
+enum { PA_QUEUED, PA_EARLY, PA_ASKED, PA_RETRY };
 
 static struct poll_again {
 	unsigned int cpu;		/* where both callbacks were queued */
@@ -126,22 +126,12 @@ static void poll_again_cb(void *arg)
 		atomic_set(&p->state, PA_EARLY);
 		return;
 	}
-	if (smp_processor_id() == p->cpu) {
-		p->c2 = start_poll_synchronize_rcu();
-		atomic_set(&p->state, PA_ASKED);	/* a full barrier: c2 first */
+	if (smp_processor_id() != p->cpu) {
+		atomic_set(&p->state, PA_RETRY);
 		return;
 	}
-	atomic_set(&p->state, PA_HOLDING);
-	for (u64 end = ktime_get_ns() + 1000000000ULL;;) {
-		int st = atomic_read(&p->state);
-
-		if (st == PA_ASKED)
-			return;
-		if (st == PA_HOLDING && ktime_get_ns() > end &&
-		    atomic_cmpxchg(&p->state, PA_HOLDING, PA_RETRY) == PA_HOLDING)
-			return;
-		cpu_relax();
-	}
+	p->c2 = start_poll_synchronize_rcu();
+	atomic_set(&p->state, PA_ASKED);	/* a full barrier: c2 first */
 }
 
 /* Wait up to 5 s, idle, for cookie c. */
@@ -155,55 +145,32 @@ static bool poll_idle_wait(unsigned long c)
 
 KTEST(rcu_poll_again_while_queued)
 {
-	cpumask_t saved = current->cpus_allowed;
 	bool requeue = false;
 	int st = PA_RETRY, tries;
 
 	for (tries = 1; tries <= 10; tries++) {
 		rcu_barrier();		/* no poll callback of an earlier cookie queued */
-		pa.cpu = smp_processor_id();
-		set_cpus_allowed_one(current, pa.cpu);
 		pa.requeue = requeue;
 		atomic_set(&pa.state, PA_QUEUED);
 		preempt_disable();	/* both on one CPU's list, in this order */
-		if (smp_processor_id() != pa.cpu) {
-			preempt_enable();
-			continue;
-		}
+		pa.cpu = smp_processor_id();
 		call_rcu(&pa.h, poll_again_cb, &pa);
 		pa.c1 = start_poll_synchronize_rcu();
 		preempt_enable();
-		for (u64 t0 = ktime_get_ns(); ktime_get_ns() - t0 < 10000000000ULL; msleep(1)) {
-			st = atomic_read(&pa.state);
-			if (st == PA_HOLDING &&
-			    atomic_cmpxchg(&pa.state, PA_HOLDING, PA_ASKING) == PA_HOLDING) {
-				preempt_disable();
-				pa.c2 = start_poll_synchronize_rcu();
-				preempt_enable();
-				atomic_set(&pa.state, PA_ASKED);	/* releases the callback */
-				st = PA_ASKED;
-			}
-			if (st == PA_ASKED || st == PA_EARLY || st == PA_RETRY)
-				break;
-		}
+		for (u64 t0 = ktime_get_ns(); ktime_get_ns() - t0 < 10000000000ULL &&
+		     (st = atomic_read(&pa.state)) == PA_QUEUED; )
+			msleep(1);
+		KT_ASSERT(t, st != PA_QUEUED, "no grace period in 10 s for cookie %lu", pa.c1);
 		if (st == PA_ASKED)
 			break;
 		if (st == PA_EARLY) {
-			bool done = poll_idle_wait(pa.c1);
-
-			if (!done)
-				set_cpus_allowed(current, &saved);
-			KT_ASSERT(t, done, "cookie %lu from start_poll_synchronize_rcu() not "
-				  "complete after 5 s idle: %lu grace periods started, %lu completed",
-				  pa.c1, rcu_gp_started(), rcu_gp_completed());
+			KT_ASSERT(t, poll_idle_wait(pa.c1), "cookie %lu from "
+				  "start_poll_synchronize_rcu() not complete after 5 s idle: %lu "
+				  "grace periods started, %lu completed", pa.c1, rcu_gp_started(),
+				  rcu_gp_completed());
 			requeue = true;
-		} else if (st != PA_RETRY) {
-			set_cpus_allowed(current, &saved);
-			KT_ASSERT(t, false, "no grace period in 10 s for cookie %lu", pa.c1);
 		}
 	}
-	if (st != PA_ASKED)
-		set_cpus_allowed(current, &saved);
 	KT_ASSERT(t, st == PA_ASKED, "%d tries, and no second start_poll while the first one's "
 		  "callback was queued", tries - 1);
 	/* Idle from here: only the second cookie's own request can end it. */
@@ -215,7 +182,6 @@ KTEST(rcu_poll_again_while_queued)
 		  "%lu, complete, its callback still queued) not complete after 5 s idle: %lu "
 		  "grace periods started, %lu completed", pa.c2, pa.c1, rcu_gp_started(),
 		  rcu_gp_completed());
-	set_cpus_allowed(current, &saved);
 	rcu_barrier();
 }
 
