@@ -186,27 +186,66 @@ void cond_synchronize_rcu(unsigned long cookie)
 		synchronize_kernel();
 }
 
-/* A grace period must start for the cookie to come true: queue a
- * do-nothing callback on this CPU unless ours is still in flight. */
-static DEFINE_PER_CPU(struct rcu_head, poll_head);
-static DEFINE_PER_CPU(int, poll_head_busy);
+/*
+ * A grace period must start for every cookie start_poll hands out. Each
+ * CPU has one do-nothing callback and the newest cookie handed out on it
+ * (want). The callback, when it runs, queues itself again unless want has
+ * completed: a cookie taken while the callback was queued may be newer
+ * than the grace period it waited for (G+1 already over, G+2 handed out),
+ * and a callback queued now waits for a grace period that begins after
+ * this call_rcu(), numbered above every cookie taken before it.
+ *
+ * busy is set while the callback is queued or running; whoever moves it
+ * from 0 to 1 queues it, so it is never queued twice (an interrupt's
+ * start_poll against the task's, or the callback run on another CPU).
+ * start_poll stores want and then reads busy; the callback clears busy
+ * and then reads want. Each has a full barrier between its store and its
+ * load (x86 lets a load pass an earlier store), so at least one sees the
+ * other's store: start_poll finds busy clear and queues the callback, or
+ * the callback finds the new want and queues itself again.
+ */
+struct poll_gp {
+	struct rcu_head head;
+	atomic_long_t want;	/* the newest cookie handed out on this CPU */
+	atomic_t busy;
+};
+static DEFINE_PER_CPU(struct poll_gp, poll_gp);
+
+static void poll_callback(void *arg);
+
+static void poll_queue(struct poll_gp *pg)
+{
+	if (atomic_cmpxchg(&pg->busy, 0, 1) == 0)
+		call_rcu(&pg->head, poll_callback, pg);
+}
 
 static void poll_callback(void *arg)
 {
-	WRITE_ONCE(*(int *)arg, 0);
+	struct poll_gp *pg = arg;
+
+	atomic_xchg(&pg->busy, 0);	/* a full barrier: busy clear before want is read */
+	if (!poll_state_synchronize_rcu(atomic_long_read(&pg->want)))
+		poll_queue(pg);
 }
 
 unsigned long start_poll_synchronize_rcu(void)
 {
 	unsigned long cookie = get_state_synchronize_rcu();
-	int *busy;
+	struct poll_gp *pg;
+	long old;
 
 	preempt_disable();
-	busy = this_cpu_ptr(&poll_head_busy);
-	if (!READ_ONCE(*busy)) {
-		WRITE_ONCE(*busy, 1);
-		call_rcu(this_cpu_ptr(&poll_head), poll_callback, busy);
+	pg = this_cpu_ptr(&poll_gp);
+	old = atomic_long_read(&pg->want);
+	while ((long)(cookie - old) > 0) {
+		long seen = atomic_long_cmpxchg(&pg->want, old, cookie);
+
+		if (seen == old)
+			break;
+		old = seen;
 	}
+	smp_mb();	/* want stored before busy is read */
+	poll_queue(pg);
 	preempt_enable();
 	return cookie;
 }
