@@ -42,6 +42,7 @@
 #include <panic.h>
 #include <printk.h>
 #include <export.h>
+#include <fault_inject.h>
 
 struct rcu_tasks_holdout {
 	struct list_head list;
@@ -77,6 +78,9 @@ static void rcu_tasks_collect(struct task *t, void *arg)
 	if (t == current || t->is_idle || !READ_ONCE(t->on_rq) ||
 	    READ_ONCE(t->state) == TASK_DEAD)
 		return;
+	/* A delay here lets t exit and drop its last reference between the
+	 * checks above and the reference below. */
+	fault_inject(tasks_rcu_holdout, t);
 	h = kmalloc(sizeof(*h));
 	if (!h)
 		panic("rcu_tasks: no memory for a holdout");

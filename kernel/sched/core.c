@@ -32,6 +32,7 @@
 #include <arch/irq.h>
 #include <kmalloc.h>
 #include <mm.h>
+#include <fault_inject.h>
 
 DEFINE_PER_CPU(struct rq, runqueues);
 
@@ -402,6 +403,10 @@ void finish_task_switch(struct task *prev)
 	prev->migrate_pending = false;
 	spin_unlock(&rq->lock);
 	if (migrate) {
+		/* prev is runnable but on no queue until it is requeued: a
+		 * delay here holds that state open for whoever reads on_rq
+		 * without the run-queue lock. */
+		fault_inject(migrate_off_rq, prev);
 		migrate_after_switch(prev);
 		flush_resched_ipis();
 	}
