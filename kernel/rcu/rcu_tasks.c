@@ -14,7 +14,11 @@
  * (the scheduler calls rcu_tasks_hook_qs(), which counts them in the
  * task's rcu_tasks_qs), a tick that interrupted user mode (the same hook,
  * from the tick), or not being runnable at all (blocked or exited: it is
- * not inside a trampoline). Idle tasks never run one.
+ * not inside a trampoline). Idle tasks never run one. on_rq is read
+ * without the run-queue lock, so it must be 0 only for a task that
+ * blocked or exited: a task the scheduler is moving (between CPUs, or
+ * preempted on a CPU its affinity excludes until it is queued elsewhere)
+ * is TASK_ON_RQ_MIGRATING, nonzero, and may well be inside a trampoline.
  *
  * A grace period (rcu_tasks_wait_gp()):
  *   1. under the task list lock (for_each_task()), every task but the
