@@ -84,13 +84,16 @@ struct task {
 	int cpu;			/* run queue it is on, or last ran on */
 	int on_rq;			/* 0 or TASK_ON_RQ_*: below */
 	int time_slice;			/* ticks left (NORMAL and RR) */
+	/* rcu-preempt's read-side depth (kernel/rcu keeps it). Here, before
+	 * the fields whose size the build decides, at the fixed offset that
+	 * its inline rcu_read_lock() uses (kernel/rcu/read_side.h). */
+	int rcu_read_lock_nesting;
 	cpumask_t cpus_allowed;
 	bool is_idle;
 	bool migrate_pending;		/* moved off its CPU once switched out */
 	int saved_preempt_count;	/* preempt_count while switched out */
 
 	/* For RCU (kernel/rcu keeps these; the scheduler only holds them). */
-	int rcu_read_lock_nesting;	/* preemptible RCU read-side depth */
 	void *rcu_preempt_cntr;		/* seed 000 Figure 33's cpu_preempt_cntr */
 	unsigned long rcu_tasks_qs;	/* Tasks RCU: voluntary switches, user ticks */
 	/* PROVE_RCU: the SRCU domains whose read lock this task holds (srcu.c). */
