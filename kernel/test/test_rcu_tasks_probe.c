@@ -144,8 +144,12 @@ KTEST_MANUAL(rcu_tasks_probe_unload)
  *   - the migrate_off_rq point, in the filler, holds the runner off every
  *     queue for up to 200 ms, interrupts off, and records a Tasks RCU
  *     grace period that ends meanwhile.
- * The filler keeps "from" from looking idle, so that no woken task (the
- * rcu_tasks kthread) is queued behind the hold. A grace period that ends
+ * The filler keeps "from" from looking idle, so that no woken task is
+ * queued behind the hold. The scan itself must run on "to": on "from" it
+ * would find the runner switched out, or wait behind the hold. Wherever
+ * the rcu_tasks kthread last ran, a wake-up keeps it there while both
+ * CPUs are busy, so the test pins it to "to" for its rounds, as taskset
+ * would a kernel thread, and gives it back all CPUs after. A grace period that ends
  * during the hold dropped a task that is still inside: probe_detach()
  * returns and the module's exit panics, naming the task still inside.
  * Preemptible kernels only (elsewhere the runner moves at its next
@@ -233,8 +237,17 @@ static int pm_hold(void *arg)
 	return 0;
 }
 
+static void pm_find_kthread(struct task *p, void *arg)
+{
+	struct task **kt = arg;
+
+	if (!*kt && !strcmp(p->name, "rcu_tasks") && get_task_unless_zero(p))
+		*kt = p;
+}
+
 KTEST_MANUAL(rcu_tasks_probe_migrate)
 {
+	struct task *kt = NULL;
 	unsigned int attempts = 0, windows = 0;
 	struct task *filler;
 	char err[QS_MODULE_ERRLEN];
@@ -259,6 +272,9 @@ KTEST_MANUAL(rcu_tasks_probe_migrate)
 
 	pm_to = smp_processor_id();
 	set_cpus_allowed_one(current, pm_to);
+	for_each_task(pm_find_kthread, &kt);	/* the unload started it */
+	KT_ASSERT(t, kt, "no rcu_tasks kthread after an unload");
+	set_cpus_allowed_one(kt, pm_to);
 	pm_from = 0;
 	while (pm_from == pm_to || !cpu_online(pm_from))
 		pm_from++;
@@ -308,6 +324,8 @@ KTEST_MANUAL(rcu_tasks_probe_migrate)
 	kthread_join(filler);
 	cpumask_copy(&all, &cpu_online_mask);
 	set_cpus_allowed(current, &all);
+	set_cpus_allowed(kt, &all);
+	put_task(kt);
 	kt_info("rcu-tasks-probe-migrate: cpu%u to cpu%u, rcu=%s: %u unloads, runner moved while "
 		"chosen %lu times, held off its queue inside the handler %u times, grace periods "
 		"ended meanwhile %lu", pm_from, pm_to, rcu_variant_name(), attempts, pm_flips,
