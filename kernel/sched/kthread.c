@@ -202,7 +202,9 @@ void task_init_common(struct task *p, const char *name)
 
 void get_task(struct task *p)
 {
-	atomic_inc(&p->usage);
+	/* From zero, put_task() has already queued the free: the caller
+	 * needed get_task_unless_zero() (Linux's refcount_inc() warns so). */
+	WARN_ON(atomic_inc_return(&p->usage) == 1);
 }
 
 /*
