@@ -164,7 +164,8 @@ static void rcu_torture_poll_wait(unsigned long cookie, unsigned long gp_before)
  * in torture.long_every, on whichever CPU the writer is not), so an
  * expedited wait that gives up early was seen at some CPU counts and not
  * others. Here the writer asks a reader of its own to enter a section on
- * another CPU and hold it for long_delay/4 to long_delay/2, waits until
+ * another CPU and hold it for long_delay/2 to long_delay (a tick is short
+ * beside that even when the host lags the guest), waits until
  * it is inside, and only then calls synchronize_rcu_expedited(): the
  * grace period must outlast that reader, every time.
  */
@@ -214,7 +215,7 @@ static void rcu_torture_exp_long_locked(struct torture_rand *r, unsigned int cpu
 
 	req = exp_rd.req + 1;
 	WRITE_ONCE(exp_rd.cpu, cpu);
-	WRITE_ONCE(exp_rd.delay_us, longd / 4 + torture_random(r) % (longd / 4 + 1));
+	WRITE_ONCE(exp_rd.delay_us, longd / 2 + torture_random(r) % (longd / 2 + 1));
 	smp_wmb();	/* cpu and delay before the request number */
 	WRITE_ONCE(exp_rd.req, req);
 	wake_up(&exp_rd_wq);
