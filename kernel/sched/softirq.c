@@ -152,6 +152,21 @@ void local_bh_enable(void)
 	preempt_enable();
 }
 
+void local_bh_enable_defer(void)
+{
+	unsigned long flags;
+
+	WARN_ON_ONCE(in_irq());
+	barrier();
+	preempt_count_sub(SOFTIRQ_DISABLE_OFFSET - 1);
+	if (!in_interrupt() && local_softirq_pending()) {
+		flags = local_irq_save();
+		wakeup_softirqd();
+		local_irq_restore(flags);
+	}
+	preempt_enable();
+}
+
 /*
  * ksoftirqd/N: runs the softirqs that __do_softirq() gave up on, as a
  * normal-priority thread, so a flood competes with other threads instead
