@@ -16,4 +16,5 @@
 	X(fget_file, "fget_rcu(): the file loaded, before its reference is taken")	\
 	X(sem_after_wake, "update_queue(): after a waiter is woken, with the array locked")	\
 	X(ps_entry, "the ps walk (proc_list): on each task or process it lists, under RCU")	\
-	X(task_published, "task_list_add(): a task just put on the task list and in the PID hash")
+	X(task_published, "task_list_add(): a task just put on the task list and in the PID hash")	\
+	X(dead_tasks_tasklet, "dead_tasks_free(): the tasklet, before it queues the dead tasks put_task() parked")

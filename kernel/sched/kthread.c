@@ -230,8 +230,9 @@ static void task_free_rcu(void *arg)
  */
 static LIST_HEAD(dead_tasks);
 static DEFINE_SPINLOCK(dead_tasks_lock);
+static void dead_tasks_free(unsigned long unused);
 
-static void dead_tasks_free(unsigned long unused)
+static void dead_tasks_queue(void)
 {
 	unsigned long flags;
 	LIST_HEAD(batch);
@@ -246,7 +247,19 @@ static void dead_tasks_free(unsigned long unused)
 		call_rcu(&p->rcu, task_free_rcu, p);
 	}
 }
+
 static DECLARE_TASKLET(dead_tasks_tasklet, dead_tasks_free, 0);
+
+static void dead_tasks_free(unsigned long unused)
+{
+	/* A test may hold the tasks parked here, however late the tasklet
+	 * runs, to show who else must queue them. */
+	if (fault_inject(dead_tasks_tasklet, NULL)) {
+		tasklet_hi_schedule(&dead_tasks_tasklet);
+		return;
+	}
+	dead_tasks_queue();
+}
 
 void put_task(struct task *p)
 {
