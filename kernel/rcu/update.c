@@ -5,8 +5,10 @@
  *   synchronize_kernel(): queue a callback that completes a completion and
  *     wait for it, as the 2.5 kernel did (seed 001: concurrent callers
  *     share grace periods because their callbacks share batches);
- *   rcu_barrier(): one callback per CPU, queued from that CPU in process
- *     context (a work item), and wait for all: on per-CPU-list variants the
+ *   rcu_barrier(): first the frees of dead tasks still parked for a
+ *     tasklet (put_task() with interrupts off), then one callback per
+ *     CPU, queued from that CPU in process context (a work item), and
+ *     wait for all: on per-CPU-list variants the
  *     callbacks of one CPU run in order, on global-list ones all of them,
  *     so every earlier one has run. A variant that defers some callbacks
  *     (the rcu-poll family's irqlist) must not let a later call_rcu()
@@ -121,6 +123,9 @@ void rcu_barrier(void)
 	unsigned int cpu;
 
 	might_sleep();
+	/* A task freed with interrupts off waits on a tasklet for its
+	 * call_rcu(): queue it now, ahead of our callbacks. */
+	dead_tasks_flush();
 	/* Every CPU we queue on stays online until its callback is queued,
 	 * and no dead CPU's callbacks wait unadopted (rcu_hook_cpu_dead()). */
 	cpus_read_lock();

@@ -261,6 +261,21 @@ static void dead_tasks_free(unsigned long unused)
 	dead_tasks_queue();
 }
 
+/*
+ * rcu_barrier() calls this first: a task whose last reference went with
+ * interrupts off, before the barrier, is queued now rather than by the
+ * tasklet after it, and a tasklet run that has taken some off the list
+ * has queued them before we return (tasklet_disable() waits it out).
+ * Then the barrier's own callbacks come after every such free.
+ */
+void dead_tasks_flush(void)
+{
+	might_sleep();
+	tasklet_disable(&dead_tasks_tasklet);
+	dead_tasks_queue();
+	tasklet_enable(&dead_tasks_tasklet);
+}
+
 void put_task(struct task *p)
 {
 	unsigned long flags;
