@@ -209,9 +209,13 @@ static int rcu_torture_exp_reader(void *arg)
 	return 0;
 }
 
+/* At most the default long read: a control run with 400 ms readers would
+ * otherwise hold the writer that long at every expedited call. */
+#define EXP_LONG_MAX_US		40000
+
 static void rcu_torture_exp_long_locked(struct torture_rand *r, unsigned int cpu)
 {
-	unsigned long longd = torture_params.long_delay_us, req;
+	unsigned long longd = MIN(torture_params.long_delay_us, (unsigned long)EXP_LONG_MAX_US), req;
 
 	req = exp_rd.req + 1;
 	WRITE_ONCE(exp_rd.cpu, cpu);
