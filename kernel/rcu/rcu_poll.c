@@ -78,6 +78,8 @@
  *    ahead of the irqlist, its callbacks would run before those it must
  *    wait for (docs/rcu/poll.md). The normal path never disables
  *    interrupts; it takes rcu_irq_lock only when irqlist is not empty.
+ * 8. call_rcu() ends its BH-off section without running pending softirqs
+ *    (local_bh_enable_defer()): see the comment there.
  */
 #include "rcu_internal.h"
 #include "poll_common.h"
