@@ -76,6 +76,14 @@ void synchronize_kernel(void)
  * offline meanwhile runs its item first (cpu_down() flushes the system
  * work queue).
  *
+ * The race is not free: the work items compete with the machinery of a
+ * normal grace period that forces quiescent states itself (rcu-taskq's
+ * runs on the same work queue; rcu-poll's tasklet runs in ksoftirqd on
+ * the caller's CPU, after its worker), and there it made the call slower
+ * than a normal grace period alone. Those variants say so
+ * (rcu_variant_gp_forced()) and take the normal grace period only: it
+ * already forces every CPU at once.
+ *
  * The race does not go through the variant's quiescent-state machinery
  * alone: so rcu_break=1, which breaks that machinery on purpose for
  * torture to catch, takes the normal (broken) path only, as rcu-preempt's
@@ -128,7 +136,7 @@ __attribute__((weak)) void synchronize_rcu_expedited(void)
 	unsigned int cpu;
 
 	might_sleep();
-	if (rcu_read_side_preemptible() || READ_ONCE(rcu_break) ||
+	if (rcu_read_side_preemptible() || READ_ONCE(rcu_break) || rcu_variant_gp_forced() ||
 	    !(r = kmalloc(sizeof(*r)))) {
 		synchronize_kernel();
 		return;
@@ -151,6 +159,12 @@ __attribute__((weak)) void synchronize_rcu_expedited(void)
 	wait_for_completion(&r->done);
 	exp_race_put(r);
 	smp_mb();	/* every CPU's quiescent state before the caller's frees */
+}
+
+/* Variants whose normal grace period forces every CPU replace this. */
+__attribute__((weak)) bool rcu_variant_gp_forced(void)
+{
+	return false;
 }
 
 /* ---- rcu_barrier() */
