@@ -188,8 +188,13 @@ void call_rcu(struct rcu_head *head, void (*func)(void *arg), void *arg)
 	 * grace period could then end before the caller's next statement,
 	 * which callers need not expect and kernel/test/test_rcu.c's
 	 * rcu_stall_warning does not (docs/rcu/poll.md weighs the two).
+	 * Already scheduled (while a grace period is polled it always is),
+	 * its next run takes rcu_lock after our append and sees it: the
+	 * test_and_set_bit() inside tasklet_hi_schedule() would find the
+	 * same, with a locked instruction on every call.
 	 */
-	tasklet_hi_schedule(&rcu_tasklet);
+	if (!test_bit(TASKLET_STATE_SCHED, &rcu_tasklet.state))
+		tasklet_hi_schedule(&rcu_tasklet);
 }
 
 

@@ -204,7 +204,8 @@ void call_rcu(struct rcu_head *head, void (*func)(void *arg), void *arg)
 	 * context this wakes ksoftirqd rather than running the tasklet before
 	 * the caller's next statement (docs/rcu/poll.md, note 4).
 	 */
-	tasklet_hi_schedule(&rd->tasklet);
+	if (!test_bit(TASKLET_STATE_SCHED, &rd->tasklet.state))	/* rcu_poll.c says why */
+		tasklet_hi_schedule(&rd->tasklet);
 	preempt_enable();
 }
 
@@ -369,7 +370,8 @@ void rcu_variant_cpu_dead(unsigned int cpu)
 	dead->curlen = dead->nxtlen = 0;
 	WRITE_ONCE(dead->irqlen, 0);
 	local_bh_enable();
-	tasklet_hi_schedule(&rd->tasklet);
+	if (!test_bit(TASKLET_STATE_SCHED, &rd->tasklet.state))	/* rcu_poll.c says why */
+		tasklet_hi_schedule(&rd->tasklet);
 	preempt_enable();
 }
 

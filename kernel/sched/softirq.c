@@ -154,16 +154,12 @@ void local_bh_enable(void)
 
 void local_bh_enable_defer(void)
 {
-	unsigned long flags;
-
 	WARN_ON_ONCE(in_irq());
 	barrier();
 	preempt_count_sub(SOFTIRQ_DISABLE_OFFSET - 1);
-	if (!in_interrupt() && local_softirq_pending()) {
-		flags = local_irq_save();
+	/* Preemption still off: this CPU's ksoftirqd, woken if asleep. */
+	if (!in_interrupt() && local_softirq_pending())
 		wakeup_softirqd();
-		local_irq_restore(flags);
-	}
 	preempt_enable();
 }
 
