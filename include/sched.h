@@ -269,6 +269,9 @@ void task_unhash_pid(struct task *p);
 bool task_pid_hashed(struct task *p);
 void get_task(struct task *p);
 void put_task(struct task *p);
+/* Queue on call_rcu() the dead tasks put_task() parked with interrupts
+ * off (rcu_barrier() calls it first, so that it waits for their free). */
+void dead_tasks_flush(void);
 /*
  * The task list (seed 001 Table 4): every task, kernel threads and idle
  * tasks included, is on one list and in a PID hash from creation until
