@@ -16,5 +16,12 @@
 void local_bh_disable(void);
 /* The outermost one runs this CPU's pending softirqs, unless in interrupt. */
 void local_bh_enable(void);
+/*
+ * As local_bh_enable(), but what is pending is left to ksoftirqd (woken
+ * if asleep) or the next irq_exit() instead of run here: for a caller
+ * that only queued work for a softirq and must not pay for whatever else
+ * is pending on its CPU (Linux's _local_bh_enable() skips it the same way).
+ */
+void local_bh_enable_defer(void);
 
 #endif

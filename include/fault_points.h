@@ -16,4 +16,7 @@
 	X(fget_file, "fget_rcu(): the file loaded, before its reference is taken")	\
 	X(sem_after_wake, "update_queue(): after a waiter is woken, with the array locked")	\
 	X(ps_entry, "the ps walk (proc_list): on each task or process it lists, under RCU")	\
-	X(task_published, "task_list_add(): a task just put on the task list and in the PID hash")
+	X(task_published, "task_list_add(): a task just put on the task list and in the PID hash")	\
+	X(tasks_rcu_holdout, "rcu_tasks_collect(): a runnable task chosen as a holdout, before its reference is taken")	\
+	X(migrate_off_rq, "finish_task_switch(): a preempted task that may not stay, off every queue until it is queued on an allowed CPU")	\
+	X(dead_tasks_tasklet, "dead_tasks_free(): the tasklet, before it queues the dead tasks put_task() parked")

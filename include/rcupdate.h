@@ -82,7 +82,8 @@ void call_rcu_rt(struct rcu_head *head, void (*func)(void *arg), void *arg);
  *   if (poll_state_synchronize_rcu(c)) -> a full grace period has elapsed
  *   cond_synchronize_rcu(c) waits only if one has not.
  * get_state does not start a grace period; start_poll_synchronize_rcu()
- * does (it queues a callback if none is in flight on this CPU).
+ * does (one callback per CPU, queued again until the newest cookie handed
+ * out on that CPU has completed).
  */
 unsigned long get_state_synchronize_rcu(void);
 unsigned long start_poll_synchronize_rcu(void);

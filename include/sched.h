@@ -59,6 +59,20 @@ struct process;
 
 struct srcu_struct;
 
+/*
+ * task->on_rq. Runnable tasks are QUEUED on their CPU's run queue (the
+ * running one included). MIGRATING: still runnable, but off every queue
+ * for a while, under the run-queue locks: being moved to another CPU or
+ * requeued at another priority, or, longest, preempted on a CPU its
+ * affinity excludes until migrate_after_switch() queues it elsewhere.
+ * Readers without the lock (Tasks RCU's scan) see only 0 for a task that
+ * blocked or exited, never for one that is merely moving; the scheduler
+ * itself asks task_on_rq_queued() before it touches the queue. As
+ * Linux's TASK_ON_RQ_MIGRATING.
+ */
+#define TASK_ON_RQ_QUEUED	1
+#define TASK_ON_RQ_MIGRATING	2
+
 struct task {
 	unsigned long rsp;		/* saved stack pointer; offset 0 (switch.asm) */
 	volatile long state;		/* TASK_* */
@@ -68,15 +82,18 @@ struct task {
 	int rt_priority;		/* 1..99 for FIFO/RR, 0 for NORMAL */
 	int prio;			/* run-queue index: 0..99 RT, NORMAL_PRIO */
 	int cpu;			/* run queue it is on, or last ran on */
-	int on_rq;			/* on cpu's run queue (running included) */
+	int on_rq;			/* 0 or TASK_ON_RQ_*: below */
 	int time_slice;			/* ticks left (NORMAL and RR) */
+	/* rcu-preempt's read-side depth (kernel/rcu keeps it). Here, before
+	 * the fields whose size the build decides, at the fixed offset that
+	 * its inline rcu_read_lock() uses (kernel/rcu/read_side.h). */
+	int rcu_read_lock_nesting;
 	cpumask_t cpus_allowed;
 	bool is_idle;
 	bool migrate_pending;		/* moved off its CPU once switched out */
 	int saved_preempt_count;	/* preempt_count while switched out */
 
 	/* For RCU (kernel/rcu keeps these; the scheduler only holds them). */
-	int rcu_read_lock_nesting;	/* preemptible RCU read-side depth */
 	void *rcu_preempt_cntr;		/* seed 000 Figure 33's cpu_preempt_cntr */
 	unsigned long rcu_tasks_qs;	/* Tasks RCU: voluntary switches, user ticks */
 	/* PROVE_RCU: the SRCU domains whose read lock this task holds (srcu.c). */
@@ -255,6 +272,9 @@ void task_unhash_pid(struct task *p);
 bool task_pid_hashed(struct task *p);
 void get_task(struct task *p);
 void put_task(struct task *p);
+/* Queue on call_rcu() the dead tasks put_task() parked with interrupts
+ * off (rcu_barrier() calls it first, so that it waits for their free). */
+void dead_tasks_flush(void);
 /*
  * The task list (seed 001 Table 4): every task, kernel threads and idle
  * tasks included, is on one list and in a PID hash from creation until

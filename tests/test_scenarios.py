@@ -23,7 +23,8 @@ def test_scenarios_exist():
 
 
 @pytest.mark.qemu
-@pytest.mark.parametrize("sc", CASES, ids=[sc.name for sc in CASES])
+@pytest.mark.parametrize("sc", [pytest.param(sc, marks=pytest.mark.full) if sc.full else sc
+                                for sc in CASES], ids=[sc.name for sc in CASES])
 def test_scenario(sc, kvm):
     try:
         r, why, line = run_scenario(sc, kvm=kvm, cache=True)

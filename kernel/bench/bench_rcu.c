@@ -27,6 +27,7 @@
 #include <string.h>
 #include <arch/cpu.h>
 #include <rcu_test.h>
+#include <softirq.h>
 #include "cpus_together.h"
 
 enum { K_RCU, K_SPIN, K_RWLOCK, K_REFCNT, K_BRLOCK, NR_KINDS };
@@ -224,11 +225,18 @@ KTEST(bench_rcu_call_rcu)
 	KT_ASSERT(t, heads, "no memory");
 	unsigned long gp0 = rcu_gp_completed();
 
+	/* Where the queueing time goes: softirq work the calls run on their
+	 * own CPU (a local_bh_enable() runs whatever is pending). */
+	struct softirq_stats s0, s1;
+	unsigned int cpu = smp_processor_id();
+
 	atomic_long_set(&cb_count, 0);
+	softirq_get_stats(cpu, &s0);
 	t0 = ktime_get_ns();
 	for (int i = 0; i < n; i++)
 		call_rcu(&heads[i], bench_count_cb, NULL);
 	t_queued = ktime_get_ns();
+	softirq_get_stats(cpu, &s1);
 	rcu_barrier();
 	t_done = ktime_get_ns();
 	KT_EXPECT(t, atomic_long_read(&cb_count) == n, "%ld of %d callbacks ran",
@@ -236,10 +244,15 @@ KTEST(bench_rcu_call_rcu)
 	unsigned long gps = rcu_gp_completed() - gp0;
 	bench_json("{\"bench\":\"call_rcu\",\"variant\":\"%s\",\"cpus\":%u,\"callbacks\":%d,"
 		   "\"queue_ns_per_call\":%lu,\"until_all_invoked_ms\":%lu,\"callbacks_per_sec\":%lu,"
-		   "\"grace_periods\":%lu,\"callbacks_per_gp\":%lu}",
+		   "\"grace_periods\":%lu,\"callbacks_per_gp\":%lu,"
+		   "\"queue_softirq_entries\":%lu,\"queue_hi_runs\":%lu,\"queue_rcu_runs\":%lu,"
+		   "\"queue_ksoftirqd_handoffs\":%lu}",
 		   rcu_variant_name(), num_online_cpus(), n,
 		   (unsigned long)((t_queued - t0) / n), (unsigned long)((t_done - t0) / 1000000),
 		   (unsigned long)((u64)n * 1000000000ULL / (t_done - t0)), gps,
-		   gps ? (unsigned long)(n / gps) : (unsigned long)n);
+		   gps ? (unsigned long)(n / gps) : (unsigned long)n,
+		   s1.do_softirq_calls - s0.do_softirq_calls,
+		   s1.run[HI_SOFTIRQ] - s0.run[HI_SOFTIRQ], s1.run[RCU_SOFTIRQ] - s0.run[RCU_SOFTIRQ],
+		   s1.handed_to_ksoftirqd - s0.handed_to_ksoftirqd);
 	kfree(heads);
 }

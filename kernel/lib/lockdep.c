@@ -11,8 +11,10 @@
  *    lock call whose order is already known tests one bit without any lock;
  *    only a new order takes graph_lock and searches for a cycle. That bit
  *    plays the part of Linux's chain cache.
- *  - Only the nearest held lock of the same interrupt context gives an
- *    order (A, B held, C taken: B -> C; A -> C follows through A -> B).
+ *  - Only the nearest held lock of the same interrupt context that was
+ *    taken blocking gives an order, with every trylocked lock above it
+ *    (A, B held, C taken: B -> C; A -> C follows through A -> B. A,
+ *    trylock B, C: B -> C and A -> C, as in Linux's check_prevs_add()).
  *  - Read locks are checked as write locks (rwlock.h says why).
  *  - Interrupt state is read at each lock call, not traced at every
  *    local_irq_enable(): a lock taken with interrupts off and kept while
@@ -309,11 +311,24 @@ static void __lock_acquire(struct lockdep_map *m, unsigned int sub, bool trylock
 	}
 	if (!check_usage(c, ctx, irqs_on, trylock, site))
 		return;
-	if (ld->depth && !trylock) {
-		const struct held_lock *prev = &ld->held[ld->depth - 1];
+	/*
+	 * A blocking take orders every held lock down to the nearest one
+	 * that was itself taken blocking: that one recorded its own orders
+	 * from the locks below it, so the graph reaches them through it. A
+	 * trylocked lock recorded none (it could not wait), so a lock under
+	 * it would otherwise never be ordered before this one: A, trylock B,
+	 * C must give A -> C as well as B -> C. A trylock records nothing:
+	 * it cannot wait, so it cannot close a deadlock.
+	 */
+	for (int i = ld->depth - 1; i >= 0 && !trylock; i--) {
+		const struct held_lock *prev = &ld->held[i];
 
-		if (prev->irq_ctx == ctx && !add_order(prev, c, site))
+		if (prev->irq_ctx != ctx)
+			break;
+		if (!add_order(prev, c, site))
 			return;
+		if (!prev->trylock)
+			break;
 	}
 	struct held_lock *h = &ld->held[ld->depth];
 

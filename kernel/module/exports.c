@@ -11,9 +11,10 @@
  * atomics, list and RCU-list operations, this_cpu()) compile into the
  * module and need only what they call or read: spin_tas_mode,
  * __spin_lock_recursion, preempt_schedule, __per_cpu_offset. (In the
- * rcu-preempt build, rcu_read_lock() calls rcu_preempt_read_lock(), which
- * kernel/rcu/rcu_preempt.c exports itself: no variant is named outside
- * kernel/rcu.)
+ * rcu-preempt build, rcu_read_lock() counts in the current task inline,
+ * and with PROVE_RCU rcu_read_unlock() calls rcu_preempt_read_unlock(),
+ * which kernel/rcu/rcu_preempt.c exports itself: no variant is named
+ * outside kernel/rcu.)
  */
 #include <export.h>
 #include <string.h>

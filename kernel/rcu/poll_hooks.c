@@ -47,6 +47,13 @@ bool rcu_call_rcu_irq_safe(void)
 	return false;
 }
 
+/* Figure 40: every grace period sends every CPU a reschedule IPI as it
+ * begins, so an expedited one is a normal one (update.c). */
+bool rcu_variant_gp_forced(void)
+{
+	return true;
+}
+
 /*
  * CPU hotplug (docs/hotplug.md; seed 000 and seed 004 predate it). On the
  * dying CPU, interrupts off, after it left cpu_online_mask with a full

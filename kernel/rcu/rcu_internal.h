@@ -176,6 +176,13 @@ extern bool rcu_break;
  * rcu_barrier() tester) asks this first (update.c's weak default: yes).
  */
 bool rcu_call_rcu_irq_safe(void);
+/*
+ * The variant's normal grace period forces every CPU through the scheduler
+ * itself, at once (rcu-poll's reschedule IPIs, rcu-taskq's daemons):
+ * synchronize_rcu_expedited() is then a normal grace period (update.c).
+ * Default false.
+ */
+bool rcu_variant_gp_forced(void);
 
 void rcu_variant_init(void);
 void rcu_variant_init_cpu(unsigned int cpu);

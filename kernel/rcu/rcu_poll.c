@@ -100,7 +100,17 @@ void call_rcu(struct rcu_head *head, void (*func)(void *arg), void *arg)
 		list_add_tail(&head->list, &rcu_nxtlist);	/* the paper: list_add(); FIFO here */
 		rcu_nxtlen++;
 		spin_unlock(&rcu_lock);
-		local_bh_enable();
+		/*
+		 * Figure 18's spin_unlock_bh(), less the softirqs it would run
+		 * here: while a grace period is polled the tasklet re-schedules
+		 * itself after every pass (seed 000 section 5.3: polled by a
+		 * tasklet), so one is always pending on this CPU, and a plain
+		 * local_bh_enable() ran MAX_SOFTIRQ_RESTART polls and handed
+		 * the rest to ksoftirqd on every call_rcu(), tens of
+		 * microseconds each. The polls still run, in ksoftirqd or at
+		 * the next interrupt exit, as the comment below expects.
+		 */
+		local_bh_enable_defer();
 	}
 	/*
 	 * As Figure 18: after spin_unlock_bh(). From process context this
@@ -110,8 +120,13 @@ void call_rcu(struct rcu_head *head, void (*func)(void *arg), void *arg)
 	 * grace period could then end before the caller's next statement,
 	 * which callers need not expect and kernel/test/test_rcu.c's
 	 * rcu_stall_warning does not (docs/rcu/poll.md weighs the two).
+	 * Already scheduled (while a grace period is polled it always is),
+	 * its next run takes rcu_lock after our append and sees it: the
+	 * test_and_set_bit() inside tasklet_hi_schedule() would find the
+	 * same, with a locked instruction on every call.
 	 */
-	tasklet_hi_schedule(&rcu_tasklet);
+	if (!test_bit(TASKLET_STATE_SCHED, &rcu_tasklet.state))
+		tasklet_hi_schedule(&rcu_tasklet);
 }
 
 

@@ -114,13 +114,16 @@ void call_rcu(struct rcu_head *head, void (*func)(void *arg), void *arg)
 		rcu_take_irqlist(rd);	/* keep this CPU's callbacks in order */
 	list_add_tail(&head->list, &rd->nxtlist);
 	rd->nxtlen++;
-	local_bh_enable();
+	/* Without running this CPU's polling tasklet here: rcu_poll.c's
+	 * call_rcu() says why (seed 000 section 5.3, Figure 18). */
+	local_bh_enable_defer();
 	/*
 	 * After local_bh_enable(), as in Figure 18 and rcu_poll.c: from process
 	 * context this wakes ksoftirqd rather than running the tasklet before
 	 * the caller's next statement (docs/rcu/poll.md, note 4).
 	 */
-	tasklet_hi_schedule(&rd->tasklet);
+	if (!test_bit(TASKLET_STATE_SCHED, &rd->tasklet.state))	/* rcu_poll.c says why */
+		tasklet_hi_schedule(&rd->tasklet);
 	preempt_enable();
 }
 
@@ -285,7 +288,8 @@ void rcu_variant_cpu_dead(unsigned int cpu)
 	dead->curlen = dead->nxtlen = 0;
 	WRITE_ONCE(dead->irqlen, 0);
 	local_bh_enable();
-	tasklet_hi_schedule(&rd->tasklet);
+	if (!test_bit(TASKLET_STATE_SCHED, &rd->tasklet.state))	/* rcu_poll.c says why */
+		tasklet_hi_schedule(&rd->tasklet);
 	preempt_enable();
 }
 

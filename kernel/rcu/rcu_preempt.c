@@ -52,11 +52,17 @@ void rcu_preempt_init_cpu(unsigned int cpu)
 
 /* ---------------------------------------------------------------- read side */
 
+/* read_side.h's inline read side reaches the depth at this offset. */
+STATIC_ASSERT(offsetof(struct task, rcu_read_lock_nesting) == TASK_RCU_NESTING);
+
 /*
  * rcu_read_lock() in this variant (kernel/rcu/read_side.h) does not
- * disable preemption: it only keeps the task's nesting depth, which
- * might_sleep() reads (a reader must not switch voluntarily).
+ * disable preemption: it only keeps the task's nesting depth, which CPU
+ * offline (rcu_variant_task_may_freeze()) and might_sleep() read. It is
+ * inline there; these are its out-of-line form (PROVE_RCU's unlock, and
+ * whoever wants a function).
  */
+
 void rcu_preempt_read_lock(void)
 {
 	current->rcu_read_lock_nesting++;

@@ -270,6 +270,13 @@ void rcu_variant_init(void)
 }
 
 /* spawn_krcud(), then start what call_rcu() queued before now (note 2). */
+/* Figure 26: every grace period wakes a SCHED_FIFO daemon on every other
+ * CPU, a forced switch, so an expedited one is a normal one (update.c). */
+bool rcu_variant_gp_forced(void)
+{
+	return true;
+}
+
 void rcu_variant_late_init(void)
 {
 	unsigned long flags;

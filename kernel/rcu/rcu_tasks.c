@@ -14,20 +14,36 @@
  * (the scheduler calls rcu_tasks_hook_qs(), which counts them in the
  * task's rcu_tasks_qs), a tick that interrupted user mode (the same hook,
  * from the tick), or not being runnable at all (blocked or exited: it is
- * not inside a trampoline). Idle tasks never run one.
+ * not inside a trampoline). Idle tasks never run one. on_rq is read
+ * without the run-queue lock, so it must be 0 only for a task that
+ * blocked or exited: a task the scheduler is moving (between CPUs, or
+ * preempted on a CPU its affinity excludes until it is queued elsewhere)
+ * is TASK_ON_RQ_MIGRATING, nonzero, and may well be inside a trampoline.
  *
  * A grace period (rcu_tasks_wait_gp()):
- *   1. under the task list lock (for_each_task()), every task but the
- *      caller and the idle tasks that is runnable goes on the holdout
- *      list with a snapshot of its rcu_tasks_qs;
+ *   1. walking the task list (for_each_task(): under rcu_read_lock()
+ *      with tasklist=rcu, the default, or under the list lock with
+ *      tasklist=lock), every task but the caller and the idle tasks that
+ *      is runnable goes on the holdout list with a reference and a
+ *      snapshot of its rcu_tasks_qs;
  *   2. until the list is empty: sleep 1, 2, then 4 ticks at a time, then drop each holdout that
  *      is no longer runnable or whose count moved.
  * A task that became runnable after step 1 entered any trampoline after
  * the grace period began, so it cannot hold the old one.
  *
- * Departures from Linux: no synchronize_rcu() before the scan (our task
- * list walk holds the list lock, so no task is half-added), no stall
- * warnings, no per-CPU callback lists; the kthread starts on first use.
+ * The walk under RCU can meet a task that is exiting, even one whose last
+ * reference is gone and whose free waits only for the walk's read-side
+ * section to end: the reference is get_task_unless_zero(), and a task it
+ * fails on has made its last switch, so it is no holdout. A task the walk
+ * misses was added after the walk began (it becomes runnable, at its
+ * first instruction, after the grace period began) or removed before it
+ * got there (it exited): neither can be inside the old trampoline.
+ *
+ * Departures from Linux: no synchronize_rcu() before the scan (a task
+ * still being made is not runnable yet, so the walk skips it, and on_rq
+ * is nonzero for every runnable task at every moment, so no transition
+ * needs waiting out), no stall warnings, no per-CPU callback lists; the
+ * kthread starts on first use.
  */
 #include "rcu_internal.h"
 #include <rcupdate_tasks.h>
@@ -42,6 +58,7 @@
 #include <panic.h>
 #include <printk.h>
 #include <export.h>
+#include <fault_inject.h>
 
 struct rcu_tasks_holdout {
 	struct list_head list;
@@ -68,7 +85,8 @@ unsigned long rcu_tasks_gp_count(void)
 	return READ_ONCE(rcu_tasks_gps);
 }
 
-/* Step 1, for each task with the task list lock held and interrupts off. */
+/* Step 1, for each task, from for_each_task(): under rcu_read_lock() or
+ * the task list lock (tasklist=), so t may be exiting under us. */
 static void rcu_tasks_collect(struct task *t, void *arg)
 {
 	struct list_head *holdouts = arg;
@@ -77,10 +95,15 @@ static void rcu_tasks_collect(struct task *t, void *arg)
 	if (t == current || t->is_idle || !READ_ONCE(t->on_rq) ||
 	    READ_ONCE(t->state) == TASK_DEAD)
 		return;
+	/* A delay here lets t exit and drop its last reference between the
+	 * checks above and the reference below. */
+	fault_inject(tasks_rcu_holdout, t);
+	/* Zero: t has made its last switch and only awaits its free. */
+	if (!get_task_unless_zero(t))
+		return;
 	h = kmalloc(sizeof(*h));
 	if (!h)
 		panic("rcu_tasks: no memory for a holdout");
-	get_task(t);
 	h->t = t;
 	h->qs = READ_ONCE(t->rcu_tasks_qs);
 	list_add_tail(&h->list, holdouts);

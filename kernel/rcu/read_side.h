@@ -10,10 +10,11 @@
  *       happen inside the section (seed 001: "In preemptive kernels, they
  *       disable preemption").
  *   rcu-preempt (CONFIG_RCU_PREEMPT, kernel/rcu/rcu_preempt.c, seed 000 5.7):
- *       preemptible readers. rcu_read_lock() is a compiler barrier (with
- *       CONFIG_RCU_DEBUG_READ it counts the task's nesting, which
- *       might_sleep() reads); a reader may be preempted and migrated, and
- *       the variant tracks preempted tasks instead.
+ *       preemptible readers. rcu_read_lock() counts the task's nesting,
+ *       with or without CONFIG_RCU_DEBUG_READ: a reader may be preempted
+ *       and migrated, the variant tracks preempted tasks, and CPU offline
+ *       must tell a task preempted inside a reader from one outside
+ *       (rcu_variant_task_may_freeze()), which only the count says.
  */
 #ifndef _RCU_READ_SIDE_H
 #define _RCU_READ_SIDE_H
@@ -43,8 +44,8 @@ static __always_inline void rcu_read_depth_dec(void) { barrier(); }
 /* Can might_sleep() see a read-side section in this build? (Tests ask.) */
 static __always_inline bool rcu_read_side_visible(void)
 {
-#if defined(CONFIG_RCU_DEBUG_READ) || (defined(CONFIG_KPREEMPT) && !defined(CONFIG_RCU_PREEMPT))
-	return true;		/* rcu-preempt's readers keep no count without debug */
+#if defined(CONFIG_RCU_DEBUG_READ) || defined(CONFIG_KPREEMPT)
+	return true;		/* rcu-preempt (needs KPREEMPT) always counts */
 #else
 	return false;
 #endif
@@ -61,7 +62,9 @@ static __always_inline bool rcu_read_side_preemptible(void)
 }
 
 #ifdef CONFIG_RCU_PREEMPT
-/* kernel/rcu/rcu_preempt.c: the nesting lives in the task, which may move. */
+/* kernel/rcu/rcu_preempt.c: the nesting lives in the task, which may move.
+ * Its offset in struct task, which rcu_preempt.c checks. */
+#define TASK_RCU_NESTING	60
 void rcu_preempt_read_lock(void);
 void rcu_preempt_read_unlock(void);
 int rcu_preempt_read_depth(void);
@@ -73,24 +76,35 @@ static __always_inline int rcu_read_depth(void)
 
 /*
  * "No additional work is done ... until that task is preempted" (seed 000
- * 5.7): without CONFIG_RCU_DEBUG_READ the read side is only a compiler
- * barrier; with it, the task's nesting depth is kept for might_sleep().
+ * 5.7) would make the read side a compiler barrier, but then nothing says
+ * whether a task preempted on a CPU going offline is inside a reader, and
+ * the offline path would drop the count of one that is. So the task's
+ * nesting depth is kept in every build, as Linux's preemptible RCU keeps
+ * rcu_read_lock_nesting (might_sleep() reads it too). Inline, as Linux
+ * does: current from %gs, then one increment of its field. The two need
+ * not be atomic together: a preemption between them leaves current the
+ * same task, wherever it resumes, and an interrupt's reader undoes its
+ * own count before it returns. The cost is in docs/rcu/preempt.md.
  */
 static __always_inline void rcu_read_lock(void)
 {
-#ifdef CONFIG_RCU_DEBUG_READ
-	rcu_preempt_read_lock();
-#else
-	barrier();
-#endif
+	unsigned long t;
+
+	__asm__ __volatile__("movq %%gs:%c1, %0\n\tincl %c2(%0)"
+			     : "=&r"(t) : "i"(CPU_LOCAL_CURRENT), "i"(TASK_RCU_NESTING)
+			     : "memory", "cc");
 }
 
 static __always_inline void rcu_read_unlock(void)
 {
-#ifdef CONFIG_RCU_DEBUG_READ
-	rcu_preempt_read_unlock();
+#ifdef CONFIG_PROVE_RCU
+	rcu_preempt_read_unlock();	/* checks the depth below zero */
 #else
-	barrier();
+	unsigned long t;
+
+	__asm__ __volatile__("movq %%gs:%c1, %0\n\tdecl %c2(%0)"
+			     : "=&r"(t) : "i"(CPU_LOCAL_CURRENT), "i"(TASK_RCU_NESTING)
+			     : "memory", "cc");
 #endif
 }
 #else

@@ -89,8 +89,9 @@ TORTURE_PARAM("segments", segments, 0, 1,
 	      "torture.segments=0|1: reader-segment threads, sections extended by irqs-, "
 	      "softirqs- and preemption-off segments (default 0)");
 TORTURE_PARAM("gp", gp_mask, 1, TORTURE_GP_ALL,
-	      "torture.gp=MASK: the writer's grace-period kinds: 1 call_rcu, 2 synchronize, "
-	      "4 expedited, 8 polled, 16 conditional (default 31, all)");
+	      "torture.gp=MASK: the grace-period kinds: 1 call_rcu, 2 synchronize, "
+	      "4 expedited (held to a long reader), 8 polled, 16 conditional, "
+	      "32 SRCU polled (default 63, all)");
 
 TORTURE_PARAM("fwd", fwd, 0, 1,
 	      "torture.fwd=0|1: forward-progress test, an unbounded call_rcu() flood beside a "
@@ -203,6 +204,8 @@ static const struct {
 	{ "nomem", offsetof(struct torture_errors, alloc), false },
 	{ "segment", offsetof(struct torture_errors, segment), true },
 	{ "hotplug", offsetof(struct torture_errors, hotplug), false },
+	{ "exp", offsetof(struct torture_errors, exp), false },
+	{ "srcu", offsetof(struct torture_errors, srcu), false },
 };
 
 static long error_count(int k)
@@ -285,7 +288,7 @@ static void torture_stats_print(const struct torture_snapshot *start, const char
 	       atomic_long_read(&torture_wstats.alloc), atomic_long_read(&torture_wstats.free),
 	       reads, treads);
 	printk("rcu-torture: %s retire=%ld/%ld/%ld/%ld/%ld fake=%ld barrier=%ld "
-	       "flood=%ld/%ld/%lu\n", tag,
+	       "exp-long=%ld srcu=%ld/%ld flood=%ld/%ld/%lu\n", tag,
 	       atomic_long_read(&torture_wstats.by_call_rcu),
 	       atomic_long_read(&torture_wstats.by_sync),
 	       atomic_long_read(&torture_wstats.by_exp),
@@ -293,6 +296,8 @@ static void torture_stats_print(const struct torture_snapshot *start, const char
 	       atomic_long_read(&torture_wstats.by_cond),
 	       atomic_long_read(&torture_wstats.fake_ops),
 	       atomic_long_read(&torture_wstats.barrier_rounds),
+	       atomic_long_read(&torture_wstats.exp_long),
+	       atomic_long_read(&torture_srcu_polls), atomic_long_read(&torture_srcu_reads),
 	       atomic_long_read(&torture_fstats.queued),
 	       atomic_long_read(&torture_fstats.invoked), torture_params.flood);
 	print_hist("Reader Pipe", pipe);
@@ -393,7 +398,7 @@ static bool rcu_torture_run(char *why, size_t len)
 	started = !torture_writer_start() && !torture_readers_start() &&
 		  !torture_segments_start() && !torture_flood_start() &&
 		  !torture_fwd_start() && !torture_readexit_start() &&
-		  !torture_onoff_start();
+		  !torture_srcu_start() && !torture_onoff_start();
 	if (started && torture_params.stutter_ms) {
 		stutter_task = kthread_run(torture_stutter, NULL, "rcu_torture_stutter");
 		started = stutter_task != NULL;
@@ -428,6 +433,7 @@ static bool rcu_torture_run(char *why, size_t len)
 	torture_readers_stop();
 	torture_segments_stop();
 	torture_readexit_stop();
+	torture_srcu_stop();
 	stopped = torture_writer_stop();
 	torture_flood_stop(MAX(30UL, torture_params.duration_s));
 	torture_fwd_stop();

@@ -13,6 +13,7 @@
  *   torture_readexit.c bursts of tasks that read and exit
  *   torture_segments.c reader segments: sections extended by irqs-,
  *                      softirqs- and preemption-off segments
+ *   torture_srcu.c     SRCU's polled API against SRCU readers
  *
  * The idea is Linux's kernel/rcu/rcutorture.c (docs/rcu/torture.md): one
  * writer keeps replacing the element that rcu_torture_current points to
@@ -52,7 +53,9 @@ struct rcu_torture {
 #define TORTURE_GP_EXP		0x04	/* synchronize_rcu_expedited() */
 #define TORTURE_GP_POLL		0x08	/* start_poll_synchronize_rcu() + poll_state */
 #define TORTURE_GP_COND		0x10	/* get_state + cond_synchronize_rcu() */
-#define TORTURE_GP_ALL		0x1f
+#define TORTURE_GP_SRCU		0x20	/* SRCU's polled API, its own readers and writers */
+#define TORTURE_GP_WRITER	0x1f	/* the kinds the writer retires elements by */
+#define TORTURE_GP_ALL		0x3f
 
 /* ---- Parameters (torture.c; kernel command line, docs/rcu/torture.md). */
 struct torture_params {
@@ -89,6 +92,8 @@ struct torture_errors {
 	atomic_long_t alloc;		/* kmalloc() failed */
 	atomic_long_t segment;		/* a reader segment chain lost its element */
 	atomic_long_t hotplug;		/* torture.onoff: a cpu_down()/cpu_up() failed */
+	atomic_long_t exp;		/* an expedited grace period ended inside its reader */
+	atomic_long_t srcu;		/* an SRCU cookie done with a reader from before it inside */
 };
 extern struct torture_errors torture_errors;
 long torture_error_total(void);
@@ -123,6 +128,7 @@ struct torture_writer_stats {
 	atomic_long_t by_call_rcu, by_sync, by_exp, by_poll, by_cond;	/* retirements */
 	atomic_long_t cbs_queued, cbs_invoked;	/* torture's own call_rcu()s */
 	atomic_long_t fake_ops, barrier_rounds;
+	atomic_long_t exp_long;		/* expedited grace periods held to a long reader */
 };
 extern struct torture_writer_stats torture_wstats;
 
@@ -162,6 +168,11 @@ void torture_segments_stop(void);
 /* ---- Read-then-exit bursts (torture_readexit.c). */
 int torture_readexit_start(void);
 void torture_readexit_stop(void);
+
+/* ---- SRCU's polled API (torture_srcu.c, torture.gp bit 32). */
+int torture_srcu_start(void);
+void torture_srcu_stop(void);
+extern atomic_long_t torture_srcu_reads, torture_srcu_polls;
 
 /* ---- Forward progress (torture_fwd.c). */
 int torture_fwd_start(void);

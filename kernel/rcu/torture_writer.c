@@ -31,6 +31,9 @@
 #include <time.h>
 #include <printk.h>
 #include <completion.h>
+#include <wait.h>
+#include <mutex.h>
+#include <cpumask.h>
 
 struct torture_writer_stats torture_wstats;
 struct rcu_torture __rcu *rcu_torture_current;
@@ -156,6 +159,116 @@ static void rcu_torture_poll_wait(unsigned long cookie, unsigned long gp_before)
 }
 
 /*
+ * Expedited against a long reader. The writer's own readers meet an
+ * expedited grace period inside a long section only by chance (one read
+ * in torture.long_every, on whichever CPU the writer is not), so an
+ * expedited wait that gives up early was seen at some CPU counts and not
+ * others. Here the writer asks a reader of its own to enter a section on
+ * another CPU and hold it for long_delay/2 to long_delay (a tick is short
+ * beside that even when the host lags the guest), waits until
+ * it is inside, and only then calls synchronize_rcu_expedited(): the
+ * grace period must outlast that reader, every time.
+ */
+static struct task *exp_reader_task;
+static DECLARE_WAIT_QUEUE_HEAD(exp_rd_wq);
+static DEFINE_MUTEX(exp_rd_mutex);	/* one request at a time */
+static struct {
+	unsigned long req;	/* the writer's request number */
+	unsigned int cpu;	/* where to read */
+	unsigned long delay_us;	/* how long to hold the section */
+	unsigned long inside;	/* the request being read, while inside */
+	unsigned long done;	/* the last request served */
+} exp_rd;
+
+static int rcu_torture_exp_reader(void *arg)
+{
+	unsigned long seen = 0, req;
+
+	while (!READ_ONCE(torture_stopping)) {
+		wait_event_timeout(exp_rd_wq, READ_ONCE(exp_rd.req) != seen ||
+				   READ_ONCE(torture_stopping), HZ);
+		req = READ_ONCE(exp_rd.req);
+		if (req == seen)
+			continue;
+		seen = req;
+		smp_rmb();	/* the request's cpu and delay after its number */
+		/* An offline target: no read; the writer sees done and goes on. */
+		if (!set_cpus_allowed_one(current, READ_ONCE(exp_rd.cpu))) {
+			rcu_read_lock();
+			WRITE_ONCE(exp_rd.inside, req);
+			wake_up(&exp_rd_wq);
+			udelay(READ_ONCE(exp_rd.delay_us));
+			/* Cleared before the unlock: a writer that sees it set
+			 * after its grace period saw the grace period end under us. */
+			WRITE_ONCE(exp_rd.inside, 0);
+			rcu_read_unlock();
+		}
+		WRITE_ONCE(exp_rd.done, req);
+		wake_up(&exp_rd_wq);
+	}
+	return 0;
+}
+
+/* At most the default long read: a control run with 400 ms readers would
+ * otherwise hold the writer that long at every expedited call. */
+#define EXP_LONG_MAX_US		40000
+
+static void rcu_torture_exp_long_locked(struct torture_rand *r, unsigned int cpu)
+{
+	unsigned long longd = MIN(torture_params.long_delay_us, (unsigned long)EXP_LONG_MAX_US), req;
+
+	req = exp_rd.req + 1;
+	WRITE_ONCE(exp_rd.cpu, cpu);
+	WRITE_ONCE(exp_rd.delay_us, longd / 2 + torture_random(r) % (longd / 2 + 1));
+	smp_wmb();	/* cpu and delay before the request number */
+	WRITE_ONCE(exp_rd.req, req);
+	wake_up(&exp_rd_wq);
+	wait_event_timeout(exp_rd_wq, READ_ONCE(exp_rd.inside) == req ||
+			   READ_ONCE(exp_rd.done) == req, HZ);
+	if (READ_ONCE(exp_rd.inside) != req) {
+		/* Not inside (yet, or any more): an expedited grace period
+		 * all the same, with no reader to hold it to. */
+		synchronize_rcu_expedited();
+	} else {
+		synchronize_rcu_expedited();
+		if (READ_ONCE(exp_rd.inside) == req) {
+			atomic_long_inc(&torture_errors.exp);
+			torture_report("synchronize_rcu_expedited() returned while a reader "
+				       "that entered before it (cpu%u, %lu us) was still inside",
+				       cpu, READ_ONCE(exp_rd.delay_us));
+		}
+		atomic_long_inc(&torture_wstats.exp_long);
+	}
+	/* Served before the next request, so that requests never overlap. */
+	wait_event_timeout(exp_rd_wq, READ_ONCE(exp_rd.done) == req, TORTURE_WAIT_LIMIT);
+}
+
+/*
+ * synchronize_rcu_expedited(), held to the long reader where one can be
+ * set up: two CPUs at least, and the reader not busy with another
+ * writer's request (then a plain one).
+ */
+static void rcu_torture_expedited(struct torture_rand *r)
+{
+	unsigned int me, cpu;
+
+	if (!exp_reader_task || num_online_cpus() < 2 || torture_params.long_delay_us < 4 ||
+	    !mutex_trylock(&exp_rd_mutex)) {
+		synchronize_rcu_expedited();
+		return;
+	}
+	me = smp_processor_id();
+	cpu = cpumask_next(me + 1, &cpu_online_mask);
+	if (cpu >= CONFIG_NR_CPUS)
+		cpu = cpumask_next(0, &cpu_online_mask);
+	if (cpu == me)
+		synchronize_rcu_expedited();
+	else
+		rcu_torture_exp_long_locked(r, cpu);
+	mutex_unlock(&exp_rd_mutex);
+}
+
+/*
  * The kind of grace period to retire an element by: three times in four
  * call_rcu() when torture.gp allows it (the update rate stays high),
  * otherwise one of the waiting kinds; a kind torture.gp leaves out
@@ -163,11 +276,11 @@ static void rcu_torture_poll_wait(unsigned long cookie, unsigned long gp_before)
  */
 static unsigned int rcu_torture_gp_kind(unsigned long x)
 {
-	unsigned int mask = torture_params.gp_mask & TORTURE_GP_ALL;
+	unsigned int mask = torture_params.gp_mask & TORTURE_GP_WRITER;
 	unsigned int k = x % 4 ? 0 : 1 + (x >> 8) % 4;
 
-	if (!mask)
-		mask = TORTURE_GP_ALL;
+	if (!mask)		/* SRCU alone: the writer only keeps updates coming */
+		mask = TORTURE_GP_CALL;
 	while (!(mask & (1U << k)))
 		k = (k + 1) % 5;
 	return 1U << k;
@@ -191,7 +304,7 @@ static void rcu_torture_retire(struct rcu_torture *old, struct torture_rand *r)
 	case TORTURE_GP_EXP:
 		atomic_long_inc(&torture_wstats.by_exp);
 		list_add_tail(&old->rtort_removed, &rcu_torture_removed);
-		synchronize_rcu_expedited();
+		rcu_torture_expedited(r);
 		break;
 	case TORTURE_GP_POLL:
 		atomic_long_inc(&torture_wstats.by_poll);
@@ -334,7 +447,7 @@ static int rcu_torture_fakewriter(void *arg)
 			synchronize_rcu();
 			break;
 		case 2:
-			synchronize_rcu_expedited();
+			rcu_torture_expedited(&r);
 			break;
 		case 3:
 		case 4:
@@ -375,6 +488,11 @@ int torture_writer_start(void)
 	writer_task = kthread_run(rcu_torture_writer, NULL, "rcu_torture_wr");
 	if (!writer_task)
 		return -1;
+	if (torture_params.gp_mask & TORTURE_GP_EXP) {
+		exp_reader_task = kthread_run(rcu_torture_exp_reader, NULL, "rcu_torture_exprd");
+		if (!exp_reader_task)
+			return -1;
+	}
 	for (unsigned long i = 0; i < torture_params.nfakewriters &&
 			i < TORTURE_MAX_FAKEWRITERS; i++) {
 		fakewriter_tasks[i] = kthread_run(rcu_torture_fakewriter, (void *)i,
@@ -408,6 +526,9 @@ bool torture_writer_stop(void)
 {
 	unsigned long deadline = jiffies + TORTURE_WAIT_LIMIT + 10 * HZ;
 	bool ok = torture_join(&writer_task, "the writer", deadline);
+
+	wake_up(&exp_rd_wq);
+	ok &= torture_join(&exp_reader_task, "the expedited writer's reader", deadline);
 
 	for (int i = 0; i < TORTURE_MAX_FAKEWRITERS; i++)
 		ok &= torture_join(&fakewriter_tasks[i], "a fake writer", deadline);

@@ -5,8 +5,10 @@
  *   synchronize_kernel(): queue a callback that completes a completion and
  *     wait for it, as the 2.5 kernel did (seed 001: concurrent callers
  *     share grace periods because their callbacks share batches);
- *   rcu_barrier(): one callback per CPU, queued from that CPU in process
- *     context (a work item), and wait for all: on per-CPU-list variants the
+ *   rcu_barrier(): first the frees of dead tasks still parked for a
+ *     tasklet (put_task() with interrupts off), then one callback per
+ *     CPU, queued from that CPU in process context (a work item), and
+ *     wait for all: on per-CPU-list variants the
  *     callbacks of one CPU run in order, on global-list ones all of them,
  *     so every earlier one has run. A variant that defers some callbacks
  *     (the rcu-poll family's irqlist) must not let a later call_rcu()
@@ -52,47 +54,117 @@ void synchronize_kernel(void)
 /*
  * An expedited grace period for the variants whose readers keep their CPU
  * (all but rcu-preempt; Tree RCU has its own, rcu_tree_exp.c): run a work
- * item on every online CPU and wait for all of them. A reader cannot be
- * preempted, migrated or blocked, and its interrupt handlers return before
- * the interrupted code goes on, so by the time a CPU's worker runs that
- * item, every reader that CPU was running when the item was queued has
- * ended: the CPU has passed a quiescent state, forced now instead of
- * waited for. Linux's first synchronize_sched_expedited() forced the same
- * context switch with a stopper thread per CPU. It costs every CPU a
- * switch to its worker and back, where a normal grace period disturbs no
- * one, and it does not go through the variant's own quiescent-state
- * machinery: so rcu_break=1, which breaks that machinery on purpose for
- * torture to catch, takes the normal (broken) path, as rcu-preempt's
+ * item on every online CPU. A reader cannot be preempted, migrated or
+ * blocked, and its interrupt handlers return before the interrupted code
+ * goes on, so by the time a CPU's worker runs that item, every reader
+ * that CPU was running when the item was queued has ended: the CPU has
+ * passed a quiescent state, forced now instead of waited for. Linux's
+ * first synchronize_sched_expedited() forced the same context switch with
+ * a stopper thread per CPU.
+ *
+ * Forcing is not always the faster way. The variants that force their
+ * quiescent states already (rcu-poll's reschedule IPIs, rcu-taskq's
+ * SCHED_FIFO daemons) end an idle grace period in well under a
+ * millisecond, where a worker woken on an idle CPU may not run before
+ * that CPU's next tick; and under load the workers wait behind the busy
+ * threads, which rcu-sched's and rcu-ltimer's normal grace periods do
+ * not. So a normal grace period runs beside the work items, and whichever
+ * ends first ends the call: either alone is a full grace period, and an
+ * expedited one is never slower than a normal one. The items and the
+ * callback outlive a call that the other way ended, so they live in a
+ * structure of their own that the last of them frees; a CPU that goes
+ * offline meanwhile runs its item first (cpu_down() flushes the system
+ * work queue).
+ *
+ * The race is not free: the work items compete with the machinery of a
+ * normal grace period that forces quiescent states itself (rcu-taskq's
+ * runs on the same work queue; rcu-poll's tasklet runs in ksoftirqd on
+ * the caller's CPU, after its worker), and there it made the call slower
+ * than a normal grace period alone. Those variants say so
+ * (rcu_variant_gp_forced()) and take the normal grace period only: it
+ * already forces every CPU at once.
+ *
+ * The race does not go through the variant's quiescent-state machinery
+ * alone: so rcu_break=1, which breaks that machinery on purpose for
+ * torture to catch, takes the normal (broken) path only, as rcu-preempt's
  * preemptible readers do (a switch proves nothing about them).
  */
-static DEFINE_MUTEX(exp_mutex);
-static struct work_struct exp_work[CONFIG_NR_CPUS];
+struct exp_race_cpu {
+	struct work_struct work;
+	struct exp_race *race;
+};
+
+struct exp_race {
+	struct rcu_head head;		/* the normal grace period's callback */
+	struct completion done;		/* either way is over */
+	atomic_t cpus_left;		/* work items yet to run, +1 while queueing */
+	atomic_t refs;			/* work items, the callback and the caller */
+	struct exp_race_cpu cpu[CONFIG_NR_CPUS];
+};
+
+static void exp_race_put(struct exp_race *r)
+{
+	if (atomic_dec_and_test(&r->refs))
+		kfree(r);
+}
+
+static void exp_race_cpu_done(struct exp_race *r)
+{
+	if (atomic_dec_and_test(&r->cpus_left))
+		complete(&r->done);
+}
 
 static void exp_cpu_passed(struct work_struct *w)
 {
+	struct exp_race *r = container_of(w, struct exp_race_cpu, work)->race;
+
+	exp_race_cpu_done(r);
+	exp_race_put(r);
+}
+
+static void exp_normal_done(void *arg)
+{
+	struct exp_race *r = arg;
+
+	complete(&r->done);
+	exp_race_put(r);
 }
 
 __attribute__((weak)) void synchronize_rcu_expedited(void)
 {
+	struct exp_race *r;
 	unsigned int cpu;
 
 	might_sleep();
-	if (rcu_read_side_preemptible() || READ_ONCE(rcu_break)) {
+	if (rcu_read_side_preemptible() || READ_ONCE(rcu_break) || rcu_variant_gp_forced() ||
+	    !(r = kmalloc(sizeof(*r)))) {
 		synchronize_kernel();
 		return;
 	}
+	init_completion(&r->done);
+	atomic_set(&r->cpus_left, 1);		/* ours, dropped once all are queued */
+	atomic_set(&r->refs, 2);		/* ours and the callback's */
 	smp_mb();	/* the caller's updates before any CPU's quiescent state */
-	cpus_read_lock();	/* every CPU asked stays online until its item runs */
-	mutex_lock(&exp_mutex);
+	call_rcu(&r->head, exp_normal_done, r);
+	cpus_read_lock();	/* the CPUs we walk stay online while we queue */
 	for_each_online_cpu(cpu) {
-		INIT_WORK(&exp_work[cpu], exp_cpu_passed);
-		schedule_work_on(cpu, &exp_work[cpu]);
+		atomic_inc(&r->cpus_left);
+		atomic_inc(&r->refs);
+		r->cpu[cpu].race = r;
+		INIT_WORK(&r->cpu[cpu].work, exp_cpu_passed);
+		schedule_work_on(cpu, &r->cpu[cpu].work);
 	}
-	for_each_online_cpu(cpu)
-		flush_work(&exp_work[cpu]);
-	mutex_unlock(&exp_mutex);
 	cpus_read_unlock();
+	exp_race_cpu_done(r);
+	wait_for_completion(&r->done);
+	exp_race_put(r);
 	smp_mb();	/* every CPU's quiescent state before the caller's frees */
+}
+
+/* Variants whose normal grace period forces every CPU replace this. */
+__attribute__((weak)) bool rcu_variant_gp_forced(void)
+{
+	return false;
 }
 
 /* ---- rcu_barrier() */
@@ -121,6 +193,9 @@ void rcu_barrier(void)
 	unsigned int cpu;
 
 	might_sleep();
+	/* A task freed with interrupts off waits on a tasklet for its
+	 * call_rcu(): queue it now, ahead of our callbacks. */
+	dead_tasks_flush();
 	/* Every CPU we queue on stays online until its callback is queued,
 	 * and no dead CPU's callbacks wait unadopted (rcu_hook_cpu_dead()). */
 	cpus_read_lock();
@@ -186,27 +261,66 @@ void cond_synchronize_rcu(unsigned long cookie)
 		synchronize_kernel();
 }
 
-/* A grace period must start for the cookie to come true: queue a
- * do-nothing callback on this CPU unless ours is still in flight. */
-static DEFINE_PER_CPU(struct rcu_head, poll_head);
-static DEFINE_PER_CPU(int, poll_head_busy);
+/*
+ * A grace period must start for every cookie start_poll hands out. Each
+ * CPU has one do-nothing callback and the newest cookie handed out on it
+ * (want). The callback, when it runs, queues itself again unless want has
+ * completed: a cookie taken while the callback was queued may be newer
+ * than the grace period it waited for (G+1 already over, G+2 handed out),
+ * and a callback queued now waits for a grace period that begins after
+ * this call_rcu(), numbered above every cookie taken before it.
+ *
+ * busy is set while the callback is queued or running; whoever moves it
+ * from 0 to 1 queues it, so it is never queued twice (an interrupt's
+ * start_poll against the task's, or the callback run on another CPU).
+ * start_poll stores want and then reads busy; the callback clears busy
+ * and then reads want. Each has a full barrier between its store and its
+ * load (x86 lets a load pass an earlier store), so at least one sees the
+ * other's store: start_poll finds busy clear and queues the callback, or
+ * the callback finds the new want and queues itself again.
+ */
+struct poll_gp {
+	struct rcu_head head;
+	atomic_long_t want;	/* the newest cookie handed out on this CPU */
+	atomic_t busy;
+};
+static DEFINE_PER_CPU(struct poll_gp, poll_gp);
+
+static void poll_callback(void *arg);
+
+static void poll_queue(struct poll_gp *pg)
+{
+	if (atomic_cmpxchg(&pg->busy, 0, 1) == 0)
+		call_rcu(&pg->head, poll_callback, pg);
+}
 
 static void poll_callback(void *arg)
 {
-	WRITE_ONCE(*(int *)arg, 0);
+	struct poll_gp *pg = arg;
+
+	atomic_xchg(&pg->busy, 0);	/* a full barrier: busy clear before want is read */
+	if (!poll_state_synchronize_rcu(atomic_long_read(&pg->want)))
+		poll_queue(pg);
 }
 
 unsigned long start_poll_synchronize_rcu(void)
 {
 	unsigned long cookie = get_state_synchronize_rcu();
-	int *busy;
+	struct poll_gp *pg;
+	long old;
 
 	preempt_disable();
-	busy = this_cpu_ptr(&poll_head_busy);
-	if (!READ_ONCE(*busy)) {
-		WRITE_ONCE(*busy, 1);
-		call_rcu(this_cpu_ptr(&poll_head), poll_callback, busy);
+	pg = this_cpu_ptr(&poll_gp);
+	old = atomic_long_read(&pg->want);
+	while ((long)(cookie - old) > 0) {
+		long seen = atomic_long_cmpxchg(&pg->want, old, cookie);
+
+		if (seen == old)
+			break;
+		old = seen;
 	}
+	smp_mb();	/* want stored before busy is read */
+	poll_queue(pg);
 	preempt_enable();
 	return cookie;
 }

@@ -32,6 +32,7 @@
 #include <arch/irq.h>
 #include <kmalloc.h>
 #include <mm.h>
+#include <fault_inject.h>
 
 DEFINE_PER_CPU(struct rq, runqueues);
 
@@ -62,16 +63,27 @@ void enqueue_task(struct rq *rq, struct task *p, bool head)
 		list_add_tail(&p->run_list, &rq->queue[p->prio]);
 	set_bit(p->prio, rq->bitmap);
 	WRITE_ONCE(rq->nr_running, rq->nr_running + 1);
-	p->on_rq = 1;
+	WRITE_ONCE(p->on_rq, TASK_ON_RQ_QUEUED);	/* read unlocked: include/sched.h */
 }
 
-void dequeue_task(struct rq *rq, struct task *p)
+static void __dequeue_task(struct rq *rq, struct task *p, int on_rq)
 {
 	list_del_init(&p->run_list);
 	if (list_empty(&rq->queue[p->prio]))
 		clear_bit(p->prio, rq->bitmap);
 	WRITE_ONCE(rq->nr_running, rq->nr_running - 1);
-	p->on_rq = 0;
+	WRITE_ONCE(p->on_rq, on_rq);
+}
+
+/* p blocks or exits: it is runnable no more. */
+void dequeue_task(struct rq *rq, struct task *p)
+{
+	__dequeue_task(rq, p, 0);
+}
+
+void dequeue_task_migrating(struct rq *rq, struct task *p)
+{
+	__dequeue_task(rq, p, TASK_ON_RQ_MIGRATING);
 }
 
 static struct task *pick_next_task(struct rq *rq)
@@ -294,8 +306,10 @@ bool try_to_wake_up(struct task *p, long state)
 		p->wake_tsc = rdtsc();
 		p->wakeups++;
 		WRITE_ONCE(p->state, TASK_RUNNING);
+		/* Still queued: it had not switched away yet. Migrating:
+		 * whoever moves it queues it, now TASK_RUNNING. */
 		if (p->on_rq)
-			goto out;		/* had not switched away yet */
+			goto out;
 		if (target != cpu) {
 			p->cpu = target;
 			p->migrations++;
@@ -402,6 +416,10 @@ void finish_task_switch(struct task *prev)
 	prev->migrate_pending = false;
 	spin_unlock(&rq->lock);
 	if (migrate) {
+		/* prev is runnable but on no queue until it is requeued: a
+		 * delay here holds that state open for whoever reads on_rq
+		 * without the run-queue lock. */
+		fault_inject(migrate_off_rq, prev);
 		migrate_after_switch(prev);
 		flush_resched_ipis();
 	}
@@ -424,7 +442,9 @@ void __schedule(enum sched_mode mode)
 		if (mode != SM_PREEMPT && prev->state != TASK_RUNNING) {
 			dequeue_task(rq, prev);		/* it blocks (or exits) */
 		} else if (!cpumask_test(rq->cpu, &prev->cpus_allowed)) {
-			dequeue_task(rq, prev);		/* it may not stay here */
+			/* It may not stay here; still runnable, and requeued
+			 * elsewhere by the next task here (finish_task_switch). */
+			dequeue_task_migrating(rq, prev);
 			prev->migrate_pending = true;
 		} else if (mode == SM_YIELD || prev->time_slice <= 0) {
 			if (prev->time_slice <= 0)
@@ -541,11 +561,11 @@ int sched_setscheduler(struct task *p, int policy, int rt_priority)
 		return -EINVAL;
 	flags = local_irq_save();
 	rq = task_rq_lock(p);
-	bool queued = p->on_rq, running = p == rq->curr;
+	bool queued = task_on_rq_queued(p), running = p == rq->curr;
 	int old = p->prio;
 
 	if (queued)
-		dequeue_task(rq, p);
+		dequeue_task_migrating(rq, p);	/* runnable throughout */
 	p->policy = policy;
 	p->rt_priority = rt_priority;
 	p->prio = prio;

@@ -202,7 +202,9 @@ void task_init_common(struct task *p, const char *name)
 
 void get_task(struct task *p)
 {
-	atomic_inc(&p->usage);
+	/* From zero, put_task() has already queued the free: the caller
+	 * needed get_task_unless_zero() (Linux's refcount_inc() warns so). */
+	WARN_ON(atomic_inc_return(&p->usage) == 1);
 }
 
 /*
@@ -230,8 +232,9 @@ static void task_free_rcu(void *arg)
  */
 static LIST_HEAD(dead_tasks);
 static DEFINE_SPINLOCK(dead_tasks_lock);
+static void dead_tasks_free(unsigned long unused);
 
-static void dead_tasks_free(unsigned long unused)
+static void dead_tasks_queue(void)
 {
 	unsigned long flags;
 	LIST_HEAD(batch);
@@ -246,7 +249,34 @@ static void dead_tasks_free(unsigned long unused)
 		call_rcu(&p->rcu, task_free_rcu, p);
 	}
 }
+
 static DECLARE_TASKLET(dead_tasks_tasklet, dead_tasks_free, 0);
+
+static void dead_tasks_free(unsigned long unused)
+{
+	/* A test may hold the tasks parked here, however late the tasklet
+	 * runs, to show who else must queue them. */
+	if (fault_inject(dead_tasks_tasklet, NULL)) {
+		tasklet_hi_schedule(&dead_tasks_tasklet);
+		return;
+	}
+	dead_tasks_queue();
+}
+
+/*
+ * rcu_barrier() calls this first: a task whose last reference went with
+ * interrupts off, before the barrier, is queued now rather than by the
+ * tasklet after it, and a tasklet run that has taken some off the list
+ * has queued them before we return (tasklet_disable() waits it out).
+ * Then the barrier's own callbacks come after every such free.
+ */
+void dead_tasks_flush(void)
+{
+	might_sleep();
+	tasklet_disable(&dead_tasks_tasklet);
+	dead_tasks_queue();
+	tasklet_enable(&dead_tasks_tasklet);
+}
 
 void put_task(struct task *p)
 {

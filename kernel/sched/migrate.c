@@ -28,10 +28,10 @@ bool move_queued_task(struct task *p, unsigned int from, unsigned int to)
 	bool ok;
 
 	double_rq_lock(src, dst);
-	ok = READ_ONCE(p->cpu) == (int)from && p->on_rq && src->curr != p &&
+	ok = READ_ONCE(p->cpu) == (int)from && task_on_rq_queued(p) && src->curr != p &&
 	     !p->is_idle && cpumask_test(to, &p->cpus_allowed) && cpu_online(to);
 	if (ok) {
-		dequeue_task(src, p);
+		dequeue_task_migrating(src, p);
 		p->cpu = to;
 		enqueue_task(dst, p, false);
 		p->migrations++;
@@ -85,7 +85,9 @@ void migrate_after_switch(struct task *p)
 				return;
 			continue;
 		}
-		if (!p->on_rq) {		/* a wake-up may have queued it already */
+		/* __schedule() left it migrating; a wake-up meanwhile only
+		 * set it running. Nobody else queues it. */
+		if (p->on_rq == TASK_ON_RQ_MIGRATING) {
 			if (target != cpu) {
 				p->cpu = target;
 				p->migrations++;
@@ -125,7 +127,7 @@ int set_cpus_allowed(struct task *p, const cpumask_t *mask)
 		return 0;
 	}
 	running = rq->curr == p;
-	queued = p->on_rq;
+	queued = task_on_rq_queued(p);
 	if (running)
 		resched_curr(rq);	/* __schedule() moves it at its next switch */
 	spin_unlock(&rq->lock);
@@ -192,7 +194,7 @@ void load_balance_tick(struct rq *rq)
 	src = cpu_rq(busiest);
 	double_rq_lock(rq, src);
 	if (src->nr_running >= rq->nr_running + 2 && (p = pick_movable(src, rq->cpu))) {
-		dequeue_task(src, p);
+		dequeue_task_migrating(src, p);
 		p->cpu = rq->cpu;
 		enqueue_task(rq, p, false);
 		p->migrations++;

@@ -55,6 +55,14 @@ void double_rq_lock(struct rq *a, struct rq *b) __acquires(&a->lock) __acquires(
 void double_rq_unlock(struct rq *a, struct rq *b) __releases(&a->lock) __releases(&b->lock);
 void enqueue_task(struct rq *rq, struct task *p, bool head);
 void dequeue_task(struct rq *rq, struct task *p);
+/* Off the queue but still runnable (TASK_ON_RQ_MIGRATING): whoever calls
+ * this queues p again, here or on another CPU. */
+void dequeue_task_migrating(struct rq *rq, struct task *p);
+
+static inline bool task_on_rq_queued(const struct task *p)
+{
+	return p->on_rq == TASK_ON_RQ_QUEUED;
+}
 void check_preempt(struct rq *rq, struct task *p);
 void resched_curr(struct rq *rq);
 void flush_resched_ipis(void);

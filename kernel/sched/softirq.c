@@ -152,6 +152,17 @@ void local_bh_enable(void)
 	preempt_enable();
 }
 
+void local_bh_enable_defer(void)
+{
+	WARN_ON_ONCE(in_irq());
+	barrier();
+	preempt_count_sub(SOFTIRQ_DISABLE_OFFSET - 1);
+	/* Preemption still off: this CPU's ksoftirqd, woken if asleep. */
+	if (!in_interrupt() && local_softirq_pending())
+		wakeup_softirqd();
+	preempt_enable();
+}
+
 /*
  * ksoftirqd/N: runs the softirqs that __do_softirq() gave up on, as a
  * normal-priority thread, so a flood competes with other threads instead

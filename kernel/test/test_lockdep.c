@@ -80,6 +80,7 @@ static const char *fmt_line(int i, const char *fmt, int line)
 
 static DEFINE_SPINLOCK(legal_a);
 static DEFINE_SPINLOCK(legal_b);
+static DEFINE_SPINLOCK(legal_c);
 static DEFINE_SPINLOCK(legal_irq);
 static DEFINE_MUTEX(legal_mutex);
 static spinlock_t legal_pair[2];
@@ -110,6 +111,14 @@ KTEST(lockdep_legal_orders)
 	spin_lock(&legal_b);
 	if (spin_trylock(&legal_a))
 		spin_unlock(&legal_a);
+	spin_unlock(&legal_b);
+	/* And a lock taken under that trylock: B -> C and A -> C, no cycle. */
+	spin_lock(&legal_b);
+	if (spin_trylock(&legal_a)) {
+		spin_lock(&legal_c);
+		spin_unlock(&legal_c);
+		spin_unlock(&legal_a);
+	}
 	spin_unlock(&legal_b);
 	/* Unlocked out of order: allowed. */
 	spin_lock(&legal_a);
@@ -209,6 +218,52 @@ KTEST_MANUAL(lockdep_misuse_abba)
 		fmt_line(3, "lockdep:     lockdep_b then taken at " FILE_NAME ":%d", b1),
 		"lockdep:   CPU0: lock(lockdep_b); ... lock(lockdep_a);  waits for CPU1",
 		"lockdep: 1 lock held by init/",
+		"lockdep: turning off the locking correctness validator.",
+		NULL
+	};
+	expect_report(t, from, lines);
+}
+
+/* ---- misuse: AB-BA with a trylock in between ---- */
+
+static DEFINE_SPINLOCK(lockdep_try_a);
+static DEFINE_SPINLOCK(lockdep_try_b);
+static DEFINE_SPINLOCK(lockdep_try_c);
+
+/*
+ * A, trylock B, C: the task waits for C while it holds A, so A -> C is an
+ * order even though the lock just below C on the stack is B, which was
+ * only tried. C then A later is an AB-BA deadlock with the first path.
+ */
+KTEST_MANUAL(lockdep_misuse_trylock_abba)
+{
+	if (!prove_locking(t))
+		return;
+	unsigned long from = READ_ONCE(log_len);
+	int a1 = LINE_OF(spin_lock(&lockdep_try_a));
+
+	if (!spin_trylock(&lockdep_try_b)) {		/* no one else takes it */
+		spin_unlock(&lockdep_try_a);
+		KT_ASSERT(t, false, "spin_trylock() of a free lock failed");
+	}
+	int c1 = LINE_OF(spin_lock(&lockdep_try_c));
+	spin_unlock(&lockdep_try_c);
+	spin_unlock(&lockdep_try_b);
+	spin_unlock(&lockdep_try_a);
+	/* The other order: never deadlocks here (one CPU), reported anyway. */
+	int c2 = LINE_OF(spin_lock(&lockdep_try_c));
+	int a2 = LINE_OF(spin_lock(&lockdep_try_a));
+	spin_unlock(&lockdep_try_a);
+	spin_unlock(&lockdep_try_c);
+
+	const char *lines[] = {
+		"WARNING: possible circular locking dependency detected",
+		fmt_line(0, "lockdep: is trying to take lockdep_try_a at " FILE_NAME ":%d", a2),
+		fmt_line(1, "lockdep: while holding lockdep_try_c taken at " FILE_NAME ":%d", c2),
+		"lockdep: chain 1 (now): lockdep_try_c -> lockdep_try_a",
+		"lockdep: chain 2 (seen before): lockdep_try_a -> lockdep_try_c",
+		fmt_line(2, "lockdep:     lockdep_try_a held, taken at " FILE_NAME ":%d", a1),
+		fmt_line(3, "lockdep:     lockdep_try_c then taken at " FILE_NAME ":%d", c1),
 		"lockdep: turning off the locking correctness validator.",
 		NULL
 	};

@@ -85,6 +85,106 @@ KTEST(rcu_polled_api)
 	KT_EXPECT(t, poll_state_synchronize_rcu(c), "cond_synchronize_rcu returned too early");
 }
 
+/*
+ * Every cookie start_poll_synchronize_rcu() hands out must complete on an
+ * idle machine. The case that breaks it: a poller that got cookie G+1,
+ * saw it complete while this CPU's start_poll callback was still queued,
+ * and asked again got G+2, and nothing else asks for that one. The window
+ * is held open, not waited for: a callback queued on the same CPU just
+ * before start_poll's runs ahead of it in the same batch (a CPU's
+ * callbacks run in the order queued), so while it runs G+1 is over and
+ * the poll callback is still queued, and it asks again itself. A variant
+ * with one global list may run it on another CPU, whose start_poll state
+ * is not the one in question: that try is repeated.
+ *
+ * Where the first callback runs before G+1 is over (a grace period began
+ * between the two queues; Tiny RCU counts one begun at the first
+ * call_rcu(), so the poll callback rides it), G+1 itself must still
+ * complete, and the next tries queue the first callback once more from
+ * inside itself, ahead of whatever the poll callback queues next.
+ */
+enum { PA_QUEUED, PA_EARLY, PA_ASKED, PA_RETRY };
+
+static struct poll_again {
+	unsigned int cpu;		/* where both callbacks were queued */
+	unsigned long c1, c2;
+	bool requeue;			/* queue again once if G+1 is not over */
+	atomic_t state;
+	struct rcu_head h;
+} pa;
+
+static void poll_again_cb(void *arg)
+{
+	struct poll_again *p = arg;
+
+	if (!poll_state_synchronize_rcu(p->c1)) {
+		if (p->requeue) {
+			p->requeue = false;
+			call_rcu(&p->h, poll_again_cb, p);
+			return;
+		}
+		atomic_set(&p->state, PA_EARLY);
+		return;
+	}
+	if (smp_processor_id() != p->cpu) {
+		atomic_set(&p->state, PA_RETRY);
+		return;
+	}
+	p->c2 = start_poll_synchronize_rcu();
+	atomic_set(&p->state, PA_ASKED);	/* a full barrier: c2 first */
+}
+
+/* Wait up to 5 s, idle, for cookie c. */
+static bool poll_idle_wait(unsigned long c)
+{
+	for (u64 t0 = ktime_get_ns(); ktime_get_ns() - t0 < 5000000000ULL &&
+	     !poll_state_synchronize_rcu(c); )
+		msleep(1);
+	return poll_state_synchronize_rcu(c);
+}
+
+KTEST(rcu_poll_again_while_queued)
+{
+	bool requeue = false;
+	int st = PA_RETRY, tries;
+
+	for (tries = 1; tries <= 10; tries++) {
+		rcu_barrier();		/* no poll callback of an earlier cookie queued */
+		pa.requeue = requeue;
+		atomic_set(&pa.state, PA_QUEUED);
+		preempt_disable();	/* both on one CPU's list, in this order */
+		pa.cpu = smp_processor_id();
+		call_rcu(&pa.h, poll_again_cb, &pa);
+		pa.c1 = start_poll_synchronize_rcu();
+		preempt_enable();
+		for (u64 t0 = ktime_get_ns(); ktime_get_ns() - t0 < 10000000000ULL &&
+		     (st = atomic_read(&pa.state)) == PA_QUEUED; )
+			msleep(1);
+		KT_ASSERT(t, st != PA_QUEUED, "no grace period in 10 s for cookie %lu", pa.c1);
+		if (st == PA_ASKED)
+			break;
+		if (st == PA_EARLY) {
+			KT_ASSERT(t, poll_idle_wait(pa.c1), "cookie %lu from "
+				  "start_poll_synchronize_rcu() not complete after 5 s idle: %lu "
+				  "grace periods started, %lu completed", pa.c1, rcu_gp_started(),
+				  rcu_gp_completed());
+			requeue = true;
+		}
+	}
+	KT_ASSERT(t, st == PA_ASKED, "%d tries, and no second start_poll while the first one's "
+		  "callback was queued", tries - 1);
+	/* Idle from here: only the second cookie's own request can end it. */
+	bool done = poll_idle_wait(pa.c2);
+
+	kt_info("cookie %lu done, then %lu asked for on CPU %u (try %d)", pa.c1, pa.c2, pa.cpu,
+		tries);
+	KT_EXPECT(t, done, "cookie %lu from a second start_poll_synchronize_rcu() (the first, "
+		  "%lu, complete, its callback still queued) not complete after 5 s idle: %lu "
+		  "grace periods started, %lu completed", pa.c2, pa.c1, rcu_gp_started(),
+		  rcu_gp_completed());
+	rcu_barrier();
+}
+
 /* An RCU-protected list: readers see a whole element or none. */
 struct item {
 	struct list_head list;

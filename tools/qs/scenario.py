@@ -59,6 +59,8 @@ Keys (all optional; the defaults in Scenario below):
                   to find fewer than QEMU has (acpi=off: the MP table's)
     timeline      pass | fail: the verdict tools/timeline.py's checker must give on
                   the log's trace dump (trace.dump_at_end=1; docs/rcu/timeline.md)
+    full          true: a case make test leaves to make test-full (a build
+                  of its own that would push make test past its budget)
 
 ${cpus}, ${config} and ${boot} may appear in name, description, cmdline and
 the regexes; ${variant}, ${preemption} and ${hz}, which the build decides
@@ -97,7 +99,7 @@ MATRIX_KEYS = ("config", "cpus", "boot")
 LIST_KEYS = ("option", "groups", "log", "trace", "peer_log", "shell", "expect_console")
 SCALAR_KEYS = {"description": str, "name": str, "cmdline": str, "timeout": int, "expect": str,
                "online": bool, "net": str, "peer_cmdline": str, "banner_cpus": int,
-               "timeline": str}
+               "timeline": str, "full": bool}
 TYPE_NAMES = {str: "a string", int: "a number", bool: "true or false"}
 PRE_BUILD_VARS = ("cpus", "config", "boot")
 RE_VAR = re.compile(r"\$\{(\w+)\}")
@@ -128,6 +130,7 @@ class Scenario:
     peer_log: list = field(default_factory=list)
     banner_cpus: int = None      # the CPUs the kernel finds, where not QEMU's all
     timeline: str = ""           # pass | fail: tools/timeline.py check's verdict
+    full: bool = False           # only in make test-full (pytest --full)
     expect_console: list = field(default_factory=list)   # qs.judge: lines allowed
 
     @property
