@@ -341,16 +341,17 @@ def lab3_kcsan_builds(lab3_builds):
 
 
 @pytest.mark.qemu
+@pytest.mark.full
 @pytest.mark.parametrize("mistake,place", [
     ("plain_list_walk", "lab3_lookup"),
-    ("plain_list_add", "lab3_insert"),
 ])
 def test_lab3_missing_rcu_accessor_loses_points(lab3_kcsan_builds, mistake, place):
-    """A reader that walks the table with list_for_each_entry(), or an
-    insert with list_add(), passes every stress on x86: KCSAN reports the
-    race (the plain access against the other side's marked one, kept in
-    flight past a publication for list_add()), with the student's function
-    in the report and the hint about the RCU list accessors."""
+    """A reader that walks the table with list_for_each_entry() passes
+    every stress on x86: KCSAN reports the plain load against the insert's
+    marked store, with the student's function in the report and the hint
+    about the RCU list accessors. (The insert with list_add(),
+    plain_list_add.c, is caught only in about 2 runs of 5: not a test yet,
+    docs/kcsan.md.)"""
     code, r = graded("3", "--with",
                      f"kernel/labs/lab3_table.c=labs/instructor/lab3/mistakes/{mistake}.c",
                      "--only", "races-kcsan-smp4")
@@ -361,6 +362,7 @@ def test_lab3_missing_rcu_accessor_loses_points(lab3_kcsan_builds, mistake, plac
 
 
 @pytest.mark.qemu
+@pytest.mark.full
 def test_lab3_reference_has_no_data_race(lab3_kcsan_builds):
     code, r = graded("3", "--reference", "--only", "races-kcsan-smp4")
     assert code == 0 and r["score"] == r["max"] == 20, r
