@@ -14,4 +14,5 @@
 	X(fget_fdt, "fget_rcu(): the descriptor table loaded, before its bound is read")	\
 	X(fget_file, "fget_rcu(): the file loaded, before its reference is taken")	\
 	X(sem_after_wake, "update_queue(): after a waiter is woken, with the array locked")	\
-	X(ps_entry, "the ps walk (proc_list): on each task or process it lists, under RCU")
+	X(ps_entry, "the ps walk (proc_list): on each task or process it lists, under RCU")	\
+	X(cpu_stopper_irqs_off, "cpu_stopper(): interrupts off on the dying CPU, its tick not yet stopped")

@@ -49,6 +49,7 @@
 #include <timer.h>
 #include <interrupt.h>
 #include <rcu_hooks.h>
+#include <fault_inject.h>
 #include <arch/apic.h>
 #include <arch/cpu.h>
 
@@ -203,6 +204,13 @@ static int cpu_stopper(void *arg)
 	unsigned int cpu = smp_processor_id(), heir = heir_cpu(cpu);
 
 	local_irq_disable();
+	/*
+	 * A delay here, interrupts off and the tick still running, latches
+	 * a tick and any call-function IPI sent meanwhile: they run when
+	 * this CPU next enables interrupts, and must not run a reader that
+	 * RCU has stopped waiting for.
+	 */
+	fault_inject(cpu_stopper_irqs_off, NULL);
 	lapic_timer_stop();
 	cpumask_clear_cpu(cpu, &cpu_online_mask);
 	smp_mb();	/* gone from the mask before RCU forgets us (rcu_hooks.h) */
