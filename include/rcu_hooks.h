@@ -38,6 +38,17 @@ void rcu_tasks_hook_qs(void);
  * whatever ran). The variant takes it out of what a grace period waits
  * on and hands its callbacks to a live CPU. When it comes back,
  * rcu_hook_cpu_online() is called again, on it, before its tick.
+ *
+ * The rule: after this call the CPU runs nothing with interrupts on
+ * until rcu_hook_cpu_online() has made it known to RCU again. It is
+ * reported offline after the last code that could run there with
+ * interrupts enabled (its softirqs run before it leaves the mask), as
+ * Linux reports a CPU dead from the outgoing CPU's last steps: a tick
+ * or IPI latched before it left cpu_online_mask, or a softirq, taken
+ * after the report would run a reader that no grace period waits for,
+ * since every variant drops the CPU here and a grace period that starts
+ * later copies cpu_online_mask without it (Tree RCU's expedited path
+ * answers for it too). What is latched runs after it returns.
  */
 void rcu_hook_cpu_offline(unsigned int cpu);
 /*
