@@ -13,8 +13,10 @@
  * Quiescent states, per task: a voluntary context switch or cond_resched()
  * (the scheduler calls rcu_tasks_hook_qs(), which counts them in the
  * task's rcu_tasks_qs), a tick that interrupted user mode (the same hook,
- * from the tick), or not being runnable at all (blocked or exited: it is
- * not inside a trampoline). Idle tasks never run one.
+ * from the tick), not being runnable at all (blocked or exited: it is
+ * not inside a trampoline), or being frozen on an offline CPU after a
+ * voluntary switch (CPU hotplug: rcu_tasks_task_may_freeze()). Idle
+ * tasks never run one.
  *
  * A grace period (rcu_tasks_wait_gp()):
  *   1. under the task list lock (for_each_task()), every task but the
@@ -32,6 +34,7 @@
 #include "rcu_internal.h"
 #include <rcupdate_tasks.h>
 #include <rcu_hooks.h>
+#include <upcalls.h>
 #include <sched.h>
 #include <completion.h>
 #include <kmalloc.h>
@@ -68,6 +71,30 @@ unsigned long rcu_tasks_gp_count(void)
 	return READ_ONCE(rcu_tasks_gps);
 }
 
+/*
+ * CPU hotplug (kernel/sched/hotplug.c): a task bound to a dying CPU may
+ * stay there, frozen until the CPU returns, only if its last switch
+ * away was voluntary: then it is in no trampoline, and it enters none
+ * before it runs again. One that was preempted may be inside one, and
+ * would hold every grace period until the CPU came back: it must run on
+ * elsewhere. Called on the dying CPU, p's run queue locked.
+ */
+bool rcu_tasks_task_may_freeze(struct task *p)
+{
+	return !p->preempted;
+}
+
+/*
+ * A task queued on a parked CPU is frozen there (the rule above) or is
+ * its stopper in the park loop: neither is in a trampoline, and it runs
+ * again, from the scheduler, only after the CPU returns, which is after
+ * this grace period began.
+ */
+static bool rcu_tasks_frozen(struct task *t)
+{
+	return cpu_is_parked(READ_ONCE(t->cpu));
+}
+
 /* Step 1, for each task with the task list lock held and interrupts off. */
 static void rcu_tasks_collect(struct task *t, void *arg)
 {
@@ -75,7 +102,7 @@ static void rcu_tasks_collect(struct task *t, void *arg)
 	struct rcu_tasks_holdout *h;
 
 	if (t == current || t->is_idle || !READ_ONCE(t->on_rq) ||
-	    READ_ONCE(t->state) == TASK_DEAD)
+	    READ_ONCE(t->state) == TASK_DEAD || rcu_tasks_frozen(t))
 		return;
 	h = kmalloc(sizeof(*h));
 	if (!h)
@@ -92,7 +119,7 @@ static bool rcu_tasks_holdout_done(struct rcu_tasks_holdout *h)
 	struct task *t = h->t;
 
 	return !READ_ONCE(t->on_rq) || READ_ONCE(t->state) == TASK_DEAD ||
-	       READ_ONCE(t->rcu_tasks_qs) != h->qs;
+	       READ_ONCE(t->rcu_tasks_qs) != h->qs || rcu_tasks_frozen(t);
 }
 
 static void rcu_tasks_wait_gp(void)

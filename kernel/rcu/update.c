@@ -284,8 +284,15 @@ void rcu_hook_cpu_dead(unsigned int cpu)
 	rcu_variant_cpu_dead(cpu);
 }
 
+/*
+ * Every flavour whose grace periods could wait for p is asked, the
+ * variant last: rcu-preempt's answer uncounts p when it says yes, which
+ * must not happen to a task that moves anyway.
+ */
 bool rcu_hook_task_may_freeze(struct task *p)
 {
+	if (!rcu_tasks_task_may_freeze(p) || !srcu_task_may_freeze(p))
+		return false;
 	return rcu_variant_task_may_freeze(p);
 }
 

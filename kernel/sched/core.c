@@ -445,6 +445,8 @@ void __schedule(enum sched_mode mode)
 		rq->stats.nr_switches++;
 		trace_event(TRACE_SCHED, TR_SWITCH,
 			    (u64)(u32)prev->pid << 32 | (u32)next->pid, voluntary);
+		/* Read by CPU hotplug under this lock (rcu_hook_task_may_freeze()). */
+		prev->preempted = !voluntary;
 		if (voluntary) {
 			rq->stats.nvcsw++;
 			prev->nvcsw++;
