@@ -63,10 +63,10 @@ void rcu_hook_cpu_dead(unsigned int cpu);
  * it stay there, frozen, until the CPU returns? Called on the dying CPU
  * after rcu_hook_cpu_offline(), p not running, its run queue locked. No:
  * a grace period of some flavour would wait for it (rcu-preempt: it was
- * preempted inside a reader; Tasks RCU: it was preempted, maybe inside a
- * trampoline; SRCU: it is inside srcu_read_lock()), so it must run
- * elsewhere. Yes: no flavour's grace period waits for it while frozen
- * (Tasks RCU counts a task frozen after a voluntary switch as quiescent).
+ * preempted inside a reader; SRCU: it is inside srcu_read_lock()), so it
+ * must run elsewhere. (Tasks RCU counts a task frozen after a voluntary
+ * switch as quiescent; one frozen after a preemption holds it until the
+ * CPU returns.)
  */
 bool rcu_hook_task_may_freeze(struct task *p);
 /* Can the variant built in lose a CPU? cpu_down() refuses if not. */

@@ -189,8 +189,7 @@ void rcu_variant_cpu_offline(unsigned int cpu);
 void rcu_variant_cpu_reonline(unsigned int cpu);
 void rcu_variant_cpu_dead(unsigned int cpu);
 bool rcu_variant_task_may_freeze(struct task *p);
-/* The same question for Tasks RCU (rcu_tasks.c) and SRCU (srcu.c), every variant. */
-bool rcu_tasks_task_may_freeze(struct task *p);
+/* The same question for SRCU (srcu.c), every variant. */
 bool srcu_task_may_freeze(struct task *p);
 void rcu_variant_late_init(void);
 

@@ -15,8 +15,8 @@
  * task's rcu_tasks_qs), a tick that interrupted user mode (the same hook,
  * from the tick), not being runnable at all (blocked or exited: it is
  * not inside a trampoline), or being frozen on an offline CPU after a
- * voluntary switch (CPU hotplug: rcu_tasks_task_may_freeze()). Idle
- * tasks never run one.
+ * voluntary switch (CPU hotplug: rcu_tasks_frozen()). Idle tasks never
+ * run one.
  *
  * A grace period (rcu_tasks_wait_gp()):
  *   1. under the task list lock (for_each_task()), every task but the
@@ -72,27 +72,18 @@ unsigned long rcu_tasks_gp_count(void)
 }
 
 /*
- * CPU hotplug (kernel/sched/hotplug.c): a task bound to a dying CPU may
- * stay there, frozen until the CPU returns, only if its last switch
- * away was voluntary: then it is in no trampoline, and it enters none
- * before it runs again. One that was preempted may be inside one, and
- * would hold every grace period until the CPU came back: it must run on
- * elsewhere. Called on the dying CPU, p's run queue locked.
- */
-bool rcu_tasks_task_may_freeze(struct task *p)
-{
-	return !p->preempted;
-}
-
-/*
- * A task queued on a parked CPU is frozen there (the rule above) or is
- * its stopper in the park loop: neither is in a trampoline, and it runs
- * again, from the scheduler, only after the CPU returns, which is after
- * this grace period began.
+ * CPU hotplug (kernel/sched/hotplug.c): a task queued on a parked CPU
+ * stays there, frozen, until the CPU returns. If its last switch away
+ * was voluntary (or it is the stopper in the park loop) it is in no
+ * trampoline, and enters none before it runs again, from the scheduler,
+ * after the CPU returns: a quiescent state. One that was preempted may
+ * be inside one, so it stays a holdout until it runs again. Moving it to
+ * a live CPU instead would unbind it for good, and per-CPU daemons
+ * (rcu-taskq's answers for their CPU) must not run elsewhere.
  */
 static bool rcu_tasks_frozen(struct task *t)
 {
-	return cpu_is_parked(READ_ONCE(t->cpu));
+	return cpu_is_parked(READ_ONCE(t->cpu)) && !READ_ONCE(t->preempted);
 }
 
 /* Step 1, for each task with the task list lock held and interrupts off. */

@@ -12,11 +12,12 @@
  *   hotplug_frozen_tasks_rcu  a thread bound to CPU c runs on and on
  *                             (a delay, cond_resched(), again); c goes
  *                             down; synchronize_rcu_tasks() must return.
- *                             The stopper takes c at the thread's
- *                             cond_resched() (a voluntary switch: it is
- *                             in no trampoline) or, in a preemptible
- *                             kernel, preempts it anywhere (it may be in
- *                             one, and must run on somewhere to leave it).
+ *                             The delay runs with preemption off, so
+ *                             that even a preemptible kernel's stopper
+ *                             takes c at the thread's cond_resched(): a
+ *                             voluntary switch, in no trampoline (one
+ *                             preempted may be in one, and rightly holds
+ *                             the grace period until c returns).
  *   hotplug_frozen_srcu       a thread bound to c enters srcu_read_lock()
  *                             and runs on inside until told to leave; c
  *                             goes down, the thread is told to leave, and
@@ -55,8 +56,10 @@ static int frozen_thread(void *arg)
 	smp_mb();		/* inside before the test takes the CPU */
 	WRITE_ONCE(f->ready, true);
 	while (!READ_ONCE(f->stop)) {
+		preempt_disable();
 		udelay(50);
 		WRITE_ONCE(f->ran_on, smp_processor_id());
+		preempt_enable_no_resched();	/* the switch comes next, voluntary */
 		cond_resched();
 	}
 	if (f->ss)
