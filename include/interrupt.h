@@ -40,7 +40,7 @@ void tasklet_enable(struct tasklet_struct *t);
 /* Wait until it is neither queued nor running (process context). */
 void tasklet_kill(struct tasklet_struct *t);
 void tasklet_init_softirqs(void);
-/* CPU hotplug: this (dying) CPU's queued tasklets move to CPU to. */
-void tasklets_migrate(unsigned int to);
+/* CPU hotplug: the parked CPU dead's queued tasklets move to this CPU. */
+void tasklets_takeover(unsigned int dead);
 
 #endif

@@ -38,6 +38,17 @@ void rcu_tasks_hook_qs(void);
  * whatever ran). The variant takes it out of what a grace period waits
  * on and hands its callbacks to a live CPU. When it comes back,
  * rcu_hook_cpu_online() is called again, on it, before its tick.
+ *
+ * The rule: after this call the CPU runs nothing with interrupts on
+ * until rcu_hook_cpu_online() has made it known to RCU again. It is
+ * reported offline after the last code that could run there with
+ * interrupts enabled (its softirqs run before it leaves the mask), as
+ * Linux reports a CPU dead from the outgoing CPU's last steps: a tick
+ * or IPI latched before it left cpu_online_mask, or a softirq, taken
+ * after the report would run a reader that no grace period waits for,
+ * since every variant drops the CPU here and a grace period that starts
+ * later copies cpu_online_mask without it (Tree RCU's expedited path
+ * answers for it too). What is latched runs after it returns.
  */
 void rcu_hook_cpu_offline(unsigned int cpu);
 /*
@@ -51,8 +62,11 @@ void rcu_hook_cpu_dead(unsigned int cpu);
  * CPU hotplug: p is queued on the dying CPU and allowed on no other; may
  * it stay there, frozen, until the CPU returns? Called on the dying CPU
  * after rcu_hook_cpu_offline(), p not running, its run queue locked. No:
- * a grace period would wait for it (rcu-preempt: it was preempted inside
- * a reader), so it must run elsewhere.
+ * a grace period of some flavour would wait for it (rcu-preempt: it was
+ * preempted inside a reader; SRCU: it is inside srcu_read_lock()), so it
+ * must run elsewhere. (Tasks RCU counts a task frozen after a voluntary
+ * switch as quiescent; one frozen after a preemption holds it until the
+ * CPU returns.)
  */
 bool rcu_hook_task_may_freeze(struct task *p);
 /* Can the variant built in lose a CPU? cpu_down() refuses if not. */

@@ -91,6 +91,7 @@ struct task {
 	cpumask_t cpus_allowed;
 	bool is_idle;
 	bool migrate_pending;		/* moved off its CPU once switched out */
+	bool preempted;			/* its last switch away was involuntary */
 	int saved_preempt_count;	/* preempt_count while switched out */
 
 	/* For RCU (kernel/rcu keeps these; the scheduler only holds them). */
@@ -99,6 +100,8 @@ struct task {
 	/* PROVE_RCU: the SRCU domains whose read lock this task holds (srcu.c). */
 	struct srcu_struct *srcu_held[4];
 	unsigned int srcu_held_depth;
+	/* SRCU read-side depth, every domain (srcu.h; may it freeze? srcu.c). */
+	int srcu_read_nesting;
 
 	/* Statistics. */
 	unsigned long nvcsw, nivcsw;	/* voluntary / involuntary switches away */

@@ -28,6 +28,7 @@
 #include <rcupdate.h>
 #include <mutex.h>
 #include <spinlock.h>
+#include <sched.h>
 #include <wait.h>
 #include <list.h>
 
@@ -90,6 +91,22 @@ static inline void srcu_prove_acquire(struct srcu_struct *ss) { }
 static inline void srcu_prove_release(struct srcu_struct *ss) { }
 #endif
 
+/*
+ * The task's read-side depth, in every domain: CPU hotplug asks it
+ * (srcu_task_may_freeze()), for a task frozen inside a section on a CPU
+ * that went offline would hold every grace period until the CPU came
+ * back. Changed with preemption off, beside the count, so a task switched
+ * out is inside exactly when its depth is nonzero; an interrupt handler's
+ * reader adds and takes away its own before it returns.
+ */
+static __always_inline void srcu_task_nesting(int d)
+{
+	struct task *t = get_current();
+
+	if (t)
+		t->srcu_read_nesting += d;
+}
+
 static inline int srcu_read_lock(struct srcu_struct *ss)
 {
 	int idx;
@@ -97,6 +114,7 @@ static inline int srcu_read_lock(struct srcu_struct *ss)
 	preempt_disable();
 	idx = READ_ONCE(ss->srcu_idx) & 1;
 	srcu_cpu_inc(&ss->sda[smp_processor_id()].srcu_lock_count[idx]);
+	srcu_task_nesting(1);
 	/*
 	 * B: the lock count before the section's loads. Pairs with A in the
 	 * scan (srcu_readers_active_idx()): a scan that missed this increment
@@ -120,6 +138,7 @@ static inline void srcu_read_unlock(struct srcu_struct *ss, int idx)
 	 */
 	smp_mb();
 	srcu_cpu_inc(&ss->sda[smp_processor_id()].srcu_unlock_count[idx]);
+	srcu_task_nesting(-1);
 	preempt_enable();
 }
 

@@ -196,6 +196,8 @@ void rcu_variant_cpu_offline(unsigned int cpu);
 void rcu_variant_cpu_reonline(unsigned int cpu);
 void rcu_variant_cpu_dead(unsigned int cpu);
 bool rcu_variant_task_may_freeze(struct task *p);
+/* The same question for SRCU (srcu.c), every variant. */
+bool srcu_task_may_freeze(struct task *p);
 void rcu_variant_late_init(void);
 
 /* Has rcu_variant_init_cpu() run for this CPU? (update.c; for the tick

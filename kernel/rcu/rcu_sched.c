@@ -392,8 +392,9 @@ void rcu_hook_tick(enum tick_context ctx)
  * the dying CPU, interrupts off, out of cpu_online_mask: it runs no
  * reader (the stopper switched out whatever ran), so from here on its
  * successor steps over it (rcu_ring_live_prev()). A batch it had due
- * runs from the stopper's softirq pass before it parks; its callbacks are
- * adopted in rcu_variant_cpu_dead(). The fence: its readers' accesses
+ * ran in the stopper's softirq pass, before it left the mask; one that
+ * came due since waits with its callbacks, which rcu_variant_cpu_dead()
+ * adopts (late, never early). The fence: its readers' accesses
  * before anyone may read through it.
  */
 bool rcu_variant_hotplug = true;

@@ -13,12 +13,14 @@
  * Quiescent states, per task: a voluntary context switch or cond_resched()
  * (the scheduler calls rcu_tasks_hook_qs(), which counts them in the
  * task's rcu_tasks_qs), a tick that interrupted user mode (the same hook,
- * from the tick), or not being runnable at all (blocked or exited: it is
- * not inside a trampoline). Idle tasks never run one. on_rq is read
- * without the run-queue lock, so it must be 0 only for a task that
- * blocked or exited: a task the scheduler is moving (between CPUs, or
- * preempted on a CPU its affinity excludes until it is queued elsewhere)
- * is TASK_ON_RQ_MIGRATING, nonzero, and may well be inside a trampoline.
+ * from the tick), not being runnable at all (blocked or exited: it is
+ * not inside a trampoline), or being frozen on an offline CPU after a
+ * voluntary switch (CPU hotplug: rcu_tasks_frozen()). Idle tasks never
+ * run one. on_rq is read without the run-queue lock, so it must be 0
+ * only for a task that blocked or exited: a task the scheduler is moving
+ * (between CPUs, or preempted on a CPU its affinity excludes until it is
+ * queued elsewhere) is TASK_ON_RQ_MIGRATING, nonzero, and may well be
+ * inside a trampoline.
  *
  * A grace period (rcu_tasks_wait_gp()):
  *   1. walking the task list (for_each_task(): under rcu_read_lock()
@@ -48,6 +50,7 @@
 #include "rcu_internal.h"
 #include <rcupdate_tasks.h>
 #include <rcu_hooks.h>
+#include <upcalls.h>
 #include <sched.h>
 #include <completion.h>
 #include <kmalloc.h>
@@ -85,6 +88,21 @@ unsigned long rcu_tasks_gp_count(void)
 	return READ_ONCE(rcu_tasks_gps);
 }
 
+/*
+ * CPU hotplug (kernel/sched/hotplug.c): a task queued on a parked CPU
+ * stays there, frozen, until the CPU returns. If its last switch away
+ * was voluntary (or it is the stopper in the park loop) it is in no
+ * trampoline, and enters none before it runs again, from the scheduler,
+ * after the CPU returns: a quiescent state. One that was preempted may
+ * be inside one, so it stays a holdout until it runs again. Moving it to
+ * a live CPU instead would unbind it for good, and per-CPU daemons
+ * (rcu-taskq's answers for their CPU) must not run elsewhere.
+ */
+static bool rcu_tasks_frozen(struct task *t)
+{
+	return cpu_is_parked(READ_ONCE(t->cpu)) && !READ_ONCE(t->preempted);
+}
+
 /* Step 1, for each task, from for_each_task(): under rcu_read_lock() or
  * the task list lock (tasklist=), so t may be exiting under us. */
 static void rcu_tasks_collect(struct task *t, void *arg)
@@ -93,7 +111,7 @@ static void rcu_tasks_collect(struct task *t, void *arg)
 	struct rcu_tasks_holdout *h;
 
 	if (t == current || t->is_idle || !READ_ONCE(t->on_rq) ||
-	    READ_ONCE(t->state) == TASK_DEAD)
+	    READ_ONCE(t->state) == TASK_DEAD || rcu_tasks_frozen(t))
 		return;
 	/* A delay here lets t exit and drop its last reference between the
 	 * checks above and the reference below. */
@@ -115,7 +133,7 @@ static bool rcu_tasks_holdout_done(struct rcu_tasks_holdout *h)
 	struct task *t = h->t;
 
 	return !READ_ONCE(t->on_rq) || READ_ONCE(t->state) == TASK_DEAD ||
-	       READ_ONCE(t->rcu_tasks_qs) != h->qs;
+	       READ_ONCE(t->rcu_tasks_qs) != h->qs || rcu_tasks_frozen(t);
 }
 
 static void rcu_tasks_wait_gp(void)

@@ -394,7 +394,7 @@ static void rcu_force_quiescent_state(unsigned long gpnum, unsigned long pass)
 			spin_unlock_irqrestore(&rnp->lock, flags);
 			continue;
 		}
-		smp_mb();	/* pairs with rcu_hook_idle()'s: the pass before its readers */
+		smp_mb();	/* pairs with rcu_hook_idle()'s locked bump: the pass before its readers */
 		for (cpu = rnp->grplo; cpu <= rnp->grphi; cpu++) {
 			struct rcu_data *rdp = per_cpu_ptr(&rcu_data, cpu);
 			unsigned long bit = 1UL << (cpu - rnp->grplo);
@@ -560,16 +560,27 @@ void rcu_hook_tick(enum tick_context ctx)
 
 /*
  * Each pass of the idle loop: a quiescent state, and the counter the
- * kthread reads (note 3). The fence: the bump before any reader this CPU
- * begins later, against the kthread's snapshot and re-read (the
- * store-buffering pattern of poll_common.h).
+ * kthread reads (note 3). The bump must be visible before any reader
+ * this CPU begins later, against the kthread's snapshot and re-read
+ * (the store-buffering pattern of poll_common.h): otherwise the kthread
+ * snapshots the old count, credits the bump as a pass after its
+ * snapshot, and ends the grace period under that reader. Interrupts are
+ * on here, and on x86-TSO an interrupt taken between a plain store and
+ * a following smp_mb() runs with the store still in the store buffer:
+ * an IRQ or softirq reader's loads would pass it (interrupt delivery is
+ * not a serializing event; IRET is), and only the handler's own first
+ * locked instruction, whatever that happens to be, would close the
+ * window. So the bump is itself a locked read-modify-write, a full
+ * barrier at the instruction that makes it: no instruction boundary
+ * lies between the store and its fence for an interrupt to land on.
+ * Only this CPU's idle loop writes the counter: the add needs the
+ * barrier, not the atomicity.
  */
 void rcu_hook_idle(void)
 {
 	struct rcu_data *rdp = this_cpu_ptr(&rcu_data);
 
-	WRITE_ONCE(rdp->dynticks, rdp->dynticks + 1);
-	smp_mb();
+	__atomic_add_fetch(&rdp->dynticks, 1, __ATOMIC_SEQ_CST);	/* lock add */
 	rcu_qs(rdp);
 	rcu_exp_qs(true);
 	rcu_exp_wake_check();

@@ -79,12 +79,15 @@ void rcu_exp_qs(bool can_wake)
 }
 
 /*
- * CPU hotplug (docs/hotplug.md): a CPU going down runs no reader, so it
- * answers a request in flight itself (interrupts off: no wake-up here,
- * the softirq it raises runs before it parks). A request made after it
- * left cpu_online_mask never asks it; one whose mask read raced with the
- * clearing is answered by the expediter (below): each side stores, then
- * a full barrier, then reads what the other stored.
+ * CPU hotplug (docs/hotplug.md): a CPU out of cpu_online_mask runs no
+ * reader (its interrupts stay off from before it leaves the mask until
+ * RCU knows it again, rcu_hooks.h), so it answers a request in flight
+ * itself (interrupts off: no wake-up here; the softirq it raises waits
+ * for its return, and rcu_variant_cpu_dead() wakes the caller from the
+ * CPU that ran cpu_down()). A request made after it left cpu_online_mask
+ * never asks it; one whose mask read raced with the clearing is answered
+ * by the expediter (below), which may, for the same reason: each side
+ * stores, then a full barrier, then reads what the other stored.
  */
 void rcu_exp_cpu_offline(unsigned int cpu)
 {

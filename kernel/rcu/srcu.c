@@ -327,6 +327,19 @@ bool srcu_readers_active(struct srcu_struct *ss)
 }
 EXPORT_SYMBOL(srcu_readers_active);
 
+/*
+ * CPU hotplug (kernel/sched/hotplug.c): a task bound to a dying CPU may
+ * stay there, frozen until the CPU returns, only outside every SRCU
+ * section: one frozen inside would never reach its unlock, and every
+ * grace period of that domain would wait for the CPU to come back. Called
+ * on the dying CPU, p switched out and its run queue locked, so its depth
+ * (srcu.h) is settled.
+ */
+bool srcu_task_may_freeze(struct task *p)
+{
+	return READ_ONCE(p->srcu_read_nesting) == 0;
+}
+
 #ifdef CONFIG_PROVE_RCU
 
 /*

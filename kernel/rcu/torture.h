@@ -150,10 +150,12 @@ struct torture_reader_stats {
 	atomic_long_t gp_waits;		/* thread reads that waited for a grace period to begin */
 	atomic_long_t call_rcu_reads;	/* thread reads that queued a callback and ran softirqs */
 	atomic_long_t preempted, migrated;	/* preemptible readers (rcu-preempt) */
+	atomic_long_t offline_reads;	/* reads on a CPU out of cpu_online_mask */
 };
 DECLARE_PER_CPU(struct torture_reader_stats, torture_rstats);
 
 int torture_readers_start(void);
+unsigned long torture_offline_reads(void);	/* summed over CPUs */
 void torture_readers_stop(void);
 void torture_reader_hist(unsigned long pipe[], unsigned long batch[],
 			 unsigned long *reads, unsigned long *timer_reads);

@@ -117,10 +117,11 @@ void torture_onoff_stop(void)
 		onoff_fail("final count", num_online_cpus(), -EINVAL);
 	cpu_hotplug_get_stats(&st);
 	printk("rcu-torture: onoff: %lu downs, %lu ups every %lu..%lu ms; "
-	       "down %lu us avg %lu us max, up %lu us avg %lu us max; %lu bound tasks moved\n",
+	       "down %lu us avg %lu us max, up %lu us avg %lu us max; %lu bound tasks moved; "
+	       "%lu reads on a CPU out of cpu_online_mask\n",
 	       onoff_downs, onoff_ups, torture_onoff_ms, 2 * torture_onoff_ms,
 	       st.downs ? (unsigned long)(st.down_ns_total / st.downs / 1000) : 0,
 	       (unsigned long)(st.down_ns_max / 1000),
 	       st.ups ? (unsigned long)(st.up_ns_total / st.ups / 1000) : 0,
-	       (unsigned long)(st.up_ns_max / 1000), st.unbound);
+	       (unsigned long)(st.up_ns_max / 1000), st.unbound, torture_offline_reads());
 }

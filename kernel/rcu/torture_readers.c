@@ -127,6 +127,33 @@ static void rcu_torture_read_delay(struct torture_rand *r, enum read_ctx ctx)
 	}
 }
 
+/*
+ * A read that finds its CPU out of cpu_online_mask runs on a CPU going
+ * down: an interrupt, or the softirqs of one, that it took between
+ * leaving the mask and parking. A grace period that begins after the
+ * read must still wait for it, so hold on inside the section until one
+ * has ended (or at most 100 ms): one that no longer waits for this CPU
+ * then ends under the reader, and the grace-period check reports it.
+ */
+static void rcu_torture_offline_read(unsigned long gp_started)
+{
+	u64 end = ktime_get_ns() + 100ULL * 1000 * 1000;
+
+	atomic_long_inc(&this_cpu_ptr(&torture_rstats)->offline_reads);
+	while ((long)(rcu_gp_completed() - gp_started) <= 0 && ktime_get_ns() < end)
+		cpu_relax();
+}
+
+unsigned long torture_offline_reads(void)
+{
+	unsigned long n = 0;
+	unsigned int cpu;
+
+	for_each_possible_cpu(cpu)
+		n += atomic_long_read(&per_cpu(torture_rstats, cpu).offline_reads);
+	return n;
+}
+
 struct read_snap {
 	unsigned long mark, version;
 	int pipe;
@@ -319,6 +346,8 @@ static void rcu_torture_one_read(struct torture_rand *r, enum read_ctx ctx)
 		return;
 	}
 	snap(p, &a);
+	if (!cpu_online(smp_processor_id()))
+		rcu_torture_offline_read(a.gp_started);
 	if (long_read) {
 		/*
 		 * The long reads are where a grace period can begin and end

@@ -398,8 +398,17 @@ void rcu_hook_cpu_dead(unsigned int cpu)
 	rcu_variant_cpu_dead(cpu);
 }
 
+/*
+ * SRCU is asked first, the variant last: rcu-preempt's answer uncounts p
+ * when it says yes, which must not happen to a task that moves anyway.
+ * Tasks RCU is not asked: a task frozen after a voluntary switch is a
+ * quiescent state for it (rcu_tasks.c), one frozen after a preemption
+ * may be in a trampoline and holds it until the CPU returns.
+ */
 bool rcu_hook_task_may_freeze(struct task *p)
 {
+	if (!srcu_task_may_freeze(p))
+		return false;
 	return rcu_variant_task_may_freeze(p);
 }
 

@@ -465,6 +465,8 @@ void __schedule(enum sched_mode mode)
 		rq->stats.nr_switches++;
 		trace_event(TRACE_SCHED, TR_SWITCH,
 			    (u64)(u32)prev->pid << 32 | (u32)next->pid, voluntary);
+		/* Tasks RCU: was a task frozen on an offline CPU preempted? */
+		prev->preempted = !voluntary;
 		if (voluntary) {
 			rq->stats.nvcsw++;
 			prev->nvcsw++;

@@ -12,13 +12,16 @@
  *      now on sees it gone), and tells RCU (rcu_hook_cpu_offline: the CPU
  *      leaves the masks and counters a grace period waits on, and hands
  *      its callbacks to a live CPU);
- *   2. interrupts on: runs its pending softirqs, then moves its queued
- *      tasks (those allowed elsewhere), timers, timed sleepers and
- *      tasklets to a live CPU. Work items: the caller flushes the system
- *      work queue before it starts the stopper, and queue_work_on()
- *      refuses an offline CPU from then on.
- *   3. parks: interrupts off for good, hlt in a loop until cpu_up() sets
- *      the flag and sends an NMI.
+ *   2. interrupts still off (a tick, IPI or softirq taken after the
+ *      report would run readers no grace period waits for): moves its
+ *      queued tasks (those allowed elsewhere), timers and timed sleepers
+ *      to a live CPU. Work items: the caller flushes the system work
+ *      queue before it starts the stopper, and queue_work_on() refuses
+ *      an offline CPU from then on;
+ *   3. parks: hlt in a loop until cpu_up() sets the flag and sends an
+ *      NMI; interrupts come back on only after RCU knows it again.
+ * Its pending softirqs run just before step 1, while it is online; its
+ * queued tasklets are taken over by the caller once it has parked.
  * Device interrupts need nothing: the IOAPIC routes every line to the
  * boot CPU (ioapic.c), which never goes down (-EBUSY).
  *
@@ -49,6 +52,7 @@
 #include <timer.h>
 #include <interrupt.h>
 #include <rcu_hooks.h>
+#include <fault_inject.h>
 #include <arch/apic.h>
 #include <arch/cpu.h>
 
@@ -202,19 +206,32 @@ static int cpu_stopper(void *arg)
 {
 	unsigned int cpu = smp_processor_id(), heir = heir_cpu(cpu);
 
+	/* Still online: a reader its softirqs run is one RCU waits for. */
+	if (local_softirq_pending())
+		do_softirq();
 	local_irq_disable();
+	/*
+	 * A delay here, interrupts off and the tick still running, latches
+	 * a tick and any call-function IPI sent meanwhile: they run when
+	 * this CPU next enables interrupts, and must not run a reader that
+	 * RCU has stopped waiting for.
+	 */
+	fault_inject(cpu_stopper_irqs_off, NULL);
 	lapic_timer_stop();
 	cpumask_clear_cpu(cpu, &cpu_online_mask);
 	smp_mb();	/* gone from the mask before RCU forgets us (rcu_hooks.h) */
 	rcu_hook_cpu_offline(cpu);
-	local_irq_enable();
-
-	if (local_softirq_pending())
-		do_softirq();
+	/*
+	 * From the report on, interrupts stay off until cpu_up() has made
+	 * this CPU known to RCU again (park_this_cpu()): a tick, an IPI or
+	 * a softirq taken here would run its readers where no grace period
+	 * waits for them (rcu_hooks.h). What was latched runs after the
+	 * return; what is raised here waits with it; its tasklets go to the
+	 * CPU that ran cpu_down() (tasklets_takeover()).
+	 */
 	migrate_tasks_off(cpu);
 	timers_migrate(cpu, heir);
 	sleepers_migrate(cpu, heir);
-	tasklets_migrate(heir);
 	park_this_cpu(cpu);
 	return 0;
 }
@@ -258,6 +275,7 @@ int cpu_down(unsigned int cpu)
 	sched_setscheduler(t, SCHED_FIFO, 99);
 	wake_up_process(t);
 	wait_for_completion(&down_done);
+	tasklets_takeover(cpu);		/* parked: its lists are ours to empty */
 	rcu_hook_cpu_dead(cpu);		/* here, a live CPU adopts its callbacks */
 	put_task(t);	/* it finishes when the CPU comes back */
 	hp_account(t0, &hp_stats.downs, &hp_stats.down_ns_total, &hp_stats.down_ns_max);

@@ -147,24 +147,27 @@ void tasklet_init_softirqs(void)
 }
 
 /*
- * CPU hotplug: the dying CPU (its tick stopped, its softirqs run) hands
- * its queued tasklets to CPU to, which appends them to its own lists in
- * the call-function IPI and raises the softirqs there. A tasklet keeps
+ * CPU hotplug, on the CPU that ran cpu_down(), once the dead CPU has
+ * parked (interrupts off there until it returns): its queued tasklets
+ * join this CPU's lists and run here, as Linux's takeover_tasklets()
+ * does. Only a CPU appends to its own lists, and the parked one appends
+ * nothing, so its lists are ours to empty; what it queued is seen here
+ * through the completion cpu_down() waited on. A tasklet keeps
  * TASKLET_STATE_SCHED throughout, so nobody queues it twice meanwhile.
  */
-struct tasklet_handoff {
-	struct tasklet_struct *list[2];
-};
-
-static void tasklet_adopt(void *arg)
+void tasklets_takeover(unsigned int dead)
 {
-	struct tasklet_handoff *h = arg;
-	struct tasklet_list *dst[2] = { this_cpu_ptr(&tasklet_vec), this_cpu_ptr(&tasklet_hi_vec) };
+	struct tasklet_list *src[2] = { per_cpu_ptr(&tasklet_vec, dead),
+					per_cpu_ptr(&tasklet_hi_vec, dead) };
 	unsigned int nr[2] = { TASKLET_SOFTIRQ, HI_SOFTIRQ };
+	unsigned long flags = local_irq_save();
+	struct tasklet_list *dst[2] = { this_cpu_ptr(&tasklet_vec), this_cpu_ptr(&tasklet_hi_vec) };
 
 	for (int i = 0; i < 2; i++) {
-		struct tasklet_struct *t = h->list[i];
+		struct tasklet_struct *t = src[i]->head;
 
+		src[i]->head = NULL;
+		src[i]->tail = &src[i]->head;
 		if (!t)
 			continue;
 		while (t) {
@@ -175,20 +178,5 @@ static void tasklet_adopt(void *arg)
 		}
 		raise_softirq_irqoff(nr[i]);
 	}
-}
-
-void tasklets_migrate(unsigned int to)
-{
-	struct tasklet_list *src[2] = { this_cpu_ptr(&tasklet_vec), this_cpu_ptr(&tasklet_hi_vec) };
-	struct tasklet_handoff h;
-	unsigned long flags = local_irq_save();
-
-	for (int i = 0; i < 2; i++) {
-		h.list[i] = src[i]->head;
-		src[i]->head = NULL;
-		src[i]->tail = &src[i]->head;
-	}
 	local_irq_restore(flags);
-	if (h.list[0] || h.list[1])
-		smp_call_function_single(to, tasklet_adopt, &h, true);
 }
