@@ -3,6 +3,7 @@
 #   make run            build and boot in QEMU (CPUS=N, KVM=0|1, ARGS="...", BOOT=iso|kernel, NET=user)
 #   make run RCU=poll CPUS=4 [KPREEMPT=1]
 #                       the same with configs/rcu_poll[_kpreempt]_defconfig, in build/rcu_poll[_kpreempt]
+#   make run KASAN=1    the same with KASAN (docs/kasan.md), in build/kasan (or build/rcu_<name>-kasan)
 #   make test           build the test configurations and run the pytest suites
 #   make iso            the GRUB rescue ISO
 #   make initrd         the user programs (user/) packed as the initrd
@@ -29,6 +30,10 @@ ifeq ($(origin PREEMPT),command line)
 $(error PREEMPT= is not an option: KPREEMPT=1 builds the preemptible kernel \
 	(configs/rcu_<name>_kpreempt_defconfig); RCU=preempt is the rcu-preempt variant)
 endif
+# KASAN=1: the same configuration with CONFIG_KASAN=y added, in a build
+# directory of its own (build/kasan, build/rcu_<name>-kasan): docs/kasan.md.
+KASAN		?=
+KASAN_ON	:= $(filter 1 y yes,$(KASAN))
 ifneq ($(RCU),)
 RCU_NAMES	:= $(patsubst configs/rcu_%_defconfig,%,$(filter-out %_kpreempt_defconfig,\
 		   $(wildcard configs/rcu_*_defconfig)))
@@ -37,9 +42,9 @@ ifeq ($(wildcard configs/$(RCU_DEFCONFIG)),)
 $(error RCU=$(RCU)$(if $(KPREEMPT), KPREEMPT=$(KPREEMPT)): there is no configs/$(RCU_DEFCONFIG). \
 	RCU= takes one of: $(sort $(RCU_NAMES)) (KPREEMPT=1, the preemptible kernel, where a _kpreempt_defconfig exists))
 endif
-O		?= build/$(RCU_DEFCONFIG:_defconfig=)
+O		?= build/$(RCU_DEFCONFIG:_defconfig=)$(if $(KASAN_ON),-kasan)
 endif
-O		?= build
+O		?= build$(if $(KASAN_ON),/kasan)
 CPUS		?= 4
 KVM		?= auto
 ARGS		?=
@@ -99,6 +104,32 @@ include kernel/rcu/variants.mk
 C_SRCS		:= $(filter-out $(RCU_VARIANT_FILES),$(shell find kernel -name '*.c' | sort)) \
 		   $(wildcard $(rcu-variant-y))
 ASM_SRCS	:= boot/multiboot.asm boot/entry.asm $(shell find kernel -name '*.asm' | sort)
+# KASAN (kernel/kasan/, docs/kasan.md): its runtime and tests only where it
+# is on (off, the image is the one without them, byte for byte), and GCC's
+# instrumentation for every file but those it must not reach.
+ifeq ($(CONFIG_KASAN),y)
+KASAN_CFLAGS	:= -fsanitize=kernel-address -fasan-shadow-offset=0xdffffc0000000000 \
+		   --param asan-stack=1 --param asan-globals=1 \
+		   --param asan-instrumentation-with-call-threshold=0
+else
+C_SRCS		:= $(filter-out kernel/kasan/% kernel/test/test_kasan.c,$(C_SRCS))
+KASAN_CFLAGS	:=
+endif
+# Not instrumented, and why:
+#   kernel/kasan/*          the runtime: every check calls it, it writes the
+#                           shadow's own page tables;
+#   kernel/mm/kmalloc.c     writes poison into and checks objects whose
+#                           shadow says "freed" (it owns their shadow);
+#   kernel/user/uaccess.c   user addresses have no shadow; it checks the
+#                           kernel side of each copy itself;
+#   kernel/arch/x86/nmi.c   NMI entry: a report there would take printk's
+#                           lock, which the interrupted code may hold.
+# kmain() (early boot, before the shadow exists) is excluded by attribute;
+# memset() and memcpy() are inline asm, which GCC does not instrument, and
+# check their ranges by hand (kernel/lib/string.c).
+KASAN_SANITIZE_NOT := kernel/kasan/%.c kernel/mm/kmalloc.c kernel/user/uaccess.c \
+		   kernel/arch/x86/nmi.c
+kasan_cflags	= $(if $(filter $(KASAN_SANITIZE_NOT),$<),,$(KASAN_CFLAGS))
 OBJS		:= $(patsubst %.c,$(O)/%.o,$(C_SRCS)) $(patsubst %.asm,$(O)/%.o,$(ASM_SRCS))
 KSYMTAB_EMPTY	:= $(O)/ksymtab_empty.o
 KSYMTAB		:= $(O)/ksymtab.o
@@ -175,7 +206,7 @@ $(VERMAGIC_H): $(AUTOCONF)
 $(O)/modules/%.o: modules/%.c $(AUTOCONF_RSP) $(VERMAGIC_H)
 	@mkdir -p $(dir $@)
 	@echo "  CC [M]  $<"
-	$(Q)$(CC) $(CFLAGS) -DMODULE -DMODULE_NAME='"$(firstword $(subst /, ,$*))"' \
+	$(Q)$(CC) $(CFLAGS) $(KASAN_CFLAGS) -DMODULE -DMODULE_NAME='"$(firstword $(subst /, ,$*))"' \
 		-MMD -MP -c $< -o $@
 
 define module_rule
@@ -250,16 +281,20 @@ KCONFIG_PY	= { $(PYTHON) -c 'import kconfiglib' 2>/dev/null || PYTHON=$(PYTHON) 
 		  $(PYTHON) tools/kconfig.py
 KCONFIG_FILES	:= $(shell find . -name Kconfig -not -path './$(O)/*' -not -path './build/*')
 
+# With KASAN=1 the defconfig is read with CONFIG_KASAN=y added to it.
+KASAN_DEFCONFIG	= { cat $(1); echo CONFIG_KASAN=y; } > $(O)/kasan.defconfig && \
+		  $(KCONFIG_PY) defconfig $(O)/kasan.defconfig
+read_defconfig	= $(if $(KASAN_ON),$(call KASAN_DEFCONFIG,$(1)),$(KCONFIG_PY) defconfig $(1))
 ifneq ($(RCU),)
 $(KCONFIG_CONFIG): configs/$(RCU_DEFCONFIG)
 	$(Q)mkdir -p $(O)
-	$(Q)echo "  CONFIG  $(O)/.config (from configs/$(RCU_DEFCONFIG))"
-	$(Q)$(KCONFIG_PY) defconfig configs/$(RCU_DEFCONFIG)
+	$(Q)echo "  CONFIG  $(O)/.config (from configs/$(RCU_DEFCONFIG)$(if $(KASAN_ON), with KASAN))"
+	$(Q)$(call read_defconfig,configs/$(RCU_DEFCONFIG))
 else
 $(KCONFIG_CONFIG):
 	$(Q)mkdir -p $(O)
-	$(Q)echo "  CONFIG  $(O)/.config (from configs/defconfig; 'make menuconfig' to change it)"
-	$(Q)$(KCONFIG_PY) defconfig configs/defconfig
+	$(Q)echo "  CONFIG  $(O)/.config (from configs/defconfig$(if $(KASAN_ON), with KASAN); 'make menuconfig' to change it)"
+	$(Q)$(call read_defconfig,configs/defconfig)
 endif
 
 defconfig: FORCE
@@ -299,7 +334,7 @@ $(AUTOCONF_RSP): $(AUTOCONF)
 $(O)/%.o: %.c $(AUTOCONF_RSP) $(VERMAGIC_H)
 	@mkdir -p $(dir $@)
 	@echo "  CC      $<"
-	$(Q)$(CC) $(CFLAGS) -MMD -MP -c $< -o $@
+	$(Q)$(CC) $(CFLAGS) $(kasan_cflags) -MMD -MP -c $< -o $@
 
 $(O)/%.o: %.asm
 	@mkdir -p $(dir $@)

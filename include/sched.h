@@ -77,6 +77,9 @@ struct task {
 
 	/* For RCU (kernel/rcu keeps these; the scheduler only holds them). */
 	int rcu_read_lock_nesting;	/* preemptible RCU read-side depth */
+#ifdef CONFIG_KASAN
+	u64 rcu_read_since;		/* TSC at its outermost rcu_read_lock() */
+#endif
 	void *rcu_preempt_cntr;		/* seed 000 Figure 33's cpu_preempt_cntr */
 	unsigned long rcu_tasks_qs;	/* Tasks RCU: voluntary switches, user ticks */
 	/* PROVE_RCU: the SRCU domains whose read lock this task holds (srcu.c). */

@@ -6,6 +6,7 @@
  * kernel thread, runs the tests chosen on the command line or starts the
  * first process.
  */
+#include <kasan.h>
 #include <printk.h>
 #include <percpu.h>
 #include <bootinfo.h>
@@ -90,8 +91,13 @@ static int kernel_init(void *arg)
 	return 0;
 }
 
-void kmain(u32 magic, u32 info)
+/*
+ * Not instrumented by KASAN: its frame would be poisoned before
+ * kasan_early_init() has mapped anything for the shadow.
+ */
+__no_sanitize_address void kmain(u32 magic, u32 info)
 {
+	kasan_early_init();
 	percpu_init_boot_cpu();
 	smp_prepare_boot_cpu();		/* CPU 0 is online before anything walks the mask */
 	serial_init();
@@ -110,6 +116,7 @@ void kmain(u32 magic, u32 info)
 
 	pmm_init();
 	paging_init();
+	kasan_init();			/* the shadow, before kmalloc's first object */
 	kmalloc_init();
 
 	acpi_init();

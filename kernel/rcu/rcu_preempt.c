@@ -128,6 +128,10 @@ void rcu_preempt_init_cpu(unsigned int cpu)
 void rcu_preempt_read_lock(void)
 {
 	current->rcu_read_lock_nesting++;
+#ifdef CONFIG_KASAN
+	if (current->rcu_read_lock_nesting == 1)
+		current->rcu_read_since = rdtsc();
+#endif
 	barrier();
 }
 
@@ -145,6 +149,13 @@ int rcu_preempt_read_depth(void)
 {
 	return current->rcu_read_lock_nesting;
 }
+
+#ifdef CONFIG_KASAN
+u64 rcu_read_section_start(void)
+{
+	return current->rcu_read_since;
+}
+#endif
 
 /* rcu_read_lock() in a module of this build calls these (read_side.h). */
 EXPORT_SYMBOL(rcu_preempt_read_lock);
