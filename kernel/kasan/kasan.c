@@ -20,6 +20,7 @@
 #include <cmdline.h>
 #include <ksyms.h>
 #include <rcupdate.h>
+#include <export.h>
 #include <arch/cpu.h>
 #include "kasan_internal.h"
 
@@ -140,11 +141,14 @@ static __always_inline void check(unsigned long a, size_t size, bool write, unsi
 
 #define RET_IP	((unsigned long)__builtin_return_address(0))
 
+/* Exported: a module is instrumented as the kernel is (docs/modules.md). */
 #define DEFINE_ASAN(n)								\
 	void __asan_load##n##_noabort(unsigned long a);				\
 	void __asan_load##n##_noabort(unsigned long a) { check(a, n, false, RET_IP); } \
+	EXPORT_SYMBOL(__asan_load##n##_noabort);				\
 	void __asan_store##n##_noabort(unsigned long a);			\
 	void __asan_store##n##_noabort(unsigned long a) { check(a, n, true, RET_IP); } \
+	EXPORT_SYMBOL(__asan_store##n##_noabort);				\
 	void __asan_load##n(unsigned long a);					\
 	void __asan_load##n(unsigned long a) { check(a, n, false, RET_IP); }	\
 	void __asan_store##n(unsigned long a);					\
@@ -159,6 +163,8 @@ void __asan_loadN_noabort(unsigned long a, size_t n);
 void __asan_loadN_noabort(unsigned long a, size_t n) { check(a, n, false, RET_IP); }
 void __asan_storeN_noabort(unsigned long a, size_t n);
 void __asan_storeN_noabort(unsigned long a, size_t n) { check(a, n, true, RET_IP); }
+EXPORT_SYMBOL(__asan_loadN_noabort);
+EXPORT_SYMBOL(__asan_storeN_noabort);
 void __asan_loadN(unsigned long a, size_t n);
 void __asan_loadN(unsigned long a, size_t n) { check(a, n, false, RET_IP); }
 void __asan_storeN(unsigned long a, size_t n);
@@ -172,6 +178,7 @@ void __asan_storeN(unsigned long a, size_t n) { check(a, n, true, RET_IP); }
  */
 void __asan_handle_no_return(void);
 void __asan_handle_no_return(void) {}
+EXPORT_SYMBOL(__asan_handle_no_return);
 
 /* Variable-length arrays (alloca): GCC poisons around them itself and
  * asks for the region to be cleared when the frame's VLAs go. */
@@ -193,6 +200,8 @@ void __asan_allocas_unpoison(unsigned long top, unsigned long bottom)
 	if (bottom > top)
 		__memset(kasan_mem_to_shadow(top), 0, (bottom - top) / KASAN_GRANULE);
 }
+EXPORT_SYMBOL(__asan_alloca_poison);
+EXPORT_SYMBOL(__asan_allocas_unpoison);
 
 void kasan_check_read(const void *p, size_t size)
 {
@@ -242,6 +251,8 @@ void __asan_register_globals(struct asan_global *g, size_t n)
 
 void __asan_unregister_globals(struct asan_global *g, size_t n);
 void __asan_unregister_globals(struct asan_global *g, size_t n) {}
+EXPORT_SYMBOL(__asan_register_globals);
+EXPORT_SYMBOL(__asan_unregister_globals);
 
 void kasan_run_ctors(void (**start)(void), void (**end)(void))
 {
