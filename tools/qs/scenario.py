@@ -59,6 +59,11 @@ Keys (all optional; the defaults in Scenario below):
                   to find fewer than QEMU has (acpi=off: the MP table's)
     timeline      pass | fail: the verdict tools/timeline.py's checker must give on
                   the log's trace dump (trace.dump_at_end=1; docs/rcu/timeline.md)
+    full          true: a long case, run by make test-full only (pytest marker full)
+
+A case whose configuration has CONFIG_KASAN=y runs under KASAN_SLOWDOWN
+times its timeout (docs/kasan.md). A failed case's log is symbolized
+beside it (<log>.sym, qs.symbolize), and so are the lines it shows.
 
 ${cpus}, ${config} and ${boot} may appear in name, description, cmdline and
 the regexes; ${variant}, ${preemption} and ${hz}, which the build decides
@@ -91,16 +96,19 @@ from qs.build import build, facts
 from qs.judge import kind_expected
 from qs.log import user_view
 from qs.net import Nic
+from qs.symbolize import symbolize, symbolize_file
 
 SCENARIO_DIR = REPO / "tests" / "scenarios"
 MATRIX_KEYS = ("config", "cpus", "boot")
 LIST_KEYS = ("option", "groups", "log", "trace", "peer_log", "shell", "expect_console")
 SCALAR_KEYS = {"description": str, "name": str, "cmdline": str, "timeout": int, "expect": str,
                "online": bool, "net": str, "peer_cmdline": str, "banner_cpus": int,
-               "timeline": str}
+               "timeline": str, "full": bool}
 TYPE_NAMES = {str: "a string", int: "a number", bool: "true or false"}
 PRE_BUILD_VARS = ("cpus", "config", "boot")
 RE_VAR = re.compile(r"\$\{(\w+)\}")
+# How much longer a case takes with CONFIG_KASAN (docs/kasan.md, measured).
+KASAN_SLOWDOWN = 3
 
 
 @dataclass
@@ -129,6 +137,18 @@ class Scenario:
     banner_cpus: int = None      # the CPUs the kernel finds, where not QEMU's all
     timeline: str = ""           # pass | fail: tools/timeline.py check's verdict
     expect_console: list = field(default_factory=list)   # qs.judge: lines allowed
+    full: bool = False           # only in make test-full (pytest marker full)
+
+    @property
+    def kasan(self):
+        return "CONFIG_KASAN=y" in self.options or \
+            "CONFIG_KASAN=y" in (REPO / "configs" / self.config).read_text().split()
+
+    @property
+    def run_timeout(self):
+        """The timeout the case runs under: KASAN's instrumentation makes
+        everything about KASAN_SLOWDOWN times slower (docs/kasan.md)."""
+        return self.timeout * (KASAN_SLOWDOWN if self.kasan else 1)
 
     @property
     def build_name(self):
@@ -436,12 +456,22 @@ def run_scenario(sc, kvm="0", cache=True, echo=False, stop_early=False):
     if sc.net == "pair":
         return run_pair_scenario(sc, kvm, echo)
     r = boot(name=sc.build_name, defconfig=sc.config, options=sc.options, boot=sc.boot,
-             cpus=sc.cpus, cmdline=sc.cmdline, timeout=sc.timeout, kvm=kvm,
+             cpus=sc.cpus, cmdline=sc.cmdline, timeout=sc.run_timeout, kvm=kvm,
              label=sc.name, cache=cache, echo=echo, steps=sc.input, shell=sc.shell,
              nics=[Nic("user")] if sc.net == "user" else None,
              stop=stop_on(sc) if stop_early else None)
     why = judge_scenario(sc, r)
+    if why:
+        sym = symbolize_file(r.log_path, REPO / "build" / sc.build_name / "quiescent.elf")
+        if sym:
+            why.append(f"symbolized log: {sym.relative_to(REPO) if sym.is_relative_to(REPO) else sym}")
     return r, why, _fail_line(summary_line(r, sc.name, sc.expect), why)
+
+
+def failure_tail(sc, r, n=25):
+    """The last console lines of a failed case, with file:line for its code
+    addresses (qs.symbolize)."""
+    return symbolize(r.tail(n), REPO / "build" / sc.build_name / "quiescent.elf")
 
 
 def run_pair_scenario(sc, kvm="0", echo=False):
