@@ -146,3 +146,24 @@ def test_kasan_rcu_grace_period_cut_short(kvm):
     got = reports(text)
     assert name in got, "no report"
     check_report(name, want, *got[name])
+
+
+@pytest.mark.qemu
+def test_kasan_busted_stress_names_the_reader(kvm):
+    """busted under the descriptor-table stress: the first report names
+    the reader's own line (fget_rcu() in kernel/user/file.c, or the test's
+    window in file_stress.c), before the stress's poison check counts it."""
+    name = "test-rcu_busted_defconfig+KASAN-y"
+    r = boot(name=name, defconfig="rcu_busted_defconfig", options=OPTS, cpus=4, timeout=TIMEOUT,
+             cmdline="ktest=files_rcu_stress_expect_failure files_stress.duration=2", cache=True)
+    text = symbolize(r.log.replace("\r", ""), REPO / "build" / name / "quiescent.elf")
+    m = re.search(r"BUG: KASAN: use-after-rcu-free in (\w+)\+\S+  (kernel/user/file(_stress)?\.c):(\d+)", text)
+    assert m and (m.group(1) == "fget_rcu" or m.group(1).startswith("fs_window")), \
+        f"no report at the reader's line:\n{r.tail(40)}"
+    assert re.search(r"^ok \d+ files_rcu_stress_expect_failure$", text, re.M)
+    t0 = float(re.search(r"\[\s*(\d+\.\d+)\] cpu\d+: ktest: running", text).group(1))
+    t1 = float(re.search(r"\[\s*(\d+\.\d+)\] cpu\d+: BUG: KASAN", text).group(1))
+    t2 = float(re.search(r"\[\s*(\d+\.\d+)\] cpu\d+: files-stress: FAILURE", text).group(1))
+    assert t1 < t2, "the stress's own check came first"
+    print(f"KASAN named {m.group(2)}:{m.group(4)} {1000 * (t1 - t0):.0f} ms into the stress; "
+          f"its poison check counted the failure at {1000 * (t2 - t0):.0f} ms")

@@ -449,6 +449,11 @@ static bool kasan_kfree_hook(const void *p, unsigned long caller)
 	}
 	pg = object_page(p);
 	size = pg->flags & PG_LARGE ? PAGE_SIZE << pg->order : class_size(pg->cls);
+	/* Poisoned now, as without KASAN, so that the checks that read the
+	 * poison (rcutorture's, the stress tests') still see a reader's use
+	 * after free; kmalloc checks it when the object comes back. */
+	if (DEBUG_POISON)
+		memset((void *)p, POISON_FREE, size);
 	flags = local_irq_save();
 	stat_add(-1, -(long)size);
 	local_irq_restore(flags);
