@@ -9,7 +9,7 @@ import pytest
 from qs.build import build
 from qs.gdb import gdb_session
 
-pytestmark = pytest.mark.qemu
+pytestmark = [pytest.mark.qemu, pytest.mark.full]   # make test-full: docs/kasan.md
 
 
 def test_qs_kasan_shows_the_three_stacks():

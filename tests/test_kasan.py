@@ -136,6 +136,7 @@ def test_kasan_report_kinds(kvm):
 
 
 @pytest.mark.qemu
+@pytest.mark.full       # a second KASAN build (busted): make test-full (docs/kasan.md)
 def test_kasan_rcu_grace_period_cut_short(kvm):
     """On busted the free runs under the reader that was inside a section
     before call_rcu(): the report calls it an RCU bug. On a real variant
@@ -149,6 +150,7 @@ def test_kasan_rcu_grace_period_cut_short(kvm):
 
 
 @pytest.mark.qemu
+@pytest.mark.full
 def test_kasan_busted_stress_names_the_reader(kvm):
     """busted under the descriptor-table stress: the first report names
     the reader's own line (fget_rcu() in kernel/user/file.c, or the test's
