@@ -45,6 +45,7 @@ import time
 import tomllib
 from pathlib import Path
 
+from qs.scenario import KASAN_SLOWDOWN
 from qs.symbolize import symbolize
 from qs.sync_tree import sync_tree
 
@@ -100,9 +101,10 @@ def run(m, kvm):
     opts = sorted(m["options"])
     name = "mut-" + m["config"][:-len("_defconfig")] + "".join(
         "+" + o.replace("CONFIG_", "").replace("=", "-") for o in opts)
+    timeout = m["timeout"] * (KASAN_SLOWDOWN if "CONFIG_KASAN=y" in opts else 1)
     cmd = [sys.executable, str(SCRATCH / "tools" / "qrun.py"), "boot", "--name", name,
            "--config", m["config"], "--cpus", str(m["cpus"]), "--args", m["cmdline"],
-           "--timeout", str(m["timeout"]), "--kvm", str(kvm), "--expect", "pass"]
+           "--timeout", str(timeout), "--kvm", str(kvm), "--expect", "pass"]
     for o in opts:
         cmd += ["--option", o]
     t0 = time.time()
