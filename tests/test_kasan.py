@@ -123,6 +123,7 @@ def run(config, tests, cpus=2):
 
 
 @pytest.mark.qemu
+@pytest.mark.full       # the KASAN build does not fit in make test's 15 minutes (docs/kasan.md)
 def test_kasan_report_kinds(kvm):
     r, text = run("defconfig", list(CASES) + ["kasan_correct_uses_silent"])
     assert r.status == "pass", f"status {r.status}:\n{r.tail(40)}"
@@ -136,7 +137,7 @@ def test_kasan_report_kinds(kvm):
 
 
 @pytest.mark.qemu
-@pytest.mark.full       # a second KASAN build (busted): make test-full (docs/kasan.md)
+@pytest.mark.full       # a second KASAN build (busted)
 def test_kasan_rcu_grace_period_cut_short(kvm):
     """On busted the free runs under the reader that was inside a section
     before call_rcu(): the report calls it an RCU bug. On a real variant
