@@ -112,6 +112,7 @@ void kasan_call_rcu(const void *head);
 unsigned long kasan_report_count(void);
 const char *kasan_last_report_kind(void);
 bool kasan_object_freed(const void *p);
+bool kasan_multi_shot(void);
 bool kasan_enabled(void);
 
 #else

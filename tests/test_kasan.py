@@ -115,17 +115,17 @@ def check_report(name, want, line_no, lines):
     assert caret.strip() == "^", f"{name}: no caret under the shadow row: {caret!r}"
 
 
-def run(config, tests, cpus=2):
+def run(config, tests, cpus=2, extra=""):
     name = f"test-{config}+KASAN-y"
     r = boot(name=name, defconfig=config, options=OPTS, cpus=cpus, timeout=TIMEOUT,
-             cmdline="ktest=" + ",".join(tests), cache=True)
+             cmdline="ktest=" + ",".join(tests) + extra, cache=True)
     return r, symbolize(r.log.replace("\r", ""), REPO / "build" / name / "quiescent.elf")
 
 
 @pytest.mark.qemu
 @pytest.mark.full       # the KASAN build does not fit in make test's 15 minutes (docs/kasan.md)
 def test_kasan_report_kinds(kvm):
-    r, text = run("defconfig", list(CASES) + ["kasan_correct_uses_silent"])
+    r, text = run("defconfig", list(CASES) + ["kasan_correct_uses_silent", "kasan_once_per_site"])
     assert r.status == "pass", f"status {r.status}:\n{r.tail(40)}"
     got = reports(text)
     for name, want in CASES.items():
@@ -133,7 +133,9 @@ def test_kasan_report_kinds(kvm):
         assert name in got, f"{name}: no report"
         check_report(name, want, *got[name])
     assert re.search(r"^ok \d+ kasan_correct_uses_silent$", text, re.M)
-    assert len(got) == len(CASES), f"reports from {sorted(set(got) - set(CASES))}"
+    assert re.search(r"^ok \d+ kasan_once_per_site$", text, re.M), "a site reported twice"
+    assert set(got) - {"kasan_once_per_site"} == set(CASES), \
+        f"reports from {sorted(set(got) - set(CASES))}"
 
 
 @pytest.mark.qemu
@@ -143,7 +145,9 @@ def test_kasan_rcu_grace_period_cut_short(kvm):
     before call_rcu(): the report calls it an RCU bug. On a real variant
     the same test skips (the grace period waits for the reader)."""
     name, want = EARLY
-    r, text = run("rcu_busted_defconfig", [name])
+    r, text = run("rcu_busted_defconfig", [name, "kasan_once_per_site"], extra=" kasan.multi_shot=1")
+    assert re.search(r"^ok \d+ kasan_once_per_site$", text, re.M), \
+        "kasan.multi_shot=1 did not print the second report from one site"
     assert re.search(rf"^ok \d+ {name}$", text, re.M), f"{name} did not pass:\n{r.tail(40)}"
     got = reports(text)
     assert name in got, "no report"

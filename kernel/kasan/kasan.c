@@ -45,6 +45,11 @@ static int set_panic(const char *val)
 }
 CMDLINE_PARAM("kasan.panic", set_panic, "kasan.panic=1: panic after the first KASAN report");
 
+bool kasan_multi_shot(void)
+{
+	return READ_ONCE(multi_shot);
+}
+
 bool kasan_enabled(void)
 {
 	return READ_ONCE(kasan_ready);

@@ -239,6 +239,32 @@ KTEST_MANUAL(kasan_rcu_early)
 #endif
 }
 
+#ifdef CONFIG_KASAN
+/* One place for both accesses (GCC drops a check it has just made). */
+static __noinline long read_one(const long *p)
+{
+	return READ_ONCE(p[1]);
+}
+#endif
+
+/* The same bad access twice: one report, or two with kasan.multi_shot=1. */
+KTEST_MANUAL(kasan_once_per_site)
+{
+	NEED_KASAN(t);
+#ifdef CONFIG_KASAN
+	unsigned long want = kasan_multi_shot() ? 2 : 1;
+	long *p = kmalloc(32);
+
+	KT_ASSERT(t, p, "kmalloc");
+	kfree(p);
+	start();
+	(void)read_one(p);
+	(void)read_one(p);
+	KT_EXPECT(t, kasan_report_count() == count_before + want, "%lu reports, want %lu",
+		  kasan_report_count() - count_before, want);
+#endif
+}
+
 /* What is allowed stays silent: the whole of a ksize(), a kzalloc()'s
  * bytes, objects of every size, page allocations, a stack array. */
 KTEST(kasan_correct_uses_silent)
