@@ -350,6 +350,7 @@ void kasan_ksize(const void *obj, size_t slot)
  */
 static kasan_lock_t q_lock;
 static void *q_head, *q_tail;
+static struct kasan_obj_meta *q_tail_meta;	/* q_tail's record */
 static unsigned long q_bytes, q_max;
 
 static struct kasan_obj_meta *meta_of(void *obj)
@@ -359,13 +360,6 @@ static struct kasan_obj_meta *meta_of(void *obj)
 	return kmalloc_find_object(obj, &info) ? info.meta : NULL;
 }
 
-static size_t slot_of(void *obj)
-{
-	struct kmalloc_obj_info info;
-
-	return kmalloc_find_object(obj, &info) ? info.slot : 0;
-}
-
 /* Take objects from the head until the queue holds at most `keep` bytes. */
 static void *q_take(unsigned long keep)
 {
@@ -373,12 +367,15 @@ static void *q_take(unsigned long keep)
 
 	while (q_head && q_bytes > keep) {
 		void *obj = q_head;
-		struct kasan_obj_meta *m = meta_of(obj);
+		struct kmalloc_obj_info info;
+		struct kasan_obj_meta *m;
 
+		kmalloc_find_object(obj, &info);
+		m = info.meta;
 		q_head = m->qnext;
 		if (!q_head)
 			q_tail = NULL;
-		q_bytes -= slot_of(obj);
+		q_bytes -= info.slot;
 		m->qnext = NULL;
 		*tail = obj;
 		tail = &m->qnext;
@@ -444,10 +441,11 @@ int kasan_kfree(const void *p, unsigned long ip)
 	flags = kasan_lock(&q_lock);
 	m->qnext = NULL;
 	if (q_tail)
-		meta_of(q_tail)->qnext = (void *)p;
+		q_tail_meta->qnext = (void *)p;
 	else
 		q_head = (void *)p;
 	q_tail = (void *)p;
+	q_tail_meta = m;
 	q_bytes += info.slot;
 	list = q_bytes > q_max ? q_take(q_max - q_max / 4) : NULL;
 	kasan_unlock(&q_lock, flags);

@@ -48,6 +48,14 @@ static bool frame_ok(unsigned long fp, unsigned long lo, unsigned long hi)
 	return fp >= lo && fp < hi && !(fp & 7);
 }
 
+/* A return address: the kernel's text or the module area. A range check,
+ * not ksym_is_text()'s symbol search: this runs for every kmalloc(). */
+static bool is_text(unsigned long a)
+{
+	return (a >= (unsigned long)_text_start && a < (unsigned long)_text_end) ||
+	       (a >= MODULE_AREA_START && a < MODULE_AREA_END);
+}
+
 /* The frame-pointer chain (the kernel keeps frame pointers), bounded to
  * the 64 KiB above the first frame, going up only. */
 static unsigned int walk(unsigned long *ips, unsigned int skip)
@@ -60,7 +68,7 @@ static unsigned int walk(unsigned long *ips, unsigned int skip)
 		unsigned long *frame = (unsigned long *)fp;
 		unsigned long ret = frame[1];
 
-		if (!ret || !ksym_is_text(ret))
+		if (!is_text(ret))
 			break;
 		if (skip)
 			skip--;
