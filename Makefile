@@ -3,6 +3,8 @@
 #   make run            build and boot in QEMU (CPUS=N, KVM=0|1, ARGS="...", BOOT=iso|kernel, NET=user)
 #   make run RCU=poll CPUS=4 [KPREEMPT=1]
 #                       the same with configs/rcu_poll[_kpreempt]_defconfig, in build/rcu_poll[_kpreempt]
+#   make run KASAN=1    the same with KASAN (docs/kasan.md), in build/kasan (or build/rcu_<name>-kasan)
+#   make run KCSAN=1    the same with KCSAN (docs/kcsan.md), in build/kcsan (or build/rcu_<name>-kcsan)
 #   make test           build the test configurations and run the pytest suites
 #   make iso            the GRUB rescue ISO
 #   make initrd         the user programs (user/) packed as the initrd
@@ -31,6 +33,18 @@ ifeq ($(origin PREEMPT),command line)
 $(error PREEMPT= is not an option: KPREEMPT=1 builds the preemptible kernel \
 	(configs/rcu_<name>_kpreempt_defconfig); RCU=preempt is the rcu-preempt variant)
 endif
+# KASAN=1 / KCSAN=1: the same configuration with CONFIG_KASAN=y
+# (docs/kasan.md) or CONFIG_KCSAN=y (docs/kcsan.md) added, in a build
+# directory of its own (build/kasan, build/rcu_<name>-kcsan, ...).
+KASAN		?=
+KASAN_ON	:= $(filter 1 y yes,$(KASAN))
+KCSAN		?=
+KCSAN_ON	:= $(filter 1 y yes,$(KCSAN))
+ifneq ($(and $(KASAN_ON),$(KCSAN_ON)),)
+$(error KASAN=1 and KCSAN=1 cannot share a build: GCC refuses -fsanitize=kernel-address \
+	with -fsanitize=thread; build them one at a time)
+endif
+SANITIZER	:= $(if $(KASAN_ON),kasan)$(if $(KCSAN_ON),kcsan)
 ifneq ($(RCU),)
 RCU_NAMES	:= $(patsubst configs/rcu_%_defconfig,%,$(filter-out %_kpreempt_defconfig,\
 		   $(wildcard configs/rcu_*_defconfig)))
@@ -39,16 +53,9 @@ ifeq ($(wildcard configs/$(RCU_DEFCONFIG)),)
 $(error RCU=$(RCU)$(if $(KPREEMPT), KPREEMPT=$(KPREEMPT)): there is no configs/$(RCU_DEFCONFIG). \
 	RCU= takes one of: $(sort $(RCU_NAMES)) (KPREEMPT=1, the preemptible kernel, where a _kpreempt_defconfig exists))
 endif
-O		?= build/$(RCU_DEFCONFIG:_defconfig=)
+O		?= build/$(RCU_DEFCONFIG:_defconfig=)$(if $(SANITIZER),-$(SANITIZER))
 endif
-# KCSAN=1 (docs/kcsan.md): the same configuration with the data-race
-# detector on, in a build directory of its own.
-KCSAN		?=
-ifneq ($(filter 1 y yes,$(KCSAN)),)
-O		?= build/$(if $(RCU),$(RCU_DEFCONFIG:_defconfig=),defconfig)+kcsan
-CONFIG_EXTRA	+= CONFIG_KCSAN=y
-endif
-O		?= build
+O		?= build$(if $(SANITIZER),/$(SANITIZER))
 CPUS		?= 4
 KVM		?= auto
 ARGS		?=
@@ -109,6 +116,32 @@ include kernel/rcu/variants.mk
 C_SRCS		:= $(filter-out $(RCU_VARIANT_FILES) $(if $(filter y,$(CONFIG_KCSAN)),,kernel/kcsan/%),$(shell find kernel -name '*.c' | sort)) \
 		   $(wildcard $(rcu-variant-y))
 ASM_SRCS	:= boot/multiboot.asm boot/entry.asm $(shell find kernel -name '*.asm' | sort)
+# KASAN (kernel/kasan/, docs/kasan.md): its runtime and tests only where it
+# is on (off, the image is the one without them, byte for byte), and GCC's
+# instrumentation for every file but those it must not reach.
+ifeq ($(CONFIG_KASAN),y)
+KASAN_CFLAGS	:= -fsanitize=kernel-address -fasan-shadow-offset=0xdffffc0000000000 \
+		   --param asan-stack=1 --param asan-globals=1 \
+		   --param asan-instrumentation-with-call-threshold=0
+else
+C_SRCS		:= $(filter-out kernel/kasan/% kernel/test/test_kasan.c,$(C_SRCS))
+KASAN_CFLAGS	:=
+endif
+# Not instrumented, and why:
+#   kernel/kasan/*          the runtime: every check calls it, it writes the
+#                           shadow's own page tables;
+#   kernel/mm/kmalloc.c     writes poison into and checks objects whose
+#                           shadow says "freed" (it owns their shadow);
+#   kernel/user/uaccess.c   user addresses have no shadow; it checks the
+#                           kernel side of each copy itself;
+#   kernel/arch/x86/nmi.c   NMI entry: a report there would take printk's
+#                           lock, which the interrupted code may hold.
+# kmain() (early boot, before the shadow exists) is excluded by attribute;
+# memset() and memcpy() are inline asm, which GCC does not instrument, and
+# check their ranges by hand (kernel/lib/string.c).
+KASAN_SANITIZE_NOT := kernel/kasan/%.c kernel/mm/kmalloc.c kernel/user/uaccess.c \
+		   kernel/arch/x86/nmi.c
+kasan_cflags	= $(if $(filter $(KASAN_SANITIZE_NOT),$<),,$(KASAN_CFLAGS))
 OBJS		:= $(patsubst %.c,$(O)/%.o,$(C_SRCS)) $(patsubst %.asm,$(O)/%.o,$(ASM_SRCS))
 KSYMTAB_EMPTY	:= $(O)/ksymtab_empty.o
 KSYMTAB		:= $(O)/ksymtab.o
@@ -198,7 +231,7 @@ $(VERMAGIC_H): $(AUTOCONF)
 $(O)/modules/%.o: modules/%.c $(AUTOCONF_RSP) $(VERMAGIC_H)
 	@mkdir -p $(dir $@)
 	@echo "  CC [M]  $<"
-	$(Q)$(CC) $(CFLAGS) -DMODULE -DMODULE_NAME='"$(firstword $(subst /, ,$*))"' \
+	$(Q)$(CC) $(CFLAGS) $(KASAN_CFLAGS) -DMODULE -DMODULE_NAME='"$(firstword $(subst /, ,$*))"' \
 		-MMD -MP -c $< -o $@
 
 define module_rule
@@ -273,18 +306,20 @@ KCONFIG_PY	= { $(PYTHON) -c 'import kconfiglib' 2>/dev/null || PYTHON=$(PYTHON) 
 		  $(PYTHON) tools/kconfig.py
 KCONFIG_FILES	:= $(shell find . -name Kconfig -not -path './$(O)/*' -not -path './build/*')
 
+# With KASAN=1 or KCSAN=1 the defconfig is read with its option added.
+SAN_DEFCONFIG	= { cat $(1); echo CONFIG_$(shell echo $(SANITIZER) | tr a-z A-Z)=y; } \
+		  > $(O)/$(SANITIZER).defconfig && $(KCONFIG_PY) defconfig $(O)/$(SANITIZER).defconfig
+read_defconfig	= $(if $(SANITIZER),$(call SAN_DEFCONFIG,$(1)),$(KCONFIG_PY) defconfig $(1))
 ifneq ($(RCU),)
 $(KCONFIG_CONFIG): configs/$(RCU_DEFCONFIG)
 	$(Q)mkdir -p $(O)
-	$(Q)echo "  CONFIG  $(O)/.config (from configs/$(RCU_DEFCONFIG))"
-	$(Q)$(KCONFIG_PY) defconfig configs/$(RCU_DEFCONFIG)
-	$(Q)$(if $(CONFIG_EXTRA),printf '%s\n' $(CONFIG_EXTRA) >> $@ && $(KCONFIG_PY) olddefconfig)
+	$(Q)echo "  CONFIG  $(O)/.config (from configs/$(RCU_DEFCONFIG)$(if $(SANITIZER), with $(SANITIZER)))"
+	$(Q)$(call read_defconfig,configs/$(RCU_DEFCONFIG))
 else
 $(KCONFIG_CONFIG):
 	$(Q)mkdir -p $(O)
-	$(Q)echo "  CONFIG  $(O)/.config (from configs/defconfig; 'make menuconfig' to change it)"
-	$(Q)$(KCONFIG_PY) defconfig configs/defconfig
-	$(Q)$(if $(CONFIG_EXTRA),printf '%s\n' $(CONFIG_EXTRA) >> $@ && $(KCONFIG_PY) olddefconfig)
+	$(Q)echo "  CONFIG  $(O)/.config (from configs/defconfig$(if $(SANITIZER), with $(SANITIZER)); 'make menuconfig' to change it)"
+	$(Q)$(call read_defconfig,configs/defconfig)
 endif
 
 defconfig: FORCE
@@ -324,7 +359,7 @@ $(AUTOCONF_RSP): $(AUTOCONF)
 $(O)/%.o: %.c $(AUTOCONF_RSP) $(VERMAGIC_H)
 	@mkdir -p $(dir $@)
 	@echo "  CC      $<"
-	$(Q)$(CC) $(CFLAGS) $(if $(filter $(KCSAN_SKIP),$<),,$(KCSAN_CFLAGS)) -MMD -MP -c $< -o $@
+	$(Q)$(CC) $(CFLAGS) $(kasan_cflags) $(if $(filter $(KCSAN_SKIP),$<),,$(KCSAN_CFLAGS)) -MMD -MP -c $< -o $@
 
 $(O)/%.o: %.asm
 	@mkdir -p $(dir $@)

@@ -50,6 +50,8 @@ unsigned long pmm_total_pages(void);
 /* Descriptor of the page frame holding pa; NULL if beyond managed RAM. */
 struct page *phys_to_page(phys_addr_t pa);
 void pmm_show(void);
+/* CONFIG_KASAN: poison the shadow of every free page (kasan_init()). */
+void pmm_kasan_poison_free(void);
 
 /*
  * Kernel page tables: replaces the boot tables (boot/entry.asm) with

@@ -32,6 +32,9 @@ struct cpu_local {
 	int in_idle;			/* %gs:56 the idle loop is running */
 	int in_nmi;			/* %gs:60 */
 	int rcu_read_depth;		/* %gs:64 rcu_read_lock() nesting (debug) */
+#ifdef CONFIG_KASAN
+	u64 rcu_read_since;		/* TSC at the outermost rcu_read_lock() */
+#endif
 };
 
 #define CPU_LOCAL_CPU		16

@@ -95,6 +95,9 @@ struct task {
 	int saved_preempt_count;	/* preempt_count while switched out */
 
 	/* For RCU (kernel/rcu keeps these; the scheduler only holds them). */
+#ifdef CONFIG_KASAN
+	u64 rcu_read_since;		/* TSC at its outermost rcu_read_lock() */
+#endif
 	void *rcu_preempt_cntr;		/* seed 000 Figure 33's cpu_preempt_cntr */
 	unsigned long rcu_tasks_qs;	/* Tasks RCU: voluntary switches, user ticks */
 	/* PROVE_RCU: the SRCU domains whose read lock this task holds (srcu.c). */

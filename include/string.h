@@ -8,6 +8,12 @@ void *memset(void *d, int c, size_t n);
 void *memcpy(void *d, const void *s, size_t n);
 void *memmove(void *d, const void *s, size_t n);
 int memcmp(const void *a, const void *b, size_t n);
+#ifdef CONFIG_KASAN
+/* memset()/memcpy() without KASAN's check of the range, for the code that
+ * owns the shadow (the allocators writing into memory they poisoned). */
+void *__memset(void *d, int c, size_t n);
+void *__memcpy(void *d, const void *s, size_t n);
+#endif
 size_t strlen(const char *s);
 size_t strnlen(const char *s, size_t max);
 int strcmp(const char *a, const char *b);

@@ -12,7 +12,7 @@ import pytest
 
 from conftest import record_summary
 from qs.build import BuildError
-from qs.scenario import run_scenario, scenarios
+from qs.scenario import failure_tail, run_scenario, scenarios
 
 # soak-* scenarios are long runs for `make soak`, not for `make test`.
 CASES = [sc for sc in scenarios() if not sc.name.startswith("soak-")]
@@ -23,7 +23,7 @@ def test_scenarios_exist():
 
 
 @pytest.mark.qemu
-@pytest.mark.parametrize("sc", [pytest.param(sc, marks=pytest.mark.full) if sc.full else sc
+@pytest.mark.parametrize("sc", [pytest.param(sc, marks=[pytest.mark.full] if sc.full else [])
                                 for sc in CASES], ids=[sc.name for sc in CASES])
 def test_scenario(sc, kvm):
     try:
@@ -34,4 +34,4 @@ def test_scenario(sc, kvm):
     record_summary(line)
     if why:
         pytest.fail(f"{sc.name}: {sc.description}\n  " + "\n  ".join(why)
-                    + f"\n{line}\nlast console lines:\n{r.tail(25)}", pytrace=False)
+                    + f"\n{line}\nlast console lines:\n{failure_tail(sc, r)}", pytrace=False)

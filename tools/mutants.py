@@ -31,6 +31,9 @@ A mutant file:
     cpus = 4
     cmdline = "ktest=torture_rcu torture.duration=3"
     budget = "test"                   # "test": a make test run; "soak": make soak's
+    site = ['regex', ...]             # optional: CAUGHT only if each is in the
+                                      # symbolized log (qs.symbolize): KASAN's
+                                      # report naming the access and free lines
 """
 import argparse
 import fnmatch
@@ -42,6 +45,8 @@ import time
 import tomllib
 from pathlib import Path
 
+from qs.scenario import KASAN_SLOWDOWN
+from qs.symbolize import symbolize
 from qs.sync_tree import sync_tree
 
 REPO = Path(__file__).resolve().parent.parent
@@ -52,7 +57,7 @@ KINDS = ("quiescent state too early", "stale snapshot", "cpu left out",
          "lock order reversed", "wrong comparison", "returns early",
          "callbacks dropped")
 KEYS = {"description", "variant", "kind", "file", "find", "replace", "config", "options",
-        "cpus", "cmdline", "budget", "timeout"}
+        "cpus", "cmdline", "budget", "timeout", "site"}
 
 
 def load(path):
@@ -68,6 +73,7 @@ def load(path):
     m.setdefault("cpus", 4)
     m.setdefault("budget", "test")
     m.setdefault("timeout", 240)
+    m.setdefault("site", [])
     m["name"] = path.stem
     return m
 
@@ -95,9 +101,10 @@ def run(m, kvm):
     opts = sorted(m["options"])
     name = "mut-" + m["config"][:-len("_defconfig")] + "".join(
         "+" + o.replace("CONFIG_", "").replace("=", "-") for o in opts)
+    timeout = m["timeout"] * (KASAN_SLOWDOWN if "CONFIG_KASAN=y" in opts else 1)
     cmd = [sys.executable, str(SCRATCH / "tools" / "qrun.py"), "boot", "--name", name,
            "--config", m["config"], "--cpus", str(m["cpus"]), "--args", m["cmdline"],
-           "--timeout", str(m["timeout"]), "--kvm", str(kvm), "--expect", "pass"]
+           "--timeout", str(timeout), "--kvm", str(kvm), "--expect", "pass"]
     for o in opts:
         cmd += ["--option", o]
     t0 = time.time()
@@ -117,6 +124,13 @@ def run(m, kvm):
     at, why = first_evidence(text)
     if not why:
         why = next((line.strip() for line in out.splitlines() if line.startswith("FAIL")), "")
+    if m["site"]:
+        text = symbolize(text.replace("\r", ""), SCRATCH / "build" / name / "quiescent.elf")
+        for rx in m["site"]:
+            found = re.search(rx, text, re.M)
+            if not found:
+                return "UNNAMED", wall, f"caught, but the log does not name the site /{rx}/", log
+        why = re.sub(r"^\[\s*\d+\.\d+\] cpu\d+: ", "", re.search(m["site"][0], text, re.M).group(0))[:200]
     return "CAUGHT", at if at is not None else wall, why, log
 
 

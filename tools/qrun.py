@@ -33,6 +33,7 @@ from qs.kvm import decide, kvm_probe
 from qs.net import Nic
 from qs.qemu import EXIT_PASS, STATUS_BY_CODE, qemu_command
 from qs.scenario import run_scenario, scenarios
+from qs.symbolize import symbolize, symbolize_file
 
 # Scripts written against the single-module qrun (`import qrun; qrun.boot(...)`)
 # keep working: the names they used, from where they live now.
@@ -93,11 +94,17 @@ def cmd_boot(a):
     why += r.console_problems(a.expect, a.expect_console)
     ok = not why
     line = summary_line(r, a.name, a.expect)
+    elf = REPO / "build" / a.name / "quiescent.elf"
+    if not ok:
+        sym = symbolize_file(r.log_path, elf)       # file:line for a failed boot's addresses
+        if sym:
+            why.append(f"symbolized log: {os.path.relpath(sym, REPO)}")
     print(line if ok else "FAIL " + line[5:])
     for w in why:
         print(f"      {w}")
     if not ok and not a.verbose:
-        print("      last console lines:\n" + "\n".join("        " + line for line in r.tail(15).split("\n")))
+        print("      last console lines:\n" + "\n".join("        " + line for line in
+                                                       symbolize(r.tail(15), elf).split("\n")))
     return 0 if ok else 1
 
 

@@ -6,6 +6,7 @@
  * kernel thread, runs the tests chosen on the command line or starts the
  * first process.
  */
+#include <kasan.h>
 #include <kcsan.h>
 #include <printk.h>
 #include <percpu.h>
@@ -91,17 +92,27 @@ static int kernel_init(void *arg)
 	return 0;
 }
 
-/* The image's constructors (boot/linker.ld's .init_array). */
+/*
+ * The image's constructors (boot/linker.ld's .init_array). With KASAN,
+ * kasan_init() runs them instead, once the shadow they poison exists.
+ */
 static void run_constructors(void)
 {
+#ifndef CONFIG_KASAN
 	extern void (*const __init_array_start[])(void), (*const __init_array_end[])(void);
 
 	for (void (*const *fn)(void) = __init_array_start; fn < __init_array_end; fn++)
 		(*fn)();
+#endif
 }
 
-void kmain(u32 magic, u32 info)
+/*
+ * Not instrumented by KASAN: its frame would be poisoned before
+ * kasan_early_init() has mapped anything for the shadow.
+ */
+__no_sanitize_address void kmain(u32 magic, u32 info)
 {
+	kasan_early_init();
 	percpu_init_boot_cpu();
 	run_constructors();
 	smp_prepare_boot_cpu();		/* CPU 0 is online before anything walks the mask */
@@ -121,6 +132,7 @@ void kmain(u32 magic, u32 info)
 
 	pmm_init();
 	paging_init();
+	kasan_init();			/* the shadow, before kmalloc's first object */
 	kmalloc_init();
 
 	acpi_init();

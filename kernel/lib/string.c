@@ -2,6 +2,26 @@
 #include <string.h>
 #include <errno.h>
 
+#ifdef CONFIG_KASAN
+#include <kasan.h>
+
+/* The instructions below are not instrumented: say what they touch. */
+void *memset(void *d, int c, size_t n)
+{
+	kasan_check_write(d, n);
+	return __memset(d, c, n);
+}
+
+void *memcpy(void *d, const void *s, size_t n)
+{
+	kasan_check_read(s, n);
+	kasan_check_write(d, n);
+	return __memcpy(d, s, n);
+}
+#define memset __memset
+#define memcpy __memcpy
+#endif
+
 void *memset(void *d, int c, size_t n)
 {
 	void *ret = d;
@@ -15,6 +35,11 @@ void *memcpy(void *d, const void *s, size_t n)
 	__asm__ __volatile__("rep movsb" : "+D"(d), "+S"(s), "+c"(n) :: "memory");
 	return ret;
 }
+
+#ifdef CONFIG_KASAN
+#undef memset
+#undef memcpy
+#endif
 
 void *memmove(void *d, const void *s, size_t n)
 {

@@ -39,6 +39,26 @@
 #include <printk.h>
 #include <panic.h>
 #include <c2c_mark.h>
+#include <kasan.h>
+
+/*
+ * CONFIG_KASAN (docs/kasan.md): this file is built without instrumentation,
+ * because it writes poison into, and checks, objects whose shadow says
+ * "freed"; memset() would report those writes, __memset() does not. Each
+ * request gets KASAN_KMALLOC_REDZONE_MIN bytes more, so that every object
+ * has a redzone behind it within its slot, and the class (and so the
+ * alignment) is the one of the larger size: the alignment promise holds,
+ * the memory given way is up to twice the request. In classes with four
+ * or more objects a page the first slot is never handed out, so that the
+ * first object has a redzone before it too. Freed objects go through
+ * KASAN's quarantine before they come back here (kmalloc_free_now()).
+ */
+#ifdef CONFIG_KASAN
+#define memset __memset
+#define KASAN_ON	1
+#else
+#define KASAN_ON	0
+#endif
 
 #define NR_CLASSES	KMALLOC_NR_CLASSES
 #define MIN_SHIFT	4			/* 16 bytes */
@@ -199,6 +219,19 @@ static void *pool_pop(struct pool *pl)
 	return c->p[--c->n];
 }
 
+#ifdef CONFIG_KASAN
+/* KASAN's records for a page's objects: a side array of 2^order pages. */
+static unsigned int meta_order(unsigned int cls)
+{
+	size_t bytes = (size_t)objs_per_page[cls] * sizeof(struct kasan_obj_meta);
+	unsigned int order = 0;
+
+	while ((PAGE_SIZE << order) < bytes)
+		order++;
+	return order;
+}
+#endif
+
 /* Carve a fresh page into free (poisoned) objects of class cls. */
 static bool pool_grow(struct pool *pl, unsigned int cls)
 {
@@ -212,6 +245,19 @@ static bool pool_grow(struct pool *pl, unsigned int cls)
 	pg->flags = PG_SLAB;
 	pg->cls = cls;
 	pg->freemap = 0;
+#ifdef CONFIG_KASAN
+	{
+		phys_addr_t meta = alloc_pages(meta_order(cls));
+
+		if (!meta) {
+			pg->flags = 0;
+			free_pages(pa, 0);
+			return false;
+		}
+		pg->private = meta >> PAGE_SHIFT;
+		kasan_slab_page(va, phys_to_virt(meta), n, size, n >= 4);
+	}
+#endif
 	if (DEBUG_POISON) {
 		memset(va, POISON_FREE, (size_t)n * size);
 		if (freemap_off[cls])
@@ -230,7 +276,7 @@ static bool pool_grow(struct pool *pl, unsigned int cls)
 		memset(va, 0, PAGE_SIZE);
 	}
 	/* Highest address first, so that objects leave in address order. */
-	for (unsigned int i = n; i-- > 0;)
+	for (unsigned int i = n; i-- > (KASAN_ON && n >= 4);)
 		if (!pool_push(pl, va + (size_t)i * size))
 			panic("kmalloc: out of memory for the class-%u pool", size);
 	pl->pages++;
@@ -342,6 +388,19 @@ static void *kmalloc_large(size_t size)
 	pg->flags = PG_LARGE;
 	pg->order = order;
 	pg->private = size;
+#ifdef CONFIG_KASAN
+	{
+		phys_addr_t meta = alloc_pages(0);
+
+		if (!meta) {
+			pg->flags = 0;
+			free_pages(pa, order);
+			return NULL;
+		}
+		pg->freemap = meta;
+		__memset(phys_to_virt(meta), 0, sizeof(struct kasan_obj_meta));
+	}
+#endif
 	flags = local_irq_save();
 	stat_add(1, PAGE_SIZE << order);
 	local_irq_restore(flags);
@@ -358,8 +417,14 @@ static void kfree_large(void *p, struct page *pg)
 		      p, PAGE_SIZE << order);
 	if (DEBUG_POISON)	/* catches use after free by readers, at least */
 		memset(p, POISON_FREE, PAGE_SIZE << order);
+#ifdef CONFIG_KASAN
+	free_pages(pg->freemap, 0);
+	pg->freemap = 0;
+#endif
 	pg->flags = 0;
 	free_pages(virt_to_phys(p), order);
+	if (KASAN_ON)
+		return;		/* counted when it went into the quarantine */
 	flags = local_irq_save();
 	stat_add(-1, -(long)(PAGE_SIZE << order));
 	local_irq_restore(flags);
@@ -367,6 +432,37 @@ static void kfree_large(void *p, struct page *pg)
 
 /* ------------------------------------------------------------ the API */
 
+static struct page *object_page(const void *p);
+
+#ifdef CONFIG_KASAN
+/* A freed object leaves the statistics when it enters the quarantine. */
+static bool kasan_kfree_hook(const void *p, unsigned long caller)
+{
+	struct page *pg;
+	size_t size;
+	unsigned long flags;
+
+	switch (kasan_kfree(p, caller)) {
+	case KASAN_FREE_NOW:
+		return false;
+	case KASAN_FREE_BAD:
+		return true;
+	}
+	pg = object_page(p);
+	size = pg->flags & PG_LARGE ? PAGE_SIZE << pg->order : class_size(pg->cls);
+	/* Poisoned now, as without KASAN, so that the checks that read the
+	 * poison (rcutorture's, the stress tests') still see a reader's use
+	 * after free; kmalloc checks it when the object comes back. */
+	if (DEBUG_POISON)
+		memset((void *)p, POISON_FREE, size);
+	flags = local_irq_save();
+	stat_add(-1, -(long)size);
+	local_irq_restore(flags);
+	return true;
+}
+#endif
+
+/* The allocator proper; kmalloc() and kzalloc() below wrap it. */
 static __always_inline void *__kmalloc(size_t size)
 {
 	unsigned int cls;
@@ -394,6 +490,29 @@ static __always_inline void *__kmalloc(size_t size)
 }
 
 /*
+ * With KASAN: room for the redzone, and the quarantine drained when
+ * memory runs out (what it holds is free memory really).
+ */
+#ifdef CONFIG_KASAN
+static void *kmalloc_core(size_t size)
+{
+	struct kmalloc_obj_info info;
+	void *obj;
+
+	if (size > (PAGE_SIZE << MAX_ORDER) - KASAN_KMALLOC_REDZONE_MIN)
+		return NULL;
+	obj = __kmalloc(kasan_kmalloc_size(size));
+	if (!obj && kasan_quarantine_drain())
+		obj = __kmalloc(kasan_kmalloc_size(size));
+	if (obj && kmalloc_find_object(obj, &info))
+		kasan_kmalloc(obj, size, info.slot, info.meta);
+	return obj;
+}
+#else
+#define kmalloc_core(size)	__kmalloc(size)
+#endif
+
+/*
  * For the coherence report (make c2c): which code's object a heap line
  * is. The caller's return address names the allocation site; the extent
  * is the class's (what the object's lines span). No free mark: the
@@ -412,12 +531,12 @@ static __always_inline void *c2c_note(void *obj, size_t size, void *site)
 
 void *kmalloc(size_t size)
 {
-	return c2c_note(__kmalloc(size), size, __builtin_return_address(0));
+	return c2c_note(kmalloc_core(size), size, __builtin_return_address(0));
 }
 
 void *kzalloc(size_t size)
 {
-	void *p = c2c_note(__kmalloc(size), size, __builtin_return_address(0));
+	void *p = c2c_note(kmalloc_core(size), size, __builtin_return_address(0));
 
 	if (p)
 		memset(p, 0, size);
@@ -441,7 +560,11 @@ static struct page *object_page(const void *p)
 	return pg;
 }
 
+#ifdef CONFIG_KASAN
+static void __kfree(const void *p)
+#else
 void kfree(const void *p)
+#endif
 {
 	void *obj = (void *)p;
 	struct page *pg;
@@ -464,9 +587,71 @@ void kfree(const void *p)
 	if (unlikely(cc->n == MAG_SIZE))
 		cache_drain(cc, cls);
 	cc->obj[cc->n++] = obj;
-	stat_add(-1, -(long)class_size(cls));
+	if (!KASAN_ON)		/* else counted when it went into the quarantine */
+		stat_add(-1, -(long)class_size(cls));
 	local_irq_restore(flags);
 }
+
+#ifdef CONFIG_KASAN
+void kfree(const void *p)
+{
+	if (!p)
+		return;
+	if (kasan_kfree_hook(p, (unsigned long)__builtin_return_address(0)))
+		return;		/* quarantined, or a bad free reported */
+	__kfree(p);
+}
+
+void kmalloc_free_now(void *obj)
+{
+	__kfree(obj);
+}
+
+/* The object (slot) holding addr, its class and KASAN's record of it. */
+bool kmalloc_find_object(const void *addr, struct kmalloc_obj_info *info)
+{
+	unsigned long a = (unsigned long)addr, pfn;
+	struct page *pg = NULL;
+
+	if (a < PHYS_OFFSET || a >= IOREMAP_BASE)
+		return false;
+	pfn = (a - PHYS_OFFSET) >> PAGE_SHIFT;
+	pg = phys_to_page(a - PHYS_OFFSET);
+	if (!pg)
+		return false;
+	if (pg->flags & PG_SLAB) {
+		unsigned int cls = pg->cls, size = class_size(cls);
+		unsigned int i = obj_index(addr, cls);
+		struct kasan_obj_meta *meta = phys_to_virt((phys_addr_t)pg->private << PAGE_SHIFT);
+
+		if (i >= objs_per_page[cls])
+			return false;
+		info->obj = (void *)(a & ~((unsigned long)size - 1));
+		info->slot = size;
+		info->class_size = size;
+		info->meta = pg->private ? &meta[i] : NULL;
+		return true;
+	}
+	/* A page allocation: its first page's descriptor says so. */
+	for (unsigned long back = 0; back < (1UL << MAX_ORDER) && back <= pfn; back++) {
+		struct page *h = pg - back;
+
+		if (!(h->flags & PG_LARGE)) {
+			if (h->flags & (PG_SLAB | PG_BUDDY))
+				return false;
+			continue;
+		}
+		if (back >= (1UL << h->order))
+			return false;
+		info->obj = phys_to_virt((pfn - back) << PAGE_SHIFT);
+		info->slot = PAGE_SIZE << h->order;
+		info->class_size = 0;
+		info->meta = h->freemap ? phys_to_virt(h->freemap) : NULL;
+		return true;
+	}
+	return false;
+}
+#endif
 
 size_t ksize(const void *p)
 {
@@ -475,6 +660,15 @@ size_t ksize(const void *p)
 	if (!p)
 		return 0;
 	pg = object_page(p);
+#ifdef CONFIG_KASAN
+	{
+		size_t size = pg->flags & PG_LARGE ? PAGE_SIZE << pg->order : class_size(pg->cls);
+
+		/* The caller may use the whole slot: its redzone goes. */
+		kasan_ksize(p, size);
+		return size;
+	}
+#endif
 	if (pg->flags & PG_LARGE)
 		return PAGE_SIZE << pg->order;
 	return class_size(pg->cls);

@@ -21,6 +21,7 @@
  * uses them to reach long mode; each AP then calls paging_load_kernel_cr3().
  */
 #include <mm.h>
+#include <kasan.h>
 #include <bootinfo.h>
 #include <string.h>
 #include <printk.h>
@@ -177,6 +178,7 @@ void paging_init(void)
 	map_direct();
 	map_kernel_image();
 	ioremap_init(kernel_pml4);
+	kasan_copy_early_shadow(kernel_pml4);	/* until kasan_init() maps the real one */
 	paging_load_kernel_cr3();
 	printk("paging: kernel tables at %#lx: text RX, rodata R NX, data RW NX, no identity map\n",
 	       (unsigned long)kernel_pml4_phys);

@@ -26,6 +26,7 @@
  * One spinlock (irqsave) protects it all: page allocation is rare next to
  * kmalloc, whose per-CPU caches keep most traffic away from here.
  */
+#include <kasan.h>
 #include <mm.h>
 #include <bootinfo.h>
 #include <spinlock.h>
@@ -130,7 +131,10 @@ phys_addr_t alloc_pages(unsigned int order)
 	if (pfn != NO_PFN)
 		free_count -= 1UL << order;
 	spin_unlock_irqrestore(&pmm_lock, flags);
-	return pfn == NO_PFN ? 0 : (phys_addr_t)pfn << PAGE_SHIFT;
+	if (pfn == NO_PFN)
+		return 0;
+	kasan_alloc_pages((phys_addr_t)pfn << PAGE_SHIFT, order);
+	return (phys_addr_t)pfn << PAGE_SHIFT;
 }
 
 void free_pages(phys_addr_t pa, unsigned int order)
@@ -150,6 +154,7 @@ void free_pages(phys_addr_t pa, unsigned int order)
 		      p->flags & PG_BUDDY ? "already free (double free)" : "reserved");
 	}
 	p->flags = 0;
+	kasan_free_pages(pa, order);	/* a use of a freed page is reported */
 	free_block(pfn, order);
 	free_count += 1UL << order;
 	spin_unlock_irqrestore(&pmm_lock, flags);
@@ -346,6 +351,19 @@ void pmm_init(void)
 	printk("pmm: %lu page descriptors at %p, %lu MiB free below 1 GiB\n",
 	       nr_pfn, pages, free_count >> 8);
 }
+
+#ifdef CONFIG_KASAN
+/* KASAN's shadow is up: the pages free now are poisoned as later frees are. */
+void pmm_kasan_poison_free(void)
+{
+	unsigned long flags = spin_lock_irqsave(&pmm_lock);
+
+	for (unsigned int o = 0; o <= MAX_ORDER; o++)
+		for (u32 pfn = free_head[o]; pfn != NO_PFN; pfn = pages[pfn].next)
+			kasan_free_pages((phys_addr_t)pfn << PAGE_SHIFT, o);
+	spin_unlock_irqrestore(&pmm_lock, flags);
+}
+#endif
 
 void pmm_add_high_memory(void)
 {

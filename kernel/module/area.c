@@ -38,6 +38,7 @@
  */
 #include "internal.h"
 #include <mm.h>
+#include <kasan.h>
 #include <kmalloc.h>
 #include <string.h>
 #include <atomic.h>
@@ -152,6 +153,16 @@ int module_mem_alloc(struct load_info *li)
 		free_pages(li->pa, li->order);
 		return load_fail(li, -ENOMEM, "out of memory for page tables");
 	}
+#ifdef CONFIG_KASAN
+	if (kasan_map_shadow(li->base, li->total_size)) {
+		kernel_unmap_range(li->base, li->total_size);
+		flush_tlb_kernel_range(li->base, li->base + li->total_size);
+		area_free(first, pages);
+		free_pages(li->pa, li->order);
+		return load_fail(li, -ENOMEM, "out of memory for KASAN's shadow");
+	}
+	kasan_unpoison((void *)li->base, li->total_size);	/* an unloaded one's poison */
+#endif
 	atomic_long_add(1UL << li->order, &pages_alive);
 	li->mod = (struct module *)(li->base + li->region_base[REGION_RW] + li->mod_off);
 	return 0;
@@ -161,6 +172,7 @@ int module_mem_alloc(struct load_info *li)
 void module_mem_free(unsigned long base, unsigned long size, phys_addr_t pa, unsigned int order)
 {
 	memset(phys_to_virt(pa), POISON_FREE, PAGE_SIZE << order);
+	kasan_poison((void *)base, size, KASAN_PAGE_FREE);	/* its data read after unload */
 	kernel_unmap_range(base, size);
 	flush_tlb_kernel_range(base, base + size);
 	free_pages(pa, order);

@@ -53,6 +53,8 @@ struct elf64_rela {
 #define SHT_NOTE	7
 #define SHT_NOBITS	8
 #define SHT_REL		9
+#define SHT_INIT_ARRAY	14
+#define SHT_FINI_ARRAY	15
 
 #define SHF_WRITE	0x1
 #define SHF_ALLOC	0x2

@@ -24,9 +24,22 @@
  * would read them, so a module that has one was built wrongly. */
 static const char *const kernel_only_sections[] = {
 	".percpu", ".percpu.first", "__ex_table", ".ktests", ".cmdline_params",
-	".syscalls", ".ksymtab", ".multiboot", ".boot.text", ".init_array",
-	".fini_array", ".ctors", ".dtors",
+	".syscalls", ".ksymtab", ".multiboot", ".boot.text",
+#ifndef CONFIG_KASAN
+	/* With KASAN every module has them: GCC registers its globals from a
+	 * constructor, which the loader runs (loader.c); the destructor that
+	 * unregisters them is never called (the module's shadow goes with it). */
+	".init_array", ".fini_array",
+#endif
+	".ctors", ".dtors",
 };
+
+/* KASAN's constructor arrays are loaded as data (the list above). */
+#ifdef CONFIG_KASAN
+#define CTOR_TYPE(t)	((t) == SHT_INIT_ARRAY || (t) == SHT_FINI_ARRAY)
+#else
+#define CTOR_TYPE(t)	false
+#endif
 
 static bool in_file(const struct load_info *li, u64 off, u64 size)
 {
@@ -89,7 +102,7 @@ static int check_section(struct load_info *li, unsigned int i)
 				 i);
 	if (!(s->flags & SHF_ALLOC) || s->type == SHT_NOTE)
 		return 0;		/* not loaded (notes: build properties) */
-	if (s->type != SHT_PROGBITS && s->type != SHT_NOBITS)
+	if (s->type != SHT_PROGBITS && s->type != SHT_NOBITS && !CTOR_TYPE(s->type))
 		return load_fail(li, -ENOEXEC, "section %u: type %u cannot be loaded", i, s->type);
 	if (s->addralign > PAGE_SIZE || s->size > MOD_MAX_SIZE)
 		return load_fail(li, -ENOEXEC, "section %u: alignment %lu or size %#lx too large", i,

@@ -31,6 +31,7 @@
 #include <string.h>
 #include <kmalloc.h>
 #include <errno.h>
+#include <kasan.h>
 
 /* mod uses target's exports: record it once (module_mutex held). */
 static int add_use(struct module *mod, struct module *target)
@@ -209,6 +210,21 @@ static int apply_one(struct load_info *li, unsigned int rs, unsigned int j,
 	return 0;
 }
 
+#ifdef CONFIG_KASAN
+/* GCC's KASAN registers the module's globals (their redzones) from
+ * .init_array, whose pointers are relocated now: run it before anything
+ * reads them. */
+static void run_ctors(struct load_info *li)
+{
+	for (unsigned int i = 1; i < li->shnum; i++)
+		if (!strcmp(sec_name(li, i), ".init_array") && sec_addr(li, i)) {
+			unsigned long a = sec_addr(li, i);
+
+			kasan_run_ctors((void (**)(void))a, (void (**)(void))(a + li->sh[i].size));
+		}
+}
+#endif
+
 int apply_relocations(struct load_info *li, const unsigned long *values)
 {
 	for (unsigned int rs = 1; rs < li->shnum; rs++) {
@@ -227,5 +243,8 @@ int apply_relocations(struct load_info *li, const unsigned long *values)
 			if ((err = apply_one(li, rs, j, &rel[j], values)))
 				return err;
 	}
+#ifdef CONFIG_KASAN
+	run_ctors(li);
+#endif
 	return 0;
 }

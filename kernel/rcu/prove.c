@@ -190,6 +190,7 @@ bool rcu_prove_queue(struct rcu_head *head, void (*func)(void *arg))
 		return false;
 	}
 	head->debug_state = RCU_HEAD_QUEUED;
+	kasan_call_rcu(head);		/* where the free was queued, for its reports */
 	return true;
 }
 

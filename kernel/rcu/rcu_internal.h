@@ -23,6 +23,7 @@
 #ifndef _RCU_INTERNAL_H
 #define _RCU_INTERNAL_H
 
+#include <kasan.h>
 #include <rcupdate.h>
 #include <rcu_test.h>		/* what kernel/test may read of the below */
 #include <cpumask.h>
@@ -106,6 +107,7 @@ static inline void rcu_prove_dequeue(struct rcu_head *head)
 #else
 static inline bool rcu_prove_queue(struct rcu_head *head, void (*func)(void *arg))
 {
+	kasan_call_rcu(head);		/* where the free was queued, for its reports */
 	return true;
 }
 static inline void rcu_prove_dequeue(struct rcu_head *head) {}

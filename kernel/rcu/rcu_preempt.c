@@ -66,6 +66,10 @@ STATIC_ASSERT(offsetof(struct task, rcu_read_lock_nesting) == TASK_RCU_NESTING);
 void rcu_preempt_read_lock(void)
 {
 	current->rcu_read_lock_nesting++;
+#ifdef CONFIG_KASAN
+	if (current->rcu_read_lock_nesting == 1)
+		current->rcu_read_since = rdtsc();
+#endif
 	barrier();
 }
 
@@ -83,6 +87,13 @@ int rcu_preempt_read_depth(void)
 {
 	return current->rcu_read_lock_nesting;
 }
+
+#ifdef CONFIG_KASAN
+u64 rcu_read_section_start(void)
+{
+	return current->rcu_read_since;
+}
+#endif
 
 /* rcu_read_lock() in a module of this build calls these (read_side.h). */
 EXPORT_SYMBOL(rcu_preempt_read_lock);

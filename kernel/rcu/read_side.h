@@ -22,6 +22,9 @@
 #include <compiler.h>
 #include <percpu.h>
 #include <preempt.h>
+#ifdef CONFIG_KASAN
+#include <arch/cpu.h>
+#endif
 
 /* The per-CPU nesting count is struct cpu_local's rcu_read_depth, one
  * %gs-relative instruction away (include/percpu.h). */
@@ -31,6 +34,12 @@ STATIC_ASSERT(offsetof(struct cpu_local, rcu_read_depth) == CPU_LOCAL_RCU_DEPTH)
 static __always_inline void rcu_read_depth_inc(void)
 {
 	__asm__ __volatile__("incl %%gs:%c0" :: "i"(CPU_LOCAL_RCU_DEPTH) : "memory", "cc");
+#ifdef CONFIG_KASAN
+	/* When the outermost section began: KASAN tells from it whether a
+	 * freed object's grace period was cut short (docs/kasan.md). */
+	if (cpu_local()->rcu_read_depth == 1)
+		cpu_local()->rcu_read_since = rdtsc();
+#endif
 }
 static __always_inline void rcu_read_depth_dec(void)
 {
@@ -73,6 +82,10 @@ static __always_inline int rcu_read_depth(void)
 {
 	return rcu_preempt_read_depth();
 }
+#ifdef CONFIG_KASAN
+/* The TSC at the outermost rcu_read_lock() of the section open now. */
+u64 rcu_read_section_start(void);
+#endif
 
 /*
  * "No additional work is done ... until that task is preempted" (seed 000
@@ -114,6 +127,12 @@ static __always_inline int rcu_read_depth(void)
 	__asm__ __volatile__("movl %%gs:%c1, %0" : "=r"(d) : "i"(CPU_LOCAL_RCU_DEPTH));
 	return d;
 }
+#ifdef CONFIG_KASAN
+static __always_inline u64 rcu_read_section_start(void)
+{
+	return cpu_local()->rcu_read_since;
+}
+#endif
 #endif
 
 /*

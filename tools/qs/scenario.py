@@ -62,6 +62,10 @@ Keys (all optional; the defaults in Scenario below):
     full          true: a case make test leaves to make test-full (a build
                   of its own that would push make test past its budget)
 
+A case whose configuration has CONFIG_KASAN=y runs under KASAN_SLOWDOWN
+times its timeout (docs/kasan.md). A failed case's log is symbolized
+beside it (<log>.sym, qs.symbolize), and so are the lines it shows.
+
 ${cpus}, ${config} and ${boot} may appear in name, description, cmdline and
 the regexes; ${variant}, ${preemption} and ${hz}, which the build decides
 (qs.build.facts), in description and the regexes. In a regex they stand
@@ -93,6 +97,7 @@ from qs.build import build, facts
 from qs.judge import kind_expected
 from qs.log import user_view
 from qs.net import Nic
+from qs.symbolize import symbolize, symbolize_file
 
 SCENARIO_DIR = REPO / "tests" / "scenarios"
 MATRIX_KEYS = ("config", "cpus", "boot")
@@ -103,6 +108,8 @@ SCALAR_KEYS = {"description": str, "name": str, "cmdline": str, "timeout": int, 
 TYPE_NAMES = {str: "a string", int: "a number", bool: "true or false"}
 PRE_BUILD_VARS = ("cpus", "config", "boot")
 RE_VAR = re.compile(r"\$\{(\w+)\}")
+# How much longer a case takes with CONFIG_KASAN (docs/kasan.md, measured).
+KASAN_SLOWDOWN = 3
 
 
 @dataclass
@@ -132,6 +139,17 @@ class Scenario:
     timeline: str = ""           # pass | fail: tools/timeline.py check's verdict
     full: bool = False           # only in make test-full (pytest --full)
     expect_console: list = field(default_factory=list)   # qs.judge: lines allowed
+
+    @property
+    def kasan(self):
+        return "CONFIG_KASAN=y" in self.options or \
+            "CONFIG_KASAN=y" in (REPO / "configs" / self.config).read_text().split()
+
+    @property
+    def run_timeout(self):
+        """The timeout the case runs under: KASAN's instrumentation makes
+        everything about KASAN_SLOWDOWN times slower (docs/kasan.md)."""
+        return self.timeout * (KASAN_SLOWDOWN if self.kasan else 1)
 
     @property
     def build_name(self):
@@ -439,12 +457,22 @@ def run_scenario(sc, kvm="0", cache=True, echo=False, stop_early=False):
     if sc.net == "pair":
         return run_pair_scenario(sc, kvm, echo)
     r = boot(name=sc.build_name, defconfig=sc.config, options=sc.options, boot=sc.boot,
-             cpus=sc.cpus, cmdline=sc.cmdline, timeout=sc.timeout, kvm=kvm,
+             cpus=sc.cpus, cmdline=sc.cmdline, timeout=sc.run_timeout, kvm=kvm,
              label=sc.name, cache=cache, echo=echo, steps=sc.input, shell=sc.shell,
              nics=[Nic("user")] if sc.net == "user" else None,
              stop=stop_on(sc) if stop_early else None)
     why = judge_scenario(sc, r)
+    if why:
+        sym = symbolize_file(r.log_path, REPO / "build" / sc.build_name / "quiescent.elf")
+        if sym:
+            why.append(f"symbolized log: {sym.relative_to(REPO) if sym.is_relative_to(REPO) else sym}")
     return r, why, _fail_line(summary_line(r, sc.name, sc.expect), why)
+
+
+def failure_tail(sc, r, n=25):
+    """The last console lines of a failed case, with file:line for its code
+    addresses (qs.symbolize)."""
+    return symbolize(r.tail(n), REPO / "build" / sc.build_name / "quiescent.elf")
 
 
 def run_pair_scenario(sc, kvm="0", echo=False):

@@ -1,0 +1,293 @@
+/*
+ * Tests of KASAN (kernel/kasan/, docs/kasan.md): one manual test per
+ * kind of report, each making its bug on purpose and checking that one
+ * report of that kind came out; tests/test_kasan.py then reads each
+ * report line by line, symbolized, and checks that the access is named
+ * at the line the test printed ("kasan: access at file:line"). And one
+ * ordinary test: correct uses of kmalloc, ksize(), the stack and globals
+ * report nothing. Without CONFIG_KASAN each one skips.
+ */
+#include <ktest.h>
+#include <kasan.h>
+#include <kmalloc.h>
+#include <mm.h>
+#include <rcupdate.h>
+#include <string.h>
+#include <time.h>
+#include <compiler.h>
+
+/* The access on the line that names it, so the report can be checked. */
+#define ACCESS(expr)								\
+	({ kt_info("kasan: access at %s:%d", __FILE__, __LINE__); (expr); })
+
+#ifdef CONFIG_KASAN
+static volatile int kasan_index;		/* hides the bad index from GCC */
+static char kasan_global[13];
+
+static unsigned long count_before;
+
+static void start(void)
+{
+	count_before = kasan_report_count();
+}
+
+static void expect_report(struct ktest_ctx *t, const char *kind)
+{
+	KT_EXPECT(t, kasan_report_count() == count_before + 1,
+		  "one report (%lu)", kasan_report_count() - count_before);
+	KT_EXPECT(t, !strcmp(kasan_last_report_kind(), kind), "a %s report (%s)", kind,
+		  kasan_last_report_kind());
+}
+
+struct robj {
+	long val;
+	struct rcu_head rcu;
+};
+
+static struct robj *robj_new(void)
+{
+	struct robj *p = kmalloc(sizeof(*p));
+
+	if (p)
+		p->val = 42;
+	return p;
+}
+
+#define NEED_KASAN(t) do { } while (0)
+#else
+#define NEED_KASAN(t) do { ktest_skip(t, "CONFIG_KASAN is off"); return; } while (0)
+#endif
+
+KTEST_MANUAL(kasan_use_after_free)
+{
+	NEED_KASAN(t);
+#ifdef CONFIG_KASAN
+	long *p = kmalloc(64);
+
+	KT_ASSERT(t, p, "kmalloc");
+	kfree(p);
+	start();
+	(void)ACCESS(READ_ONCE(p[3]));
+	expect_report(t, "use-after-free");
+#endif
+}
+
+KTEST_MANUAL(kasan_use_after_free_page)
+{
+	NEED_KASAN(t);
+#ifdef CONFIG_KASAN
+	char *p = kmalloc(3 * PAGE_SIZE);
+
+	KT_ASSERT(t, p, "kmalloc");
+	kfree(p);
+	start();
+	(void)ACCESS(WRITE_ONCE(p[PAGE_SIZE + 5], 1));
+	expect_report(t, "use-after-free");
+#endif
+}
+
+KTEST_MANUAL(kasan_oob_right)
+{
+	NEED_KASAN(t);
+#ifdef CONFIG_KASAN
+	char *p = kmalloc(61);
+
+	KT_ASSERT(t, p, "kmalloc");
+	start();
+	kasan_index = 61;
+	(void)ACCESS(READ_ONCE(p[kasan_index]));
+	expect_report(t, "slab-out-of-bounds");
+	kfree(p);
+#endif
+}
+
+KTEST_MANUAL(kasan_oob_left)
+{
+	NEED_KASAN(t);
+#ifdef CONFIG_KASAN
+	char *p = kmalloc(64);
+
+	KT_ASSERT(t, p, "kmalloc");
+	start();
+	kasan_index = -1;
+	(void)ACCESS(READ_ONCE(p[kasan_index]));
+	expect_report(t, "slab-out-of-bounds");
+	kfree(p);
+#endif
+}
+
+KTEST_MANUAL(kasan_global_oob)
+{
+	NEED_KASAN(t);
+#ifdef CONFIG_KASAN
+	start();
+	kasan_index = sizeof(kasan_global);
+	(void)ACCESS(READ_ONCE(kasan_global[kasan_index]));
+	expect_report(t, "global-out-of-bounds");
+#endif
+}
+
+#ifdef CONFIG_KASAN
+static __noinline int stack_oob(int i)
+{
+	volatile char a[16];
+
+	a[0] = 1;
+	return ACCESS(a[i]);
+}
+#endif
+
+KTEST_MANUAL(kasan_stack_oob)
+{
+	NEED_KASAN(t);
+#ifdef CONFIG_KASAN
+	start();
+	kasan_index = 16;
+	(void)stack_oob(kasan_index);
+	expect_report(t, "stack-out-of-bounds");
+#endif
+}
+
+KTEST_MANUAL(kasan_double_free)
+{
+	NEED_KASAN(t);
+#ifdef CONFIG_KASAN
+	void *p = kmalloc(32);
+
+	KT_ASSERT(t, p, "kmalloc");
+	kfree(p);
+	start();
+	ACCESS(kfree(p));
+	expect_report(t, "double-free");
+#endif
+}
+
+KTEST_MANUAL(kasan_invalid_free)
+{
+	NEED_KASAN(t);
+#ifdef CONFIG_KASAN
+	char *p = kmalloc(32);
+
+	KT_ASSERT(t, p, "kmalloc");
+	start();
+	ACCESS(kfree(p + 8));
+	expect_report(t, "invalid-free");
+	kfree(p);
+#endif
+}
+
+/* A pointer kept past rcu_read_unlock(): the object freed after a grace
+ * period, read outside any section. */
+KTEST_MANUAL(kasan_rcu_outside)
+{
+	NEED_KASAN(t);
+#ifdef CONFIG_KASAN
+	struct robj *p = robj_new();
+
+	KT_ASSERT(t, p, "kmalloc");
+	kfree_rcu(p, rcu);
+	rcu_barrier();
+	start();
+	(void)ACCESS(READ_ONCE(p->val));
+	expect_report(t, "use-after-rcu-free");
+#endif
+}
+
+/* A reader that began after call_rcu() yet found the object: it was never
+ * unpublished first. */
+KTEST_MANUAL(kasan_rcu_updater_order)
+{
+	NEED_KASAN(t);
+#ifdef CONFIG_KASAN
+	struct robj *p = robj_new();
+
+	KT_ASSERT(t, p, "kmalloc");
+	kfree_rcu(p, rcu);
+	rcu_barrier();
+	start();
+	rcu_read_lock();
+	(void)ACCESS(READ_ONCE(p->val));
+	rcu_read_unlock();
+	expect_report(t, "use-after-rcu-free");
+#endif
+}
+
+/* A reader inside a section that began before call_rcu(): only a variant
+ * whose grace period does not wait for it (busted) frees the object. */
+KTEST_MANUAL(kasan_rcu_early)
+{
+	NEED_KASAN(t);
+#ifdef CONFIG_KASAN
+	struct robj *p = robj_new();
+	bool freed = false;
+
+	KT_ASSERT(t, p, "kmalloc");
+	rcu_read_lock();
+	kfree_rcu(p, rcu);
+	for (int i = 0; i < 20 && !(freed = kasan_object_freed(p)); i++)
+		mdelay(1);
+	if (!freed) {
+		rcu_read_unlock();
+		rcu_barrier();
+		ktest_skip(t, "the grace period waits for this reader, as it must");
+		return;
+	}
+	start();
+	(void)ACCESS(READ_ONCE(p->val));
+	rcu_read_unlock();
+	expect_report(t, "use-after-rcu-free");
+#endif
+}
+
+#ifdef CONFIG_KASAN
+/* One place for both accesses (GCC drops a check it has just made). */
+static __noinline long read_one(const long *p)
+{
+	return READ_ONCE(p[1]);
+}
+#endif
+
+/* The same bad access twice: one report, or two with kasan.multi_shot=1. */
+KTEST_MANUAL(kasan_once_per_site)
+{
+	NEED_KASAN(t);
+#ifdef CONFIG_KASAN
+	unsigned long want = kasan_multi_shot() ? 2 : 1;
+	long *p = kmalloc(32);
+
+	KT_ASSERT(t, p, "kmalloc");
+	kfree(p);
+	start();
+	(void)read_one(p);
+	(void)read_one(p);
+	KT_EXPECT(t, kasan_report_count() == count_before + want, "%lu reports, want %lu",
+		  kasan_report_count() - count_before, want);
+#endif
+}
+
+/* What is allowed stays silent: the whole of a ksize(), a kzalloc()'s
+ * bytes, objects of every size, page allocations, a stack array. */
+KTEST(kasan_correct_uses_silent)
+{
+	NEED_KASAN(t);
+#ifdef CONFIG_KASAN
+	unsigned long before = kasan_report_count();
+	volatile char a[24];
+
+	for (size_t size = 1; size <= 3 * PAGE_SIZE; size += size / 3 + 1) {
+		char *p = kzalloc(size);
+		size_t ks;
+
+		KT_ASSERT(t, p, "kzalloc(%lu)", size);
+		p[0] = p[size - 1] = 1;
+		ks = ksize(p);
+		memset(p, 2, ks);
+		kfree(p);
+	}
+	for (int i = 0; i < 24; i++)
+		a[i] = i;
+	kasan_global[sizeof(kasan_global) - 1] = a[23];
+	KT_EXPECT(t, kasan_report_count() == before, "%lu reports",
+		  kasan_report_count() - before);
+#endif
+}

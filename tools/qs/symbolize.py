@@ -1,0 +1,132 @@
+"""The one symbolizer: addresses in a console log to function, file:line.
+
+The kernel prints code addresses as `func+0x1a/0x80` (%pS, its embedded
+symbol table: kernel/core/ksyms.c), in Call Traces, KASAN's reports, RIP
+lines and stall warnings. This module adds the source line of each from
+the ELF's debug information (addr2line underneath), so that a report
+reads "ktest_fn_x+0x9e/0x160  kernel/test/test_kasan.c:209". KASAN's
+tests, the test runner (every failed case's log), KCSAN, the fuzzer and
+the graders call symbolize(); tools/symbolize.py is its command line.
+
+    from qs.symbolize import symbolize
+    text = symbolize(log_text, "build/test-defconfig/quiescent.elf")
+
+A %pS is already the address to look up (traces print the return address
+less one, the call itself), so `func+off` is resolved as the symbol's
+address plus off. Inlined code names the innermost line, then the
+functions it was inlined into. Module symbols (`func+0x1/0x2 [mod]`) are
+left as they are.
+"""
+import functools
+import re
+import subprocess
+from pathlib import Path
+
+SYM = re.compile(r"(?<![\w.])([A-Za-z_][\w.]*)\+0x([0-9a-f]+)/0x[0-9a-f]+(?! \[)")
+
+
+@functools.lru_cache(maxsize=8)
+def _symbols(elf, mtime):
+    out = subprocess.run(["nm", "--defined-only", str(elf)], stdout=subprocess.PIPE,
+                         stderr=subprocess.DEVNULL, text=True, check=True).stdout
+    syms = {}
+    for line in out.splitlines():
+        parts = line.split()
+        if len(parts) == 3 and parts[1] in "tTwW":
+            syms.setdefault(parts[2], int(parts[0], 16))
+    return syms
+
+
+def _addr2line(elf, addrs):
+    """{address: [(function, "file:line"), ...]} innermost first."""
+    if not addrs:
+        return {}
+    out = subprocess.run(["addr2line", "-e", str(elf), "-f", "-i", "-a"] + [hex(a) for a in addrs],
+                         stdout=subprocess.PIPE, stderr=subprocess.DEVNULL, text=True).stdout
+    res, cur = {}, None
+    lines = out.splitlines()
+    i = 0
+    while i < len(lines):
+        line = lines[i]
+        if line.startswith("0x"):
+            cur = int(line, 16)
+            res[cur] = []
+            i += 1
+            continue
+        if cur is not None and i + 1 < len(lines):
+            loc = lines[i + 1].split(" (discriminator")[0]
+            if "//" in loc:             # NASM's: the directory, then the path again
+                loc = loc.rsplit("//", 1)[1]
+            if loc.startswith("./"):
+                loc = loc[2:]
+            if not loc.startswith("??"):
+                res[cur].append((line, loc))
+        i += 2
+    return res
+
+
+def resolve(elf, names):
+    """{"func+0xoff": [(function, "file:line"), ...]} for the given %pS strings."""
+    elf = Path(elf)
+    syms = _symbols(str(elf), elf.stat().st_mtime)
+    want = {}
+    for n in names:
+        m = SYM.fullmatch(n) or SYM.search(n)
+        if m and m.group(1) in syms:
+            want[n] = syms[m.group(1)] + int(m.group(2), 16)
+    locs = _addr2line(elf, sorted(set(want.values())))
+    return {n: locs.get(a, []) for n, a in want.items()}
+
+
+def _describe(frames):
+    if not frames:
+        return ""
+    text = frames[0][1]
+    for fn, loc in frames[1:]:
+        text += f" (inlined into {fn} at {loc})"
+    return text
+
+
+def symbolize(text, elf):
+    """text with each line that names code as func+0xoff/0xsize given the
+    source line of its first such name, after two spaces. Unchanged when
+    elf is missing (a log from elsewhere)."""
+    if not elf or not Path(elf).exists():
+        return text
+    lines = text.splitlines(keepends=True)
+    found = {}
+    for line in lines:
+        m = SYM.search(line)
+        if m:
+            found[m.group(0)] = None
+    table = resolve(elf, list(found))
+    out = []
+    for line in lines:
+        m = SYM.search(line)
+        where = _describe(table.get(m.group(0), [])) if m else ""
+        if where:
+            end = "\n" if line.endswith("\n") else ""
+            line = line.rstrip("\n") + "  " + where + end
+        out.append(line)
+    return "".join(out)
+
+
+def elf_for_log(log_path):
+    """The ELF a log under build/<name>/logs/ came from, or None."""
+    p = Path(log_path).resolve()
+    for parent in p.parents:
+        if parent.name == "logs" and (parent.parent / "quiescent.elf").exists():
+            return parent.parent / "quiescent.elf"
+    return None
+
+
+def symbolize_file(log_path, elf=None):
+    """Write <log>.sym beside a log, symbolized; returns its path (None if
+    there was no ELF to read)."""
+    elf = elf or elf_for_log(log_path)
+    if not elf:
+        return None
+    p = Path(log_path)
+    out = p.with_name(p.name + ".sym")
+    out.write_text(symbolize(p.read_text(errors="replace"), elf))
+    return out
