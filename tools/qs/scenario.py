@@ -85,7 +85,7 @@ import tomllib
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from qs import REPO, variants
+from qs import REPO, replay, variants
 from qs.boot import StopOn, boot, boot_pair, summary_line
 from qs.build import build, facts
 from qs.judge import kind_expected
@@ -441,6 +441,7 @@ def run_scenario(sc, kvm="0", cache=True, echo=False, stop_early=False):
              nics=[Nic("user")] if sc.net == "user" else None,
              stop=stop_on(sc) if stop_early else None)
     why = judge_scenario(sc, r)
+    why += replay.failure_lines(sc, r, why)
     return r, why, _fail_line(summary_line(r, sc.name, sc.expect), why)
 
 
@@ -452,5 +453,7 @@ def run_pair_scenario(sc, kvm="0", echo=False):
                      timeout=sc.timeout, kvm=kvm, label=sc.name, echo=echo)
     why = judge_scenario(sc, a)
     why += [f"second guest: {w}" for w in judge_scenario(sc, b, log_key="peer_log")]
+    # (No replay line: a pair has a network peer, which the deterministic
+    # mode refuses; a sweep is no use to it either.)
     line = summary_line(a, sc.name, sc.expect) + f"  peer={b.status}"
     return a, why, _fail_line(line, why)
