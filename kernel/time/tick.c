@@ -21,16 +21,17 @@ DEFINE_PER_CPU(unsigned long, tick_count);
 
 
 /*
- * make replay STOP=T (docs/replay.md, tools/qs/replay.py): gdb writes the
- * virtual time to stop at here, at the kernel's first instruction, and
- * breaks in replay_stop(). CPU 0's tick makes the same one comparison
- * whatever the value (no "is a stop set?" test first), so a run that
- * stops executes, up to the stop, exactly the instructions of the run it
- * replays. In .data (not zero): the loader copies it in with the kernel.
+ * make replay STOP=T (docs/replay.md, tools/replay.py): gdb writes the
+ * virtual time to stop at here when kmain() begins (one CPU runs then),
+ * and breaks in replay_stop(). Every CPU's tick and every printk (before
+ * its line is out: a stop before a failure lands before its report) make
+ * the same one comparison whatever the value (no "is a stop set?" test
+ * first), so a run that stops executes, up to the stop, exactly the
+ * instructions of the run it replays. In .data (not zero): the loader
+ * copies it in with the kernel.
  */
 u64 replay_stop_ns = ~0ULL;
 
-__attribute__((noinline)) void replay_stop(void);
 __attribute__((noinline)) void replay_stop(void)
 {
 	barrier();	/* a body, so that gdb's breakpoint has an address to itself */
@@ -66,11 +67,9 @@ static void tick_interrupt(struct pt_regs *regs, void *arg)
 	struct tick_stats *ts = this_cpu_ptr(&tick_stats);
 	enum tick_context ctx = classify(regs);
 
-	if (smp_processor_id() == 0) {
+	if (smp_processor_id() == 0)
 		WRITE_ONCE(jiffies, jiffies + 1);
-		if (ktime_get_ns() >= READ_ONCE(replay_stop_ns))
-			replay_stop();
-	}
+	replay_stop_check(ktime_get_ns());
 	ts->ticks++;
 	ts->by_context[ctx]++;
 	this_cpu(tick_count)++;
