@@ -113,12 +113,22 @@ TORTURE_PARAM("read_exit", read_exit, 0, 32,
 
 /* ---------------------------------------------------------------- helpers */
 
-/* This run's seed (rcu_torture_run() draws it); 0 outside a run. */
+/*
+ * This run's seed (rcu_torture_run() draws it); 0 outside a run. Drawn
+ * from the time since boot, not the raw TSC: a run stopped under gdb
+ * before the TSC's calibration (make replay STOP=) starts its TSC at
+ * another value, with every time since the calibration unchanged.
+ */
 static unsigned long torture_seed;
+
+static unsigned long torture_draw_seed(void)
+{
+	return ktime_get_ns() | 1;
+}
 
 void torture_rand_init(struct torture_rand *r, unsigned long salt)
 {
-	unsigned long seed = torture_seed ? torture_seed : rdtsc();
+	unsigned long seed = torture_seed ? torture_seed : torture_draw_seed();
 
 	r->state = seed ^ (salt * 0x9e3779b97f4a7c15UL) ^ 0x2545f4914f6cdd1dUL;
 	if (!r->state)
@@ -389,7 +399,7 @@ static bool rcu_torture_run(char *why, size_t len)
 	bool started, stopped;
 
 	torture_reset();
-	torture_seed = torture_params.seed ? torture_params.seed : rdtsc();
+	torture_seed = torture_params.seed ? torture_params.seed : torture_draw_seed();
 	printk("rcu-torture: start: variant=%s cpus=%u preemption=%s duration=%lus seed=%lu "
 	       "readers=%lu fakewriters=%lu irqreader=%lu flood=%lu bound=%lu barrier=%lu "
 	       "stutter=%lums poison=%s\n", rcu_variant_name(), num_online_cpus(),
