@@ -14,13 +14,16 @@ command that reruns it; this is what it runs:
 
 The stop: every CPU's tick and every printk compare the time with
 replay_stop_ns (kernel/time/tick.c), the same comparison whatever its
-value; gdb breaks at kmain (one CPU runs then), sets it, and breaks in
-replay_stop() at the first tick or printk at or after the time (a printk
-stops before its line is out: a stop before a failure lands, at the
-latest, just before its report). Up to the stop the run executes the instructions the
-original did; after it, at -smp 1 the run goes on exactly as before,
-and at -smp 2 and above it may take another interleaving (QEMU's round
-robin starts a fresh time slice when gdb resumes it; docs/replay.md).
+value, which comes from replay.stop= (20 digits in every deterministic
+run, all zeros for never: qs.replay.stop_arg); gdb, attached before the
+first instruction, breaks in replay_stop() at the first tick or printk
+at or after the time (a printk stops before its line is out: a stop
+before a failure lands, at the latest, just before its report). Up to
+the stop the run executes the instructions the original did. Resumed
+(continue), it is another run: QEMU moves the virtual clock on to its
+next timer deadline when a stopped machine starts again, so the times,
+and at -smp 2 and more the interleaving, differ from there
+(docs/replay.md). To see a later moment, replay with a later STOP.
 """
 import argparse
 import json
@@ -109,11 +112,11 @@ def stop_ns(a):
     return int(at * 1e9), t
 
 
-def gdb_stop_commands(ns):
-    """The gdb commands that stop the run at ns without changing it."""
-    return ["break kmain", "continue", "delete",
-            f"set var replay_stop_ns = {ns}ULL",
-            "break replay_stop", "continue", "delete", "up",
+def gdb_stop_commands():
+    """The gdb commands that wait for the stop (replay.stop= asks for it).
+    (A TCG breakpoint changes no guest memory: set before the first
+    instruction, it is there when the kernel is.)"""
+    return ["break replay_stop", "continue", "delete", "up",
             'printf "replay: stopped at %llu ns (virtual)\\n", now_ns']
 
 
@@ -124,8 +127,9 @@ def cmd_stop(a):
     else:
         elf = build(build_name(a.config, a.options), a.config, a.options)
     serial_log = REPO / "build" / "replay" / "stop-serial.log"
+    os.environ[replay.STOP_ENV] = str(ns)
     with Session(elf, None, "kernel", a.cpus, a.args, serial_log=serial_log) as s:
-        cmds = gdb_stop_commands(ns)
+        cmds = gdb_stop_commands()
         banner = (f"replay: stopped at the first tick or printk at or after {ns / 1e9:.6f} s "
                   "(virtual)"
                   + (f", {(failed_at - ns / 1e9) * 1000:.1f} ms before the failure at "

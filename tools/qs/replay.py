@@ -40,6 +40,9 @@ import shlex
 import sys
 
 ENV, SHIFT_ENV = "QS_DETERMINISTIC", "QS_SHIFT"
+# make replay STOP=: the virtual time (ns) the kernel stops at, for
+# replay.stop= (kernel/time/tick.c); unset, never.
+STOP_ENV = "QS_REPLAY_STOP_NS"
 # One instruction is 2**SHIFT ns of virtual time. 3 (8 ns, a 125 MIPS
 # CPU) is what the measurements in docs/replay.md chose: at 0, a 1 GHz
 # guest, a timer tick holds so many instructions that a 3-second torture
@@ -127,15 +130,26 @@ def refuse_build(image):
             "time. Run it without DETERMINISTIC=1.")
 
 
+def stop_arg():
+    """replay.stop=, 20 digits always: a run asked to stop differs from the
+    run it replays in digits only, which the kernel parses, copies and
+    echoes with the same instructions whatever they are. The kernel stops
+    at ns >= value - 1: the value is the time plus one, 0 never."""
+    v = os.environ.get(STOP_ENV, "")
+    n = int(v) + 1 if v.isdigit() else 0
+    return f"replay.stop={n:020d}"
+
+
 def kernel_cmdline(cmdline):
-    """The command line with the route cache's key fixed, before any " -- "
-    (what follows is init's), unless it names one itself."""
-    if "rtcache.secret=" in cmdline:
-        return cmdline
+    """The command line with the mode's kernel options before any " -- "
+    (what follows is init's): the route cache's key fixed, unless it names
+    one itself, and replay.stop=."""
     head, sep, tail = cmdline.partition(" -- ")
     if cmdline.startswith("-- "):
         head, sep, tail = "", " -- ", cmdline[3:]
-    return f"{head} rtcache.secret={RTCACHE_SECRET}".strip() + (sep + tail if sep else "")
+    extra = [] if "rtcache.secret=" in cmdline else [f"rtcache.secret={RTCACHE_SECRET}"]
+    extra.append(stop_arg())
+    return " ".join([head] + extra).strip() + (sep + tail if sep else "")
 
 
 # ------------------------------------------------------------------ the commands
