@@ -45,7 +45,7 @@ VERDICT = re.compile(r"rcu-torture: (SUCCESS|FAILURE: .*)")
 LOGPATH = re.compile(r"log=(\S+)")
 # What qrun boot adds under a failure: the replay command (deterministic
 # mode), else a sweep or a deterministic try (qs.replay.failure_lines).
-REPLAY = re.compile(r"^\s*((?:replay|sweep|try)\b.*: (?:DETERMINISTIC=1 )?make .*)$", re.M)
+REPLAY = re.compile(r"^\s*((?:replay|sweep|try)\b.*?: make .*)$", re.M)
 
 
 def config_for(variant, model):

@@ -195,9 +195,10 @@ def failure_lines(sc, r, why):
                                                   sc.boot, sc.expect, sc.timeout)]
     if "torture_rcu" in sc.cmdline:
         return ["sweep: " + sweep_command(sc.name)]
-    return ["try: DETERMINISTIC=1 " + replay_command(sc.config, sc.cpus, sc.cmdline, sc.options,
+    return ["try: " + replay_command(sc.config, sc.cpus, sc.cmdline, sc.options,
                                                     sc.boot, sc.expect, sc.timeout)
-            + "   (may not reproduce it: under MTTCG the host chose the interleaving)"]
+            + "   (deterministic: may not reproduce it, under MTTCG the host chose the "
+            "interleaving)"]
 
 
 STAMP = re.compile(r"^\[\s*(\d+\.\d+)\]")
