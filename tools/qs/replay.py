@@ -191,6 +191,9 @@ def failure_lines(sc, r, why):
     if enabled():
         t = failure_time(r.log)
         at = f" (first failure at {t:.6f} s)" if t is not None else ""
+        if sc.input or sc.shell:
+            # make replay types nothing: the same run up to the first keystroke.
+            at += " (up to its first keystroke: it typed at its console)"
         return [f"replay{at}: " + replay_command(sc.config, sc.cpus, sc.cmdline, sc.options,
                                                   sc.boot, sc.expect, sc.timeout)]
     if "torture_rcu" in sc.cmdline:
