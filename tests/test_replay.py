@@ -9,6 +9,7 @@ with the same console; `STOP=-N` under a gdb batch script landing before
 the failure, with the console up to the stop the first run's own; a
 two-seed sweep listing both failures with their replay commands.
 """
+import json
 import re
 import subprocess
 import sys
@@ -161,3 +162,20 @@ def test_seed_sweep_finds_and_lists(deterministic):
                          rf"[\d.]+ s\): make replay CONFIG=rcu_busted_defconfig CPUS=4 SHIFT=3 "
                          rf"ARGS='ktest=torture_rcu torture\.duration=1 torture\.seed={seed}'",
                          p.stdout, re.M), p.stdout
+
+
+def test_bundle_and_its_qemu_check(defconfig_elf, tmp_path):
+    """BUNDLE= writes what reruns the run elsewhere; FROM= refuses another
+    QEMU before it boots anything."""
+    out = tmp_path / "b"
+    rc, text = replay_tool("--config", "defconfig", "--cpus", "2", "--args", "-- ps; poweroff",
+                           "--bundle", str(out), timeout=600)
+    assert rc == 0, text
+    doc = json.loads((out / "replay.json").read_text())
+    assert (out / "quiescent.elf").read_bytes() == Path(defconfig_elf).read_bytes()
+    assert doc["qemu"].startswith("QEMU emulator version") and doc["shift"] == replay.DEFAULT_SHIFT
+    assert doc["command"].startswith("make replay CONFIG=defconfig CPUS=2 SHIFT=3 ")
+    doc["qemu"] = "QEMU emulator version 1.0"
+    (out / "replay.json").write_text(json.dumps(doc))
+    rc, text = replay_tool("--from", str(out), timeout=120)
+    assert rc != 0 and "made with 'QEMU emulator version 1.0'" in text, text
