@@ -95,15 +95,27 @@ def note(text):
 TYPING_NOTE = ("this run types at the console; it is deterministic up to the first "
                "keystroke, which arrives on host time")
 GDB_NOTE = ("under gdb the run is deterministic up to the first keystroke at its console, "
-            "the first write to its memory or registers, and (at -smp 2 and more) the first "
-            "stop it is resumed from (docs/replay.md)")
+            "the first write to its memory or registers, and the first stop it is resumed "
+            "from (QEMU moves the virtual clock on when a stopped machine restarts; "
+            "docs/replay.md)")
+
+
+# make replay RR=1: QEMU's record/replay (one vCPU only in QEMU 7.2) as
+# "record" or "replay", the record's file and the qcow2 drive its
+# snapshots go to (reverse execution starts from one).
+RR_ENV, RR_FILE_ENV, RR_DRIVE_ENV = "QS_RR", "QS_RR_FILE", "QS_RR_DRIVE"
 
 
 def accel_args(s=None):
     """The accelerator part of QEMU's command line in this mode."""
     s = shift() if s is None else s
-    return ["-accel", "tcg,thread=single", "-icount", f"shift={s},sleep=off,align=off",
-            "-rtc", f"base={RTC_BASE},clock=vm"]
+    icount = f"shift={s},sleep=off,align=off"
+    rr, extra = os.environ.get(RR_ENV), []
+    if rr in ("record", "replay"):
+        icount += f",rr={rr},rrfile={os.environ[RR_FILE_ENV]},rrsnapshot=init"
+        extra = ["-drive", f"file={os.environ[RR_DRIVE_ENV]},if=none,id=rr"]
+    return ["-accel", "tcg,thread=single", "-icount", icount,
+            "-rtc", f"base={RTC_BASE},clock=vm"] + extra
 
 
 def refuse_nics(nics):
