@@ -402,7 +402,9 @@ console:
 # scenarios'), ARGS= the kernel command line as it was; STOP=T stops gdb
 # at virtual time T (s), STOP=-N N ms before the first failure; RUNS=3
 # replays three times and compares; BUNDLE=dir writes what reruns it
-# elsewhere, FROM=dir replays such a bundle (same QEMU version).
+# elsewhere, FROM=dir replays such a bundle (same QEMU version); RR=1
+# (CPUS=1) records the run and replays the record under gdb, with
+# reverse-stepi and reverse-continue.
 CONFIG		?= defconfig
 OPTIONS		?=
 EXPECT		?= pass
@@ -411,11 +413,13 @@ STOP		?=
 RUNS		?= 1
 BUNDLE		?=
 FROM		?=
+RR		?=
 replay: deps
 	$(Q)$(PYTHON) tools/replay.py --config $(CONFIG) --cpus $(CPUS) --args "$$ARGS" \
 		$(foreach o,$(OPTIONS),--option $(o)) --expect $(EXPECT) --timeout $(TIMEOUT) \
 		--runs $(RUNS) $(if $(SHIFT),--shift $(SHIFT)) $(if $(STOP),--stop=$(STOP)) \
-		$(if $(BUNDLE),--bundle $(BUNDLE)) $(if $(FROM),--from $(FROM))
+		$(if $(BUNDLE),--bundle $(BUNDLE)) $(if $(FROM),--from $(FROM)) \
+		$(if $(filter 1 y yes,$(RR)),--rr)
 
 # The test suites build their own configurations under build/test-*; KVM=0
 # forces TCG, KVM=auto (default) uses KVM only where the cached probe

@@ -179,3 +179,20 @@ def test_bundle_and_its_qemu_check(defconfig_elf, tmp_path):
     (out / "replay.json").write_text(json.dumps(doc))
     rc, text = replay_tool("--from", str(out), timeout=120)
     assert rc != 0 and "made with 'QEMU emulator version 1.0'" in text, text
+
+
+@pytest.mark.full
+def test_rr_reverse_stepi_at_one_cpu():
+    """RR=1 at -smp 1 on the busted variant in the preemptible kernel: the
+    record replays under gdb to torture's first error report, and
+    reverse-stepi goes back from torture_report's first instruction to
+    the call in its caller."""
+    rc, out = replay_tool("--config", "rcu_busted_kpreempt_defconfig", "--cpus", "1",
+                          "--args", "ktest=torture_rcu torture.duration=1", "--rr",
+                          "--timeout", "900", "--batch", "break torture_report",
+                          "--batch", "continue", "--batch", "reverse-stepi",
+                          "--batch", "p $pc")
+    assert re.search(r"recorded [\d.]+ MB in \d+ s; first failure at", out), out
+    assert "Breakpoint 1, torture_report" in out, out
+    m = re.search(r"\$1 = \(void \(\*\)\(\)\) 0x[0-9a-f]+ <(\w+)\+\d+>", out)
+    assert m and m.group(1) == "rcu_torture_one_read", out

@@ -152,6 +152,47 @@ def cmd_stop(a):
         return subprocess.call(gcmd)
 
 
+def cmd_rr(a):
+    """RR=1: record the run with QEMU's record/replay, then replay the
+    record under gdb, where reverse-stepi and reverse-continue work (from
+    the snapshot taken at the start, on a qcow2 drive)."""
+    from qs import qcow2
+    from qs.boot import boot_image
+    if a.cpus != 1:
+        raise SystemExit("replay: RR=1 records one vCPU: QEMU 7.2's record/replay refuses "
+                         "-smp above 1 (CPUS=1; rcu_busted_kpreempt_defconfig fails there)")
+    elf = Path(a.elf) if a.elf else build(build_name(a.config, a.options), a.config, a.options)
+    d = REPO / "build" / "replay"
+    d.mkdir(parents=True, exist_ok=True)
+    rec, drive = d / "rr.bin", d / "rr.qcow2"
+    qcow2.write_empty(drive)
+    os.environ.update({replay.RR_ENV: "record", replay.RR_FILE_ENV: str(rec),
+                       replay.RR_DRIVE_ENV: str(drive)})
+    r = boot_image(elf, cpus=1, cmdline=a.args, accel="tcg", timeout=a.timeout,
+                   log_path=d / "rr-record.log")
+    r.label = "rr-record"
+    if r.status == "crash" and not r.log.strip():
+        raise SystemExit("replay: QEMU would not record:\n" + r.stderr.strip())
+    t = replay.failure_time(r.log)
+    print(summary_line(r, r.label, a.expect), flush=True)
+    print(f"replay: recorded {rec.stat().st_size / 1e6:.1f} MB in {r.elapsed:.0f} s"
+          + (f"; first failure at {t:.6f} s" if t is not None else ""), flush=True)
+    os.environ[replay.RR_ENV] = "replay"
+    with Session(elf, None, "kernel", 1, a.args, serial_log=d / "rr-replay-serial.log") as s:
+        hint = ("echo replay: the record, under gdb: reverse-stepi and reverse-continue work. "
+                "From a torture error: break torture_report, continue, up, "
+                "watch -l p->rtort_mark, reverse-continue\\n")
+        if a.batch is not None:
+            p = subprocess.run(s.gdb_command([hint] + a.batch), stdout=subprocess.PIPE,
+                               stderr=subprocess.STDOUT, text=True, timeout=a.timeout)
+            sys.stdout.write(p.stdout)
+            return p.returncode
+        import signal
+        gcmd = s.gdb_command() + ["-ex", hint]
+        signal.signal(signal.SIGINT, signal.SIG_IGN)      # Ctrl-C belongs to gdb
+        return subprocess.call(gcmd)
+
+
 def cmd_bundle(a):
     out = Path(a.bundle)
     out.mkdir(parents=True, exist_ok=True)
@@ -207,6 +248,8 @@ def main(argv=None):
     ap.add_argument("--bundle", default=None, metavar="DIR")
     ap.add_argument("--from", default=None, metavar="DIR")
     ap.add_argument("--any-qemu", action="store_true")
+    ap.add_argument("--rr", action="store_true",
+                    help="record, then replay under gdb with reverse execution (CPUS=1)")
     ap.add_argument("--elf", default=None, help=argparse.SUPPRESS)
     a = ap.parse_args(argv)
     a.options = [o for opt in a.options for o in opt.split()]
@@ -216,6 +259,8 @@ def main(argv=None):
     try:
         if a.bundle:
             return cmd_bundle(a)
+        if a.rr:
+            return cmd_rr(a)
         if a.stop not in (None, ""):
             return cmd_stop(a)
         return cmd_runs(a)
