@@ -401,7 +401,7 @@ console:
 # CONFIG= and OPTIONS= name the build (build/test-<config>, as the
 # scenarios'), ARGS= the kernel command line as it was; STOP=T stops gdb
 # at virtual time T (s), STOP=-N N ms before the first failure; RUNS=3
-# replays three times and compares; BUNDLE=dir writes what reruns it
+# replays three times and compares; BUNDLE=dir (BUNDLE=1: build/replay/bundle) writes what reruns it
 # elsewhere, FROM=dir replays such a bundle (same QEMU version); RR=1
 # (CPUS=1) records the run and replays the record under gdb, with
 # reverse-stepi and reverse-continue.

@@ -196,7 +196,9 @@ def cmd_rr(a):
 
 
 def cmd_bundle(a):
-    out = Path(a.bundle)
+    # BUNDLE=1 (the spelling): the default folder.
+    out = (REPO / "build" / "replay" / "bundle" if a.bundle in ("1", "y", "yes")
+           else Path(a.bundle))
     out.mkdir(parents=True, exist_ok=True)
     elf = Path(a.elf) if a.elf else build(build_name(a.config, a.options), a.config, a.options)
     shutil.copy(elf, out / "quiescent.elf")
