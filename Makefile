@@ -419,7 +419,8 @@ replay: deps
 		$(foreach o,$(OPTIONS),--option $(o)) --expect $(EXPECT) --timeout $(TIMEOUT) \
 		--runs $(RUNS) $(if $(SHIFT),--shift $(SHIFT)) $(if $(STOP),--stop=$(STOP)) \
 		$(if $(BUNDLE),--bundle $(BUNDLE)) $(if $(FROM),--from $(FROM)) \
-		$(if $(filter 1 y yes,$(RR)),--rr)
+		$(if $(filter 1 y yes,$(RR)),--rr) \
+		$(if $(filter command line,$(origin BOOT)),--boot $(BOOT))
 
 # The test suites build their own configurations under build/test-*; KVM=0
 # forces TCG, KVM=auto (default) uses KVM only where the cached probe

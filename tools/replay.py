@@ -240,7 +240,8 @@ def main(argv=None):
                     help="CONFIG_X=y added to the configuration (several: repeat, or spaces)")
     ap.add_argument("--cpus", type=int, default=4)
     ap.add_argument("--args", default="", help="the kernel command line, as the failure printed it")
-    ap.add_argument("--boot", default="kernel", choices=("kernel",))
+    ap.add_argument("--boot", default="kernel", choices=("kernel", "iso"),
+                    help="iso: GRUB's command line, in the ISO (no STOP, RR or bundle)")
     ap.add_argument("--shift", type=int, default=None)
     ap.add_argument("--expect", default="pass", choices=("pass", "fail", "panic", "poweroff"))
     ap.add_argument("--timeout", type=int, default=600)
@@ -257,6 +258,10 @@ def main(argv=None):
     ap.add_argument("--elf", default=None, help=argparse.SUPPRESS)
     a = ap.parse_args(argv)
     a.options = [o for opt in a.options for o in opt.split()]
+    if a.boot == "iso" and (a.stop or a.rr or a.bundle or getattr(a, "from")):
+        # replay.stop= rides on the kernel's command line, which an ISO's
+        # GRUB menu fixes; the bundle and RR carry an ELF.
+        raise SystemExit("replay: STOP=, RR=1, BUNDLE= and FROM= boot the ELF: not with BOOT=iso")
     replay.enable(True, a.shift)
     if getattr(a, "from"):
         from_bundle(a)
