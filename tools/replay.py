@@ -120,6 +120,21 @@ def gdb_stop_commands():
             'printf "replay: stopped at %llu ns (virtual)\\n", now_ns']
 
 
+def run_batch(gcmd, timeout):
+    """gdb with batch commands: what it printed, also when it runs out of
+    time (a reverse-continue may: docs/replay.md)."""
+    try:
+        p = subprocess.run(gcmd, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True,
+                           timeout=timeout)
+    except subprocess.TimeoutExpired as e:
+        out = e.stdout.decode(errors="replace") if isinstance(e.stdout, bytes) else e.stdout
+        sys.stdout.write(out or "")
+        print(f"replay: gdb's commands did not finish within {timeout} s")
+        return 124
+    sys.stdout.write(p.stdout)
+    return p.returncode
+
+
 def cmd_stop(a):
     ns, failed_at = stop_ns(a)
     if a.elf:
@@ -136,10 +151,7 @@ def cmd_stop(a):
                      f"{failed_at:.6f} s" if failed_at else ""))
         if a.batch is not None:
             cmds += [f'echo {banner}\\n'] + a.batch
-            p = subprocess.run(s.gdb_command(cmds), stdout=subprocess.PIPE,
-                               stderr=subprocess.STDOUT, text=True, timeout=a.timeout)
-            sys.stdout.write(p.stdout)
-            return p.returncode
+            return run_batch(s.gdb_command(cmds), a.timeout)
         import signal
         cmds += [f'echo {banner}\\n',
                  'echo replay: qs-rcu, qs-cpus, qs-dmesg, qs-help; `continue` runs on into '
@@ -182,13 +194,10 @@ def cmd_rr(a):
     os.environ[replay.RR_ENV] = "replay"
     with Session(elf, None, "kernel", 1, a.args, serial_log=d / "rr-replay-serial.log") as s:
         hint = ("echo replay: the record, under gdb, from its start: break torture_report, "
-                "continue, then reverse-stepi steps back (reverse-continue with a watchpoint "
-                "may take many minutes: docs/replay.md)\\n")
+                "continue, then reverse-stepi steps back (reverse-continue did not come back "
+                "in our tries: docs/replay.md)\\n")
         if a.batch is not None:
-            p = subprocess.run(s.gdb_command([hint] + a.batch), stdout=subprocess.PIPE,
-                               stderr=subprocess.STDOUT, text=True, timeout=a.timeout)
-            sys.stdout.write(p.stdout)
-            return p.returncode
+            return run_batch(s.gdb_command([hint] + a.batch), a.timeout)
         import signal
         gcmd = s.gdb_command() + ["-ex", hint]
         signal.signal(signal.SIGINT, signal.SIG_IGN)      # Ctrl-C belongs to gdb
