@@ -15,6 +15,10 @@
 #                       cache-line transfers counted by a QEMU plugin, a perf-c2c-like report (docs/figures.md)
 #   make console        (a second terminal) the console of the kernel make gdb runs
 #   make grade LAB=n    grade a lab (labs/README.md; GRADE_ARGS=--json for course infrastructure)
+#   make ... DETERMINISTIC=1 [SHIFT=3]
+#                       any boot above, deterministic: the same run every time (docs/replay.md)
+#   make replay CONFIG=... CPUS=n ARGS='...' [STOP=T|-N] [BUNDLE=dir] [FROM=dir]
+#                       rerun a deterministic run exactly, gdb stopped at T (docs/replay.md)
 #   make defconfig, make <name>_defconfig, make menuconfig, make olddefconfig,
 #   make savedefconfig  configuration (Kconfig, read by kconfiglib)
 #   make clean
@@ -64,6 +68,19 @@ BOOT		?= iso
 CROSS_COMPILE	?=
 PYTHON		?= python3
 V		?= 0
+
+# The deterministic mode (docs/replay.md, tools/qs/replay.py): every boot
+# any target makes runs on QEMU's one-thread round robin with -icount, so
+# a run is a function of its command line. Through the environment, for
+# the tools and the subprocesses they start.
+DETERMINISTIC	?=
+SHIFT		?=
+ifneq ($(filter 1 y yes,$(DETERMINISTIC)),)
+export QS_DETERMINISTIC := 1
+endif
+ifneq ($(SHIFT),)
+export QS_SHIFT := $(SHIFT)
+endif
 
 # ccache, where installed (CCACHE= turns it off): make test builds some
 # thirty configurations, and the user programs (their flags do not name
@@ -287,7 +304,7 @@ $(INITRD): $(USER_PROGS) tools/mkinitrd.py $(foreach f,$(INITRD_FILES),$(lastwor
 initrd: $(INITRD)
 
 # ---------------------------------------------------------------- top targets
-.PHONY: check all kernel initrd modules iso run gdb console test test-full test-quick soak repeat trace mutants torture torture-bisect litmus compare amlat \
+.PHONY: check all kernel initrd modules iso run gdb console replay test test-full test-quick soak repeat trace mutants torture torture-bisect litmus compare amlat \
 	modbench semopbench rtbench chatbench figures grade c2c c2c-plugin clean \
 	distclean deps \
 	menuconfig defconfig olddefconfig savedefconfig FORCE
@@ -439,6 +456,31 @@ gdb: deps $(ELF) $(INITRD)
 
 console:
 	$(Q)$(PYTHON) tools/console.py --build-dir $(O)
+
+# make replay: the command a deterministic failure prints (docs/replay.md).
+# CONFIG= and OPTIONS= name the build (build/test-<config>, as the
+# scenarios'), ARGS= the kernel command line as it was; STOP=T stops gdb
+# at virtual time T (s), STOP=-N N ms before the first failure; RUNS=3
+# replays three times and compares; BUNDLE=dir (BUNDLE=1: build/replay/bundle) writes what reruns it
+# elsewhere, FROM=dir replays such a bundle (same QEMU version); RR=1
+# (CPUS=1) records the run and replays the record under gdb, with
+# reverse-stepi and reverse-continue.
+CONFIG		?= defconfig
+OPTIONS		?=
+EXPECT		?= pass
+TIMEOUT		?= 600
+STOP		?=
+RUNS		?= 1
+BUNDLE		?=
+FROM		?=
+RR		?=
+replay: deps
+	$(Q)$(PYTHON) tools/replay.py --config $(CONFIG) --cpus $(CPUS) --args "$$ARGS" \
+		$(foreach o,$(OPTIONS),--option $(o)) --expect $(EXPECT) --timeout $(TIMEOUT) \
+		--runs $(RUNS) $(if $(SHIFT),--shift $(SHIFT)) $(if $(STOP),--stop=$(STOP)) \
+		$(if $(BUNDLE),--bundle $(BUNDLE)) $(if $(FROM),--from $(FROM)) \
+		$(if $(filter 1 y yes,$(RR)),--rr) \
+		$(if $(filter command line,$(origin BOOT)),--boot $(BOOT))
 
 # The test suites build their own configurations under build/test-*; KVM=0
 # forces TCG, KVM=auto (default) uses KVM only where the cached probe
@@ -618,13 +660,18 @@ mutants: deps
 # rcutorture scenarios by pattern and count, for DURATION (s, m or h), one
 # table (tools/torture.py, docs/rcu/torture.md):
 #   make torture SCEN='3*torture-poll*' DURATION=2m
+#   make torture DETERMINISTIC=1 SCEN=torture-busted SEEDS=1-50 [SHIFTS=2,3,4]
+#                       one case under many seeds, each replayable (docs/replay.md)
 #   make torture-bisect GOOD=<commit> BAD=HEAD SCEN=torture-poll-smp4 DURATION=10s
 SCEN		?= torture-*
 DURATION	?=
+SEEDS		?=
+SHIFTS		?=
 GOOD		?=
 BAD		?= HEAD
 torture: deps
 	$(Q)$(PYTHON) tools/torture.py run '$(SCEN)' $(if $(DURATION),--duration $(DURATION)) \
+		$(if $(SEEDS),--seeds $(SEEDS)) $(if $(SHIFTS),--shifts $(SHIFTS)) \
 		--kvm $(if $(filter auto,$(KVM)),0,$(KVM))
 
 torture-bisect: deps

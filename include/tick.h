@@ -33,6 +33,19 @@ struct tick_stats {
 	unsigned long by_context[NR_TICK_CONTEXTS];
 };
 
+/*
+ * make replay STOP=T (kernel/time/tick.c, docs/replay.md): every tick and
+ * every printk compare the time with replay_stop_ns, whatever its value,
+ * so that a run gdb stops this way is the run it replays up to the stop.
+ */
+extern u64 replay_stop_ns;
+void replay_stop(void);
+static inline void replay_stop_check(u64 now_ns)
+{
+	if (now_ns >= *(volatile u64 *)&replay_stop_ns)
+		replay_stop();
+}
+
 unsigned long cpu_ticks(unsigned int cpu);
 const struct tick_stats *cpu_tick_stats(unsigned int cpu);
 void time_init(void);

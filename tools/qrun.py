@@ -14,6 +14,11 @@ used by `make run`, `make gdb`, `make soak` and by hand.
                     (--list: their names)
   qrun.py kvm-probe probe whether this host's KVM runs the kernel (cached in build/.kvm-probe)
 
+--deterministic (or DETERMINISTIC=1 in the environment, as make passes it) with
+any of them: the deterministic mode (docs/replay.md), one run the same every time;
+--shift S its -icount shift. A failure then prints the `make replay` command that
+reruns it exactly.
+
 QEMU's exit status tells the outcome (isa-debug-exit writes v, QEMU exits (v<<1)|1):
   33 pass, 35 fail, 37 kernel panic; 0 after an ACPI power-off; anything else a crash.
 A run that does not end by itself within its timeout is killed and reported as a timeout.
@@ -25,7 +30,7 @@ import subprocess
 import sys
 from pathlib import Path
 
-from qs import REPO
+from qs import REPO, replay
 from qs.boot import boot, summary_line
 from qs.build import BuildError
 from qs.gdb import gdb_session
@@ -61,7 +66,8 @@ def _build_dir_image(build_dir, boot_kind):
 
 def cmd_run(a):
     elf, img = _build_dir_image(a.build_dir, a.boot)
-    acc = decide(a.kvm, elf)
+    # (No KVM probe in the deterministic mode: qemu_command() runs TCG.)
+    acc = decide("0" if replay.enabled() else a.kvm, elf)
     cmd = qemu_command(img, boot=a.boot, cpus=a.cpus, cmdline=a.args, accel=acc.accel, cpu=acc.cpu,
                        serial="mon:stdio", nics=[Nic("user")] if a.net == "user" else None)
     print(f"qrun: {' '.join(shlex.quote(c) for c in cmd)}", file=sys.stderr)
@@ -93,6 +99,9 @@ def cmd_boot(a):
     why += r.banner_problems()
     why += r.console_problems(a.expect, a.expect_console)
     ok = not why
+    why += replay.failure_lines(Scenario(name=a.name, config=a.config, options=a.option,
+                                         cpus=a.cpus, boot=a.boot, cmdline=a.args,
+                                         expect=a.expect, timeout=a.timeout), r, why)
     line = summary_line(r, a.name, a.expect)
     elf = REPO / "build" / a.name / "quiescent.elf"
     if not ok:
@@ -126,6 +135,10 @@ def cmd_scenario(a):
                 _, why, line = run_scenario(sc, kvm=a.kvm, cache=False, echo=a.verbose)
             except BuildError as e:
                 why, line = [str(e)], f"FAIL  {sc.name}: build failed"
+            except replay.DeterminismError as e:
+                # (A network case: one refusal, not the end of the run.)
+                print(f"SKIP  {sc.name}: {e}", flush=True)
+                continue
             print(line, flush=True)
             for w in why[1:] if a.quiet else why:
                 print(f"      {w}")
@@ -201,7 +214,13 @@ def main(argv=None):
     p.add_argument("--build-dir", default="build")
     p.set_defaults(fn=cmd_kvm_probe)
 
+    for p in sub.choices.values():
+        p.add_argument("--deterministic", action="store_true",
+                       help="the deterministic mode (docs/replay.md)")
+        p.add_argument("--shift", type=int, default=None, help="its -icount shift")
     a = ap.parse_args(argv)
+    if a.deterministic or a.shift is not None:
+        replay.enable(a.deterministic or replay.enabled(), a.shift)
     return a.fn(a)
 
 

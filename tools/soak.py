@@ -43,6 +43,9 @@ VARIANTS = [v.name for v in rcu_variants.real()]
 SUMMARY = re.compile(r"rcu-torture: summary: (.*)")
 VERDICT = re.compile(r"rcu-torture: (SUCCESS|FAILURE: .*)")
 LOGPATH = re.compile(r"log=(\S+)")
+# What qrun boot adds under a failure: the replay command (deterministic
+# mode), else a sweep or a deterministic try (qs.replay.failure_lines).
+REPLAY = re.compile(r"^\s*((?:replay|sweep|try)\b.*?: make .*)$", re.M)
 
 
 def config_for(variant, model):
@@ -85,6 +88,8 @@ def run_one(variant, model, cpus, minutes, kvm, run):
             text = (REPO / m.group(1)).read_text(errors="replace")
         except OSError:
             pass
+    rp = REPLAY.search(out)
+    res["replay"] = rp.group(1) if rp else ""
     s = SUMMARY.search(text)
     v = VERDICT.search(text)
     bad = console_problems(text) if text else []
@@ -158,6 +163,8 @@ def main():
             r = f.result()
             results.append(r)
             print(line(r), flush=True)
+            if r["verdict"] not in ("PASS", "n/a") and r.get("replay"):
+                print(f"      {r['replay']}", flush=True)
     results.sort(key=lambda r: (r["run"], variants.index(r["variant"]), r["model"]))
     table(results)
     failed = [r for r in results if r["verdict"] not in ("PASS", "n/a")]

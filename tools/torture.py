@@ -14,6 +14,14 @@ are judged by it (qs.judge: the console whole), so a run here passes
 exactly when make test's would at that duration; builds go through make,
 which rebuilds nothing when nothing changed.
 
+--seeds 1-50 (make torture SEEDS=1-50) runs each case once per
+torture.seed, --shifts 2,3,4 (SHIFTS=) once per -icount shift too: in
+the deterministic mode (DETERMINISTIC=1) each is a different
+interleaving, explored on purpose, and each reproducible: the failed
+ones are listed at the end with their `make replay` commands, and a
+seed that fails fails every time it is run. (Without the mode the seeds
+still differ, but the host picks the interleaving: nothing replays.)
+
 bisect wraps `git bisect run` around `run`: a commit whose runs all pass
 is good (exit 0), one that fails is bad (1), one that does not build, or
 that the run cannot judge (no such scenario there, a harness that
@@ -36,7 +44,7 @@ if not (TOOLS / "qs").is_dir():
     TOOLS = Path.cwd() / "tools"
 sys.path.insert(0, str(TOOLS))
 try:
-    from qs import REPO
+    from qs import REPO, replay
     from qs.build import BuildError
     from qs.scenario import run_scenario, scenarios
 except ImportError:
@@ -49,6 +57,7 @@ except ImportError:
 
 SUMMARY = re.compile(r"rcu-torture: summary: (.*)$", re.M)
 DURATION = re.compile(r"torture\.duration=\S+")
+SEED = re.compile(r"torture\.seed=\S+")
 
 
 def seconds(text):
@@ -60,6 +69,27 @@ def seconds(text):
     if n < 1:
         raise argparse.ArgumentTypeError(f"duration {text!r}: at least 1 s")
     return int(n)
+
+
+def numbers(text):
+    """'1-50', '3', '1,4,9-12' -> [1, ..., 50] ..."""
+    out = []
+    for part in text.split(","):
+        m = re.fullmatch(r"\s*(\d+)\s*(?:-\s*(\d+)\s*)?", part)
+        if not m:
+            raise argparse.ArgumentTypeError(f"{text!r}: numbers and ranges, as 1-50 or 1,4,9-12")
+        lo, hi = int(m.group(1)), int(m.group(2) or m.group(1))
+        out += range(lo, hi + 1)
+    return out
+
+
+def with_seed(case, seed):
+    """case with torture.seed=seed on its command line (before any " -- ")."""
+    if seed is None:
+        return case
+    head, sep, tail = case.cmdline.partition(" -- ")
+    head = SEED.sub("", head).strip() + f" torture.seed={seed}"
+    return dataclasses.replace(case, cmdline=head.strip() + sep + tail)
 
 
 def plan(patterns):
@@ -89,7 +119,7 @@ def with_duration(case, secs):
 
 
 def one(case, run, kvm):
-    row = dict(case=case.name, run=run, verdict="FAIL", why="", f={}, log="")
+    row = dict(case=case.name, run=run, verdict="FAIL", why="", f={}, log="", replay="")
     try:
         r, why, _ = run_scenario(case, kvm=kvm, cache=False)
     except BuildError as e:
@@ -101,6 +131,7 @@ def one(case, run, kvm):
     row["log"] = str(getattr(r, "log_path", "") or "")
     if why:
         row["why"] = why[0][:100]
+        row["replay"] = next((w for w in why if w.startswith(("replay", "sweep", "try"))), "")
     else:
         row["verdict"] = "PASS"
     return row
@@ -131,17 +162,37 @@ def cmd_run(a):
         # nor bad. Exit 1 here named the first such commit the culprit.
         print(f"{e}: skipping this commit", file=sys.stderr)
         return 125
+    seeds = a.seeds or [None]
+    shifts = a.shifts or [None]
+    if (a.seeds or a.shifts) and not replay.enabled():
+        print("torture: not in the deterministic mode (DETERMINISTIC=1): the seeds differ, "
+              "but the host picks the interleaving and no run replays", file=sys.stderr)
+    todo = [(c, r, seed, sh) for c, r in todo for sh in shifts for seed in seeds]
     print(f"torture: {len(todo)} runs"
           + (f" of {a.duration} s each" if a.duration else " at each case's own duration"))
     rows = []
-    for case, run in todo:
-        row = one(with_duration(case, a.duration), run, a.kvm)
+    for case, run, seed, sh in todo:
+        if sh is not None:
+            replay.enable(True, sh)
+        row = one(with_seed(with_duration(case, a.duration), seed), run, a.kvm)
+        row.update(seed=seed, shift=sh)
         rows.append(row)
-        print(f"{row['verdict']:5s} {case.name} run {run}: gps/s={row['f'].get('gps/s', '?')} "
-              f"errors={row['f'].get('errors', '?')} {row['why']}", flush=True)
+        tag = "".join(f" {k}={v}" for k, v in (("seed", seed), ("shift", sh)) if v is not None)
+        print(f"{row['verdict']:5s} {case.name} run {run}{tag}: "
+              f"gps/s={row['f'].get('gps/s', '?')} errors={row['f'].get('errors', '?')} "
+              f"{row['why']}", flush=True)
     table(rows)
     passed = sum(w["verdict"] == "PASS" for w in rows)
     print(f"\ntorture: {passed} of {len(rows)} runs passed")
+    failed = [w for w in rows if w["verdict"] != "PASS"]
+    if failed and (a.seeds or a.shifts):
+        print("torture: failed: " + ", ".join(
+            f"{w['case']}" + "".join(f" {k}={w[k]}" for k in ("seed", "shift") if w[k] is not None)
+            for w in failed))
+    for w in failed:
+        if w["replay"]:
+            print(f"  {w['case']}" + "".join(f" {k}={w[k]}" for k in ("seed", "shift")
+                                            if w.get(k) is not None) + f": {w['replay']}")
     if any(w["verdict"] == "BUILD" for w in rows):
         return 125
     return 0 if passed == len(rows) else 1
@@ -174,6 +225,10 @@ def main():
                        help="torture.duration for every run: 90, 90s, 2m, 1h")
         p.add_argument("--kvm", default="0")
         if name == "run":
+            p.add_argument("--seeds", type=numbers, default=None,
+                           help="one run per torture.seed: 1-50, 1,4,9-12")
+            p.add_argument("--shifts", type=numbers, default=None,
+                           help="one run per -icount shift (the deterministic mode): 2,3,4")
             # bisect's: a commit the run cannot judge (no such scenario, a
             # harness older than this runner that raises) exits 125, skip.
             p.add_argument("--untestable-skips", action="store_true", help=argparse.SUPPRESS)

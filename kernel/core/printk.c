@@ -12,6 +12,7 @@
 #include <spinlock.h>
 #include <percpu.h>
 #include <time.h>
+#include <tick.h>
 
 char log_buf[LOG_BUF_SIZE];
 unsigned long log_len;
@@ -63,6 +64,7 @@ int vprintk(const char *fmt, va_list ap)
 	int n = vsnprintf(msg, sizeof(msg), fmt, ap);
 	bool at_line_start = true;
 
+	replay_stop_check(ns);		/* make replay STOP=T (include/tick.h) */
 	for (const char *p = msg; *p && o < sizeof(out) - 40; p++) {
 		if (at_line_start) {
 			o += snprintf(out + o, sizeof(out) - o, "[%5lu.%06lu] cpu%u: ",

@@ -99,15 +99,39 @@ TORTURE_PARAM("fwd", fwd, 0, 1,
 TORTURE_PARAM("fwd_pct", fwd_pct, 1, 100,
 	      "torture.fwd_pct=P: the flood lasts P% of rcu_stall_timeout (default 50)");
 
+/*
+ * The seed of every thread's random numbers. Printed in the start line,
+ * whichever way it was chosen: in the deterministic mode (docs/replay.md)
+ * a run is a function of its command line, and a seed sweep
+ * (make torture SEEDS=1-50) explores other interleavings on purpose.
+ */
+TORTURE_PARAM("seed", seed, 0, ~0UL,
+	      "torture.seed=N: the random numbers' seed, 0 = drawn from the TSC (default 0)");
+
 TORTURE_PARAM("read_exit", read_exit, 0, 32,
 	      "torture.read_exit=N: every ~100 ms, N tasks that read, queue a callback and exit "
 	      "(default 0 = off, 0..32)");
 
 /* ---------------------------------------------------------------- helpers */
 
+/*
+ * This run's seed (rcu_torture_run() draws it); 0 outside a run. Drawn
+ * from the time since boot, not the raw TSC: a run stopped under gdb
+ * before the TSC's calibration (make replay STOP=) starts its TSC at
+ * another value, with every time since the calibration unchanged.
+ */
+static unsigned long torture_seed;
+
+static unsigned long torture_draw_seed(void)
+{
+	return ktime_get_ns() | 1;
+}
+
 void torture_rand_init(struct torture_rand *r, unsigned long salt)
 {
-	r->state = rdtsc() ^ (salt * 0x9e3779b97f4a7c15UL) ^ 0x2545f4914f6cdd1dUL;
+	unsigned long seed = torture_seed ? torture_seed : torture_draw_seed();
+
+	r->state = seed ^ (salt * 0x9e3779b97f4a7c15UL) ^ 0x2545f4914f6cdd1dUL;
 	if (!r->state)
 		r->state = 1;
 }
@@ -380,10 +404,11 @@ static bool rcu_torture_run(char *why, size_t len)
 	bool started, stopped;
 
 	torture_reset();
-	printk("rcu-torture: start: variant=%s cpus=%u preemption=%s duration=%lus "
+	torture_seed = torture_params.seed ? torture_params.seed : torture_draw_seed();
+	printk("rcu-torture: start: variant=%s cpus=%u preemption=%s duration=%lus seed=%lu "
 	       "readers=%lu fakewriters=%lu irqreader=%lu flood=%lu bound=%lu barrier=%lu "
 	       "stutter=%lums poison=%s\n", rcu_variant_name(), num_online_cpus(),
-	       preempt_model_name(), torture_params.duration_s,
+	       preempt_model_name(), torture_params.duration_s, torture_seed,
 	       torture_params.nreaders ? torture_params.nreaders : num_online_cpus(),
 	       torture_params.nfakewriters, torture_params.irqreader, torture_params.flood,
 	       torture_params.flood_bound, torture_params.barrier_cbs, torture_params.stutter_ms,

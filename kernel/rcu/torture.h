@@ -75,6 +75,7 @@ struct torture_params {
 	unsigned long fwd;		/* torture.fwd: forward-progress flood on/off */
 	unsigned long fwd_pct;		/* torture.fwd_pct: its length, % of the stall time */
 	unsigned long read_exit;	/* torture.read_exit: tasks per read-then-exit burst */
+	unsigned long seed;		/* torture.seed: 0 = drawn from the TSC */
 };
 extern struct torture_params torture_params;
 
@@ -105,7 +106,9 @@ extern volatile bool torture_stopping;	/* set once: every thread winds down */
 extern struct rcu_torture __rcu *rcu_torture_current;
 extern volatile unsigned long rcu_torture_current_version;
 
-/* Per-thread pseudo-random numbers (xorshift64*, seeded from the TSC). */
+/* Per-thread pseudo-random numbers (xorshift64*), each thread's stream
+ * drawn from the run's seed (torture.seed=, else the TSC at the start)
+ * and the thread's salt. */
 struct torture_rand {
 	u64 state;
 };

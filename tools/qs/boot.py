@@ -27,9 +27,10 @@ from pathlib import Path
 
 from qs import ktap
 from qs import REPO
+from qs import replay
 from qs import console as qconsole
 from qs.build import build, facts
-from qs.kvm import decide
+from qs.kvm import Accel, decide
 from qs.log import Console, parse_console
 from qs.judge import console_problems, kind_expected, unexpected_lines
 from qs.net import Nic
@@ -168,6 +169,16 @@ def boot_image(image, boot="kernel", cpus=4, cmdline="", accel="tcg", timeout=60
     prompt. watch(line): called with each console line as it arrives (a
     test talking to the guest). stop(line): true for a line after which
     the run is not worth waiting out (StopOn)."""
+    if replay.enabled():
+        accel = "tcg"
+        if stop:
+            # Its kill lands a host-timed while after the fatal line, so the
+            # console's tail would differ from run to run: the run ends by
+            # itself (a panic, the test's end) or at its timeout instead.
+            replay.note("no early stop at a fatal line (it would cut the console on host time)")
+            stop = None
+        if feed or steps or shell:
+            replay.note(replay.TYPING_NOTE)
     cmd = qemu_command(image, boot=boot, cpus=cpus, cmdline=cmdline, accel=accel, serial="stdio",
                        nics=nics, extra=extra, cpu=cpu)
     cpu = cmd[cmd.index("-cpu") + 1]
@@ -222,13 +233,16 @@ def boot(name="test-defconfig", defconfig="defconfig", options=(), boot="kernel"
     identical earlier boot in this process is reused (pytest shares boots).
     nics: network cards (Nic); each one's traffic goes to a pcap beside the log.
     stop: end the run early at a fatal console line (boot_image, StopOn)."""
-    key = (name, defconfig, tuple(options), boot, cpus, cmdline, str(kvm), feed,
+    key = (name, defconfig, tuple(options), boot, cpus, cmdline, str(kvm), replay.enabled(),
+           replay.shift() if replay.enabled() else None, feed,
            repr(nics), tuple(extra), repr(steps), repr(shell), stop)
     if cache and key in _boot_cache:
         return _boot_cache[key]
     elf = build(name, defconfig, options)
     image = build(name, defconfig, options, iso_args=cmdline) if boot == "iso" else elf
-    acc = decide(kvm, elf)
+    # The deterministic mode is TCG whatever KVM= says: no probe (a boot).
+    acc = (Accel("tcg", replay.CPU, f"TCG, deterministic (-icount shift={replay.shift()})")
+           if replay.enabled() else decide(kvm, elf))
     label = label or f"{boot}-smp{cpus}-{_slug(cmdline)}"
     now = datetime.datetime.now()
     stamp = now.strftime("%Y%m%d-%H%M%S-") + f"{now.microsecond // 1000:03d}"
@@ -297,11 +311,17 @@ def accel_desc(r):
     return "TCG" + (f"; {why[len('TCG: '):]}" if why.startswith("TCG: KVM not used") else "")
 
 
+def _shift_of(cmd):
+    m = re.search(r"shift=(\d+)", cmd[cmd.index("-icount") + 1])
+    return m.group(1) if m else "?"
+
+
 def summary_line(r, name=None, expect="pass"):
     ok, why = r.verdict(expect)
     c = r.console
     parts = [("PASS" if ok else "FAIL").ljust(5), (name or getattr(r, "label", "boot")).ljust(22),
-             f"{r.boot:6} smp={r.cpus:<2} {r.accel}" + (f"(-cpu {r.cpu})" if r.accel == "kvm" else ""),
+             f"{r.boot:6} smp={r.cpus:<2} {r.accel}" + (f"(-cpu {r.cpu})" if r.accel == "kvm" else "")
+             + (f"(det,shift={_shift_of(r.cmd)})" if "-icount" in r.cmd else ""),
              f"{r.status:8}", f"{r.elapsed:5.1f}s"]
     if c.online is not None:
         parts.append(f"online={c.online} ({c.online_ms:.1f} ms"

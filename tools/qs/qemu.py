@@ -8,6 +8,7 @@ resets the machine, and -no-reboot turns that into an exit).
 """
 from pathlib import Path
 
+from qs import replay
 from qs.kvm import TCG_CPU, kvm_cpu_model
 from qs.net import nic_args
 
@@ -43,7 +44,25 @@ def qemu_command(image, boot="kernel", cpus=4, cmdline="", accel="tcg", serial="
     the guest's network cards (qs.net.Nic); none by default. cpu: QEMU's
     -cpu; by default `max` under TCG and, under KVM, the model the KVM
     probe found boots here (qs.kvm: `host` is refused by some nested
-    hypervisors)."""
+    hypervisors). In the deterministic mode (qs.replay: QS_DETERMINISTIC=1)
+    the accelerator, the CPU, the clocks and the command line are that
+    mode's, whatever was asked: this is where every boot gets them."""
+    det = replay.enabled()
+    if det:
+        replay.refuse_nics(nics)
+        replay.refuse_build(image)
+        if serial == "mon:stdio":
+            replay.note(replay.TYPING_NOTE)
+        if gdb_port:
+            replay.note(replay.GDB_NOTE)
+        accel, cpu = "tcg", replay.CPU
+        if boot != "iso":
+            cmdline = replay.kernel_cmdline(cmdline)
+        else:
+            # GRUB's command line is in the ISO; without RDRAND the route
+            # cache's key comes from the TSC, virtual time here: still the
+            # same from run to run at one shift.
+            replay.note("an ISO boot keeps its own command line (no rtcache.secret=)")
     cmd = ["qemu-system-x86_64", "-M", "q35", "-m", MEMORY, "-smp", str(cpus),
            "-display", "none", "-no-reboot",
            "-device", "isa-debug-exit,iobase=0xf4,iosize=0x04"] + serial_args(serial)
@@ -51,6 +70,8 @@ def qemu_command(image, boot="kernel", cpus=4, cmdline="", accel="tcg", serial="
         cmd += ["-monitor", "none"]
     if accel == "kvm":
         cmd += ["-accel", "kvm", "-cpu", cpu or kvm_cpu_model()]
+    elif det:
+        cmd += replay.accel_args() + ["-cpu", cpu]
     else:
         cmd += ["-accel", "tcg,thread=multi", "-cpu", cpu or TCG_CPU]
     if boot == "iso":

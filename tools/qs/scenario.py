@@ -91,7 +91,7 @@ import tomllib
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from qs import REPO, variants
+from qs import REPO, replay, variants
 from qs.boot import StopOn, boot, boot_pair, summary_line
 from qs.build import build, facts
 from qs.judge import kind_expected
@@ -466,6 +466,7 @@ def run_scenario(sc, kvm="0", cache=True, echo=False, stop_early=False):
         sym = symbolize_file(r.log_path, REPO / "build" / sc.build_name / "quiescent.elf")
         if sym:
             why.append(f"symbolized log: {sym.relative_to(REPO) if sym.is_relative_to(REPO) else sym}")
+    why += replay.failure_lines(sc, r, why)
     return r, why, _fail_line(summary_line(r, sc.name, sc.expect), why)
 
 
@@ -483,5 +484,7 @@ def run_pair_scenario(sc, kvm="0", echo=False):
                      timeout=sc.timeout, kvm=kvm, label=sc.name, echo=echo)
     why = judge_scenario(sc, a)
     why += [f"second guest: {w}" for w in judge_scenario(sc, b, log_key="peer_log")]
+    # (No replay line: a pair has a network peer, which the deterministic
+    # mode refuses; a sweep is no use to it either.)
     line = summary_line(a, sc.name, sc.expect) + f"  peer={b.status}"
     return a, why, _fail_line(line, why)

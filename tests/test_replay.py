@@ -1,0 +1,198 @@
+"""make replay and the seed sweep (docs/replay.md, tools/replay.py,
+tools/torture.py --seeds).
+
+Without QEMU (make test): the replay and sweep commands a failure
+prints, the mode's refusals, and the sweep's output format, on rows
+made up here. With QEMU (make test-full, marker full): the busted
+variant's torture failure replayed three times at the same virtual time
+with the same console; `STOP=-N` under a gdb batch script landing before
+the failure, with the console up to the stop the first run's own; a
+two-seed sweep listing both failures with their replay commands.
+"""
+import json
+import re
+import subprocess
+import sys
+from pathlib import Path
+from types import SimpleNamespace
+
+import pytest
+
+from qs import REPO, replay
+from qs.qemu import qemu_command
+from qs.net import Nic
+from qs.scenario import Scenario, scenarios
+
+sys.path.insert(0, str(REPO / "tools"))
+import torture  # noqa: E402
+
+FAILS = REPO / "tests" / "replay" / "torture-busted-fails.toml"
+ELF = REPO / "build" / "test-defconfig" / "quiescent.elf"
+
+
+@pytest.fixture
+def deterministic(monkeypatch):
+    monkeypatch.setenv(replay.ENV, "1")
+    monkeypatch.delenv(replay.SHIFT_ENV, raising=False)
+
+
+def test_command_line_in_the_mode(deterministic):
+    cmd = qemu_command(ELF, cpus=4, cmdline="ktest=torture_rcu -- ps", accel="kvm")
+    line = " ".join(cmd)
+    assert "-accel tcg,thread=single" in line and "thread=multi" not in line
+    assert f"-icount shift={replay.DEFAULT_SHIFT},sleep=off,align=off" in line
+    assert "-cpu max,-rdrand,-rdseed" in line and "clock=vm" in line
+    # The key goes among the kernel's options, not init's.
+    append = cmd[cmd.index("-append") + 1]
+    assert append == (f"ktest=torture_rcu rtcache.secret={replay.RTCACHE_SECRET} "
+                      f"replay.stop={0:020d} -- ps")
+
+
+def test_refusals(deterministic, tmp_path):
+    with pytest.raises(replay.DeterminismError, match="answer on host time"):
+        qemu_command(ELF, nics=[Nic("user")])
+    elf = tmp_path / "quiescent.elf"
+    elf.write_bytes(b"")
+    (tmp_path / ".config").write_text("CONFIG_KCSAN=y\n")
+    with pytest.raises(replay.DeterminismError, match="KCSAN"):
+        qemu_command(elf)
+
+
+def test_failure_lines(deterministic, monkeypatch):
+    sc = scenarios([str(FAILS)])[0]
+    r = SimpleNamespace(log="[    0.289757] cpu0: rcu-torture: ERROR: thread reader ...\n")
+    (line,) = replay.failure_lines(sc, r, ["expected pass"])
+    assert line.startswith("replay (first failure at 0.289757 s): make replay "
+                           "CONFIG=rcu_busted_defconfig CPUS=4 SHIFT=3 ")
+    assert "ARGS='ktest=torture_rcu torture.duration=1'" in line
+    assert replay.failure_lines(sc, r, []) == []
+    monkeypatch.delenv(replay.ENV)
+    (line,) = replay.failure_lines(sc, r, ["expected pass"])
+    assert line.startswith("sweep: make torture DETERMINISTIC=1 SCEN=torture-busted-fails SEEDS=")
+    assert "may not reproduce" in line
+    other = Scenario(name="boot", config="defconfig", cmdline="-- ps")
+    (line,) = replay.failure_lines(other, r, ["x"])
+    assert line.startswith("try: make replay CONFIG=defconfig") and "may not reproduce" in line
+
+
+def test_seed_numbers_and_cmdline():
+    assert torture.numbers("1-3,7") == [1, 2, 3, 7]
+    sc = Scenario(name="x", cmdline="ktest=torture_rcu torture.seed=9 -- ps")
+    assert torture.with_seed(sc, 4).cmdline == "ktest=torture_rcu torture.seed=4 -- ps"
+
+
+def test_sweep_output_format(deterministic, monkeypatch, capsys):
+    """The sweep's report, on made-up runs: seed 2 fails, and its replay
+    command is printed under the list of failed runs."""
+    sc = scenarios([str(FAILS)])[0]
+
+    def fake_one(case, run, kvm):
+        seed = int(re.search(r"torture\.seed=(\d+)", case.cmdline).group(1))
+        ok = seed != 2
+        cmd = replay.replay_command(case.config, case.cpus, case.cmdline)
+        return dict(case=case.name, run=run, verdict="PASS" if ok else "FAIL",
+                    why="" if ok else "expected pass", f={"errors": "0" if ok else "5"},
+                    log="", replay="" if ok else f"replay (first failure at 0.1 s): {cmd}")
+    monkeypatch.setattr(torture, "one", fake_one)
+    monkeypatch.setattr(torture, "plan", lambda pat: [(sc, 1)])
+    a = SimpleNamespace(scen="x", duration=None, kvm="0", untestable_skips=False,
+                        seeds=[1, 2, 3], shifts=None)
+    assert torture.cmd_run(a) == 1
+    out = capsys.readouterr().out
+    assert "torture: 2 of 3 runs passed" in out
+    assert "torture: failed: torture-busted-fails seed=2\n" in out
+    assert re.search(r"^  torture-busted-fails seed=2: replay \(first failure at 0\.1 s\): "
+                     r"make replay CONFIG=rcu_busted_defconfig CPUS=4 SHIFT=3 "
+                     r"ARGS='ktest=torture_rcu torture\.duration=1 torture\.seed=2'$", out, re.M)
+
+
+def replay_tool(*args, timeout=1800):
+    p = subprocess.run([sys.executable, str(REPO / "tools" / "replay.py"), *args], cwd=REPO,
+                       stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True,
+                       timeout=timeout)
+    return p.returncode, p.stdout
+
+
+BUSTED = ["--config", "rcu_busted_defconfig", "--cpus", "4",
+          "--args", "ktest=torture_rcu torture.duration=1"]
+
+
+@pytest.mark.full
+def test_busted_failure_replays_three_times():
+    rc, out = replay_tool(*BUSTED, "--runs", "3")
+    assert rc == 0, out
+    times = re.findall(r"first failure at (\d+\.\d+) s", out)
+    assert len(times) == 3 and len(set(times)) == 1, out
+    assert "3 of 3 consoles identical" in out, out
+
+
+@pytest.mark.full
+def test_stop_lands_before_the_failure():
+    at_stop = REPO / "build" / "replay" / "at-stop.log"
+    at_stop.unlink(missing_ok=True)
+    rc, out = replay_tool(*BUSTED, "--stop=-5", "--batch",
+                          f"shell cp build/replay/stop-serial.log {at_stop.relative_to(REPO)}",
+                          "--batch", "qs-cpus")
+    assert "hit Breakpoint 1, replay_stop ()" in out, out
+    failed = float(re.search(r"before the failure at (\d+\.\d+) s", out).group(1))
+    stopped = int(re.search(r"replay: stopped at (\d+) ns", out).group(1))
+    assert failed * 1e9 - 5e6 <= stopped < failed * 1e9, out
+    first = Path(REPO / re.search(r"log=(\S+)", out).group(1)).read_text(errors="replace")
+    seen = at_stop.read_text(errors="replace")
+    # The two command lines differ in replay.stop='s digits alone, echoed at boot.
+    asked = re.search(r"replay\.stop=(\d{20})", seen)
+    assert asked and 0 < int(asked.group(1)) - 1 <= stopped, seen[:600]
+    assert f"replay.stop={0:020d}" in first
+    first, seen = (re.sub(r"replay\.stop=\d{20}", "replay.stop=N", t) for t in (first, seen))
+    assert "rcu-torture: ERROR" not in seen, seen[-2000:]
+    assert "rcu-torture: ERROR" in first
+    # Up to the stop the run is the first run: what it printed is a prefix.
+    assert first.startswith(seen) and len(seen) > 1000, (len(seen), seen[-500:])
+
+
+@pytest.mark.full
+def test_seed_sweep_finds_and_lists(deterministic):
+    p = subprocess.run([sys.executable, str(REPO / "tools" / "torture.py"), "run", str(FAILS),
+                        "--seeds", "1-2"], cwd=REPO, stdout=subprocess.PIPE,
+                       stderr=subprocess.STDOUT, text=True, timeout=1800)
+    assert p.returncode == 1, p.stdout
+    assert "torture: failed: torture-busted-fails seed=1, torture-busted-fails seed=2" in p.stdout
+    for seed in (1, 2):
+        assert re.search(rf"^  torture-busted-fails seed={seed}: replay \(first failure at "
+                         rf"[\d.]+ s\): make replay CONFIG=rcu_busted_defconfig CPUS=4 SHIFT=3 "
+                         rf"ARGS='ktest=torture_rcu torture\.duration=1 torture\.seed={seed}'",
+                         p.stdout, re.M), p.stdout
+
+
+def test_bundle_and_its_qemu_check(defconfig_elf, tmp_path):
+    """BUNDLE= writes what reruns the run elsewhere; FROM= refuses another
+    QEMU before it boots anything."""
+    out = tmp_path / "b"
+    rc, text = replay_tool("--config", "defconfig", "--cpus", "2", "--args", "-- ps; poweroff",
+                           "--bundle", str(out), timeout=600)
+    assert rc == 0, text
+    doc = json.loads((out / "replay.json").read_text())
+    assert (out / "quiescent.elf").read_bytes() == Path(defconfig_elf).read_bytes()
+    assert doc["qemu"].startswith("QEMU emulator version") and doc["shift"] == replay.DEFAULT_SHIFT
+    assert doc["command"].startswith("make replay CONFIG=defconfig CPUS=2 SHIFT=3 ")
+    doc["qemu"] = "QEMU emulator version 1.0"
+    (out / "replay.json").write_text(json.dumps(doc))
+    rc, text = replay_tool("--from", str(out), timeout=120)
+    assert rc != 0 and "made with 'QEMU emulator version 1.0'" in text, text
+
+
+@pytest.mark.full
+def test_rr_reverse_stepi_at_one_cpu():
+    """RR=1 at -smp 1 on the busted variant in the preemptible kernel: the
+    record replays under gdb to torture's first error report, and
+    reverse-stepi goes back from torture_report's first instruction to
+    the call in its caller."""
+    rc, out = replay_tool("--config", "rcu_busted_kpreempt_defconfig", "--cpus", "1",
+                          "--args", "ktest=torture_rcu torture.duration=1", "--rr",
+                          "--timeout", "900", "--batch", "break torture_report",
+                          "--batch", "continue", "--batch", "reverse-stepi",
+                          "--batch", "p $pc")
+    assert re.search(r"recorded [\d.]+ MB in \d+ s; first failure at", out), out
+    assert "Breakpoint 1, torture_report" in out, out
+    m = re.search(r"\$1 = \(void \(\*\)\(\)\) 0x[0-9a-f]+ <(\w+)\+\d+>", out)
+    assert m and m.group(1) == "rcu_torture_one_read", out

@@ -1,0 +1,291 @@
+#!/usr/bin/env python3
+"""make replay: rerun a deterministic run exactly (docs/replay.md).
+
+Every failure in the deterministic mode (DETERMINISTIC=1) prints the
+command that reruns it; this is what it runs:
+
+    tools/replay.py --config rcu_busted_defconfig --cpus 4 --shift 3 \\
+        --args 'ktest=torture_rcu torture.duration=3'
+    ... --runs 3          three times: the consoles must be the same
+    ... --stop 0.25       gdb attached, stopped at virtual time 0.25 s
+    ... --stop -20        20 ms before the first failure the run prints
+    ... --bundle DIR      the ELF, initrd, command and QEMU version in DIR
+    tools/replay.py --from DIR [--stop ...]   replay a bundle
+
+The stop: every CPU's tick and every printk compare the time with
+replay_stop_ns (kernel/time/tick.c), the same comparison whatever its
+value, which comes from replay.stop= (20 digits in every deterministic
+run, all zeros for never: qs.replay.stop_arg); gdb, attached before the
+first instruction, breaks in replay_stop() at the first tick or printk
+at or after the time (a printk stops before its line is out: a stop
+before a failure lands, at the latest, just before its report). Up to
+the stop the run executes the instructions the original did. Resumed
+(continue), it is another run: QEMU moves the virtual clock on to its
+next timer deadline when a stopped machine starts again, so the times,
+and at -smp 2 and more the interleaving, differ from there
+(docs/replay.md). To see a later moment, replay with a later STOP.
+"""
+import argparse
+import json
+import os
+import shutil
+import subprocess
+import sys
+from pathlib import Path
+
+from qs import REPO, replay
+from qs.boot import boot, summary_line
+from qs.build import BuildError, build
+from qs.gdb import Session
+from qs.scenario import Scenario
+
+
+def qemu_version():
+    return subprocess.run(["qemu-system-x86_64", "--version"], stdout=subprocess.PIPE,
+                          text=True).stdout.split("\n")[0].strip()
+
+
+def build_name(config, options):
+    return Scenario(name="replay", config=config, options=list(options)).build_name
+
+
+def describe(r, a):
+    t = replay.failure_time(r.log)
+    ok, why = r.verdict(a.expect)
+    why += r.console_problems(a.expect)
+    return t, ok and not why, why
+
+
+def one_run(a, i=None):
+    label = "replay" if i is None else f"replay-{i + 1}"
+    if a.elf:
+        from qs.boot import boot_image
+        log = REPO / "build" / "replay" / f"{label}.log"
+        r = boot_image(a.elf, cpus=a.cpus, cmdline=a.args, accel="tcg", timeout=a.timeout,
+                       log_path=log)
+        r.label = label
+    else:
+        r = boot(name=build_name(a.config, a.options), defconfig=a.config, options=a.options,
+                 boot=a.boot, cpus=a.cpus, cmdline=a.args, timeout=a.timeout, kvm="0",
+                 label=label)
+    return r
+
+
+def cmd_runs(a):
+    logs, times = [], []
+    for i in range(a.runs):
+        r = one_run(a, i if a.runs > 1 else None)
+        t, ok, why = describe(r, a)
+        print(summary_line(r, r.label, a.expect), flush=True)
+        where = f"first failure at {t:.6f} s" if t is not None else "no failure line"
+        print(f"replay: {'passed' if ok else 'failed'}; {where}")
+        logs.append(r.log)
+        times.append(t)
+    if a.runs > 1:
+        same = sum(log == logs[0] for log in logs)
+        print(f"replay: {same} of {a.runs} consoles identical to the first; failure times "
+              + ", ".join("none" if t is None else f"{t:.6f}" for t in times))
+        return 0 if same == a.runs else 1
+    return 0 if times[0] is None else 1
+
+
+def stop_ns(a):
+    """The virtual time to stop at, in ns: --stop T (s), or --stop -N: N ms
+    before the first failure a first run (or --log) shows."""
+    v = float(a.stop)
+    if v >= 0:
+        return int(v * 1e9), None
+    if a.log:
+        text = Path(a.log).read_text(errors="replace")
+    else:
+        print("replay: a first run, to find when it fails", flush=True)
+        r = one_run(a)
+        print(summary_line(r, r.label, a.expect), flush=True)
+        text = r.log
+    t = replay.failure_time(text)
+    if t is None:
+        raise SystemExit("replay: the run prints no failure line: STOP=-N has nothing to count "
+                         "back from (give STOP=T in seconds)")
+    at = t + v / 1000
+    if at <= 0:
+        raise SystemExit(f"replay: the failure is at {t:.6f} s, earlier than {-v:g} ms")
+    return int(at * 1e9), t
+
+
+def gdb_stop_commands():
+    """The gdb commands that wait for the stop (replay.stop= asks for it).
+    (A TCG breakpoint changes no guest memory: set before the first
+    instruction, it is there when the kernel is.)"""
+    return ["break replay_stop", "continue", "delete", "up",
+            'printf "replay: stopped at %llu ns (virtual)\\n", now_ns']
+
+
+def run_batch(gcmd, timeout):
+    """gdb with batch commands: what it printed, also when it runs out of
+    time (a reverse-continue may: docs/replay.md)."""
+    try:
+        p = subprocess.run(gcmd, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True,
+                           timeout=timeout)
+    except subprocess.TimeoutExpired as e:
+        out = e.stdout.decode(errors="replace") if isinstance(e.stdout, bytes) else e.stdout
+        sys.stdout.write(out or "")
+        print(f"replay: gdb's commands did not finish within {timeout} s")
+        return 124
+    sys.stdout.write(p.stdout)
+    return p.returncode
+
+
+def cmd_stop(a):
+    ns, failed_at = stop_ns(a)
+    if a.elf:
+        elf = Path(a.elf)
+    else:
+        elf = build(build_name(a.config, a.options), a.config, a.options)
+    serial_log = REPO / "build" / "replay" / "stop-serial.log"
+    os.environ[replay.STOP_ENV] = str(ns)
+    with Session(elf, None, "kernel", a.cpus, a.args, serial_log=serial_log) as s:
+        cmds = gdb_stop_commands()
+        banner = (f"replay: stopped at the first tick or printk at or after {ns / 1e9:.6f} s "
+                  "(virtual)"
+                  + (f", {(failed_at - ns / 1e9) * 1000:.1f} ms before the failure at "
+                     f"{failed_at:.6f} s" if failed_at else ""))
+        if a.batch is not None:
+            cmds += [f'echo {banner}\\n'] + a.batch
+            return run_batch(s.gdb_command(cmds), a.timeout)
+        import signal
+        cmds += [f'echo {banner}\\n',
+                 'echo replay: qs-rcu, qs-cpus, qs-dmesg, qs-help; `continue` runs on into '
+                 'the failure (the console: make console, or ' + os.path.relpath(s.log_path, REPO)
+                 + ')\\n']
+        gcmd = [c for c in s.gdb_command()]
+        for c in cmds:
+            gcmd += ["-ex", c]
+        signal.signal(signal.SIGINT, signal.SIG_IGN)      # Ctrl-C belongs to gdb
+        return subprocess.call(gcmd)
+
+
+def cmd_rr(a):
+    """RR=1: record the run with QEMU's record/replay, then replay the
+    record under gdb, where reverse execution works from the snapshot
+    taken at the start, on a qcow2 drive (reverse-stepi, checked by
+    tests/test_replay.py; reverse-continue with a watchpoint did not come
+    back within ten minutes on the development machine)."""
+    from qs import qcow2
+    from qs.boot import boot_image
+    if a.cpus != 1:
+        raise SystemExit("replay: RR=1 records one vCPU: QEMU 7.2's record/replay refuses "
+                         "-smp above 1 (CPUS=1; rcu_busted_kpreempt_defconfig fails there)")
+    elf = Path(a.elf) if a.elf else build(build_name(a.config, a.options), a.config, a.options)
+    d = REPO / "build" / "replay"
+    d.mkdir(parents=True, exist_ok=True)
+    rec, drive = d / "rr.bin", d / "rr.qcow2"
+    qcow2.write_empty(drive)
+    os.environ.update({replay.RR_ENV: "record", replay.RR_FILE_ENV: str(rec),
+                       replay.RR_DRIVE_ENV: str(drive)})
+    r = boot_image(elf, cpus=1, cmdline=a.args, accel="tcg", timeout=a.timeout,
+                   log_path=d / "rr-record.log")
+    r.label = "rr-record"
+    if r.status == "crash" and not r.log.strip():
+        raise SystemExit("replay: QEMU would not record:\n" + r.stderr.strip())
+    t = replay.failure_time(r.log)
+    print(summary_line(r, r.label, a.expect), flush=True)
+    print(f"replay: recorded {rec.stat().st_size / 1e6:.1f} MB in {r.elapsed:.0f} s"
+          + (f"; first failure at {t:.6f} s" if t is not None else ""), flush=True)
+    os.environ[replay.RR_ENV] = "replay"
+    with Session(elf, None, "kernel", 1, a.args, serial_log=d / "rr-replay-serial.log") as s:
+        hint = ("echo replay: the record, under gdb, from its start: break torture_report, "
+                "continue, then reverse-stepi steps back (reverse-continue did not come back "
+                "in our tries: docs/replay.md)\\n")
+        if a.batch is not None:
+            return run_batch(s.gdb_command([hint] + a.batch), a.timeout)
+        import signal
+        gcmd = s.gdb_command() + ["-ex", hint]
+        signal.signal(signal.SIGINT, signal.SIG_IGN)      # Ctrl-C belongs to gdb
+        return subprocess.call(gcmd)
+
+
+def cmd_bundle(a):
+    # BUNDLE=1 (the issue's spelling): the default folder.
+    out = (REPO / "build" / "replay" / "bundle" if a.bundle in ("1", "y", "yes")
+           else Path(a.bundle))
+    out.mkdir(parents=True, exist_ok=True)
+    elf = Path(a.elf) if a.elf else build(build_name(a.config, a.options), a.config, a.options)
+    shutil.copy(elf, out / "quiescent.elf")
+    initrd = elf.with_name("initrd.cpio")
+    if initrd.exists():
+        shutil.copy(initrd, out / "initrd.cpio")
+    doc = dict(qemu=qemu_version(), cpus=a.cpus, args=a.args, shift=replay.shift(),
+               config=a.config, options=a.options, expect=a.expect, timeout=a.timeout,
+               command=replay.replay_command(a.config, a.cpus, a.args, a.options, a.boot,
+                                             a.expect, a.timeout))
+    (out / "replay.json").write_text(json.dumps(doc, indent=1) + "\n")
+    (out / "README").write_text(
+        "A deterministic Quiescent run (docs/replay.md). Replay it with\n"
+        f"    make replay FROM={out}\n"
+        f"with {doc['qemu']}: another QEMU may execute differently.\n"
+        f"It was: {doc['command']}\n")
+    print(f"replay: bundle in {out}: quiescent.elf, initrd.cpio, replay.json ({doc['qemu']})")
+    return 0
+
+
+def from_bundle(a):
+    d = Path(getattr(a, "from"))
+    doc = json.loads((d / "replay.json").read_text())
+    here = qemu_version()
+    if doc["qemu"] != here and not a.any_qemu:
+        raise SystemExit(f"replay: the bundle was made with {doc['qemu']!r}, this QEMU is "
+                         f"{here!r}: another version may translate and time the guest "
+                         f"differently (--any-qemu to try anyway)")
+    a.elf = str(d / "quiescent.elf")
+    a.cpus, a.args, a.expect, a.timeout = doc["cpus"], doc["args"], doc["expect"], doc["timeout"]
+    a.config, a.options = doc["config"], doc["options"]
+    replay.enable(True, doc["shift"])
+
+
+def main(argv=None):
+    ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    ap.add_argument("--config", default="defconfig")
+    ap.add_argument("--option", dest="options", action="append", default=[],
+                    help="CONFIG_X=y added to the configuration (several: repeat, or spaces)")
+    ap.add_argument("--cpus", type=int, default=4)
+    ap.add_argument("--args", default="", help="the kernel command line, as the failure printed it")
+    ap.add_argument("--boot", default="kernel", choices=("kernel", "iso"),
+                    help="iso: GRUB's command line, in the ISO (no STOP, RR or bundle)")
+    ap.add_argument("--shift", type=int, default=None)
+    ap.add_argument("--expect", default="pass", choices=("pass", "fail", "panic", "poweroff"))
+    ap.add_argument("--timeout", type=int, default=600)
+    ap.add_argument("--runs", type=int, default=1)
+    ap.add_argument("--stop", default=None, help="T (s, virtual) or -N (ms before the failure)")
+    ap.add_argument("--log", default=None, help="with --stop -N: the first run's log")
+    ap.add_argument("--batch", action="append", default=None, metavar="GDB_CMD",
+                    help="with --stop: run these gdb commands at the stop and exit")
+    ap.add_argument("--bundle", default=None, metavar="DIR")
+    ap.add_argument("--from", default=None, metavar="DIR")
+    ap.add_argument("--any-qemu", action="store_true")
+    ap.add_argument("--rr", action="store_true",
+                    help="record, then replay under gdb with reverse execution (CPUS=1)")
+    ap.add_argument("--elf", default=None, help=argparse.SUPPRESS)
+    a = ap.parse_args(argv)
+    a.options = [o for opt in a.options for o in opt.split()]
+    if a.boot == "iso" and (a.stop or a.rr or a.bundle or getattr(a, "from")):
+        # replay.stop= rides on the kernel's command line, which an ISO's
+        # GRUB menu fixes; the bundle and RR carry an ELF.
+        raise SystemExit("replay: STOP=, RR=1, BUNDLE= and FROM= boot the ELF: not with BOOT=iso")
+    replay.enable(True, a.shift)
+    if getattr(a, "from"):
+        from_bundle(a)
+    try:
+        if a.bundle:
+            return cmd_bundle(a)
+        if a.rr:
+            return cmd_rr(a)
+        if a.stop not in (None, ""):
+            return cmd_stop(a)
+        return cmd_runs(a)
+    except BuildError as e:
+        print(f"replay: the build failed: {e}")
+        return 2
+
+
+if __name__ == "__main__":
+    sys.exit(main())
