@@ -62,6 +62,7 @@ def test_shell_script_twice(deterministic):
     assert not diff, f"the same deterministic boot twice, two consoles: {diff}"
 
 
+@pytest.mark.full
 def test_planted_host_clock_is_caught(deterministic, monkeypatch):
     """sleep=on: an idle guest's virtual clock then follows the host's while
     every CPU waits (for the next tick, for rcu sync's grace period): the

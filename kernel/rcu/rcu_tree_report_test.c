@@ -243,8 +243,10 @@ static void hold_and_report(struct ktest_ctx *t, int held)
 	flags = spin_lock_irqsave(&tn[held].lock);
 	WRITE_ONCE(tp.go, 1);
 	/* Wait for the nodes below to empty and their locks to go: the
-	 * report is at node held now. */
-	until = ktime_get_ns() + 1000000000ULL;
+	 * report is at node held now. Up to 10 s: on a loaded host the other
+	 * vCPU may not run for a long while, and a report that never reached
+	 * the held node would pass unseen. */
+	until = ktime_get_ns() + 10000000000ULL;
 	do {
 		below_done = !READ_ONCE(tn[3].qsmask) && !spin_is_locked(&tn[3].lock) &&
 			     (held == 1 || (!READ_ONCE(tn[1].qsmask) && !spin_is_locked(&tn[1].lock)));
@@ -256,12 +258,14 @@ static void hold_and_report(struct ktest_ctx *t, int held)
 	seen = READ_ONCE(tn[held].qsmask);
 	spin_unlock_irqrestore(&tn[held].lock, flags);
 
+	KT_EXPECT(t, below_done, "the report on CPU 1 never emptied the nodes below node %d "
+		  "within 10 s", held);
 	KT_EXPECT(t, seen == before, "node %d's qsmask became %#lx while this test held node %d's "
 		  "lock: a node's qsmask is changed only with that node's lock held (take each "
 		  "parent's lock, the root's too, before clearing the child's bit in it)",
 		  held, seen, held);
 	if (!below_done && !READ_ONCE(tn[3].qsmask) && spin_is_locked(&tn[3].lock))
-		kt_info("leaf node 3's lock was still held 1 s after it emptied: drop the "
+		kt_info("leaf node 3's lock was still held 10 s after it emptied: drop the "
 			"child's lock before taking the parent's");
 	KT_ASSERT(t, kthread_join_timeout(p, 10 * HZ, &code), "the report on CPU 1 did not return "
 		  "within 10 s of node %d's lock being dropped", held);
