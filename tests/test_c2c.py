@@ -9,6 +9,7 @@ the bounds hold on any host. No timing is asserted.
 A test without QEMU reads a made-up counts file, for the parser and the
 report's format.
 """
+import os
 import subprocess
 import sys
 
@@ -26,7 +27,10 @@ INCS = 2 * 1000                  # kernel/test/test_c2c.c: C2C_INCS a CPU, two C
 
 @pytest.fixture(scope="module")
 def run(kvm):
-    out_dir = REPO / "build" / "c2c" / "test-selftest-smp2"
+    # One directory per pytest worker: two workers' boots must not write
+    # (and delete) one counts file.
+    worker = os.environ.get("PYTEST_XDIST_WORKER", "main")
+    out_dir = REPO / "build" / "c2c" / f"test-selftest-smp2-{worker}"
     out_dir.mkdir(parents=True, exist_ok=True)
     try:
         r, elf, out, _ = c2c_tool.boot_case("selftest", 2, out_dir, name="test-defconfig",

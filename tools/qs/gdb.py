@@ -21,8 +21,13 @@ from qs.qemu import qemu_command
 
 
 def gdb_port(base=None):
-    """1234 + uid % 1000, or the first free port after it."""
-    port = base or 1234 + os.getuid() % 1000
+    """1234 + uid % 1000, or the first free port after it. Each pytest
+    worker starts 20 ports further on: two workers that probe the same
+    free port at once would both give it to QEMU, and one stub would not
+    listen."""
+    worker = os.environ.get("PYTEST_XDIST_WORKER", "")
+    offset = 20 * int(worker[2:]) if worker.startswith("gw") and worker[2:].isdigit() else 0
+    port = base or 1234 + os.getuid() % 1000 + offset
     for p in range(port, port + 200):
         with socket.socket() as s:
             try:

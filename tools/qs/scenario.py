@@ -142,8 +142,9 @@ class Scenario:
 
     @property
     def kasan(self):
+        cfg = REPO / "configs" / self.config
         return "CONFIG_KASAN=y" in self.options or \
-            "CONFIG_KASAN=y" in (REPO / "configs" / self.config).read_text().split()
+            (cfg.exists() and "CONFIG_KASAN=y" in cfg.read_text().split())
 
     @property
     def run_timeout(self):
