@@ -20,7 +20,7 @@
  * quiescent state in can be read off the console.
  */
 #include "torture.h"
-#include "rcu_internal.h"
+#include "../rcu_internal.h"
 #include <sched.h>
 #include <smp.h>
 #include <time.h>

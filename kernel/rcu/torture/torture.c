@@ -21,7 +21,7 @@
  *   rcu-torture: summary: variant=... cpus=... preemption=... gps=... gps/s=...
  */
 #include "torture.h"
-#include "rcu_internal.h"
+#include "../rcu_internal.h"
 #include <ktest.h>
 #include <cmdline.h>
 #include <kmalloc.h>

@@ -13,7 +13,7 @@
  * not yet invoked) is printed: the peak the variant let build up.
  */
 #include "torture.h"
-#include "rcu_internal.h"
+#include "../rcu_internal.h"
 #include <kmalloc.h>
 #include <sched.h>
 #include <smp.h>

@@ -20,7 +20,7 @@
  * question, below.
  */
 #include "torture.h"
-#include "rcu_internal.h"
+#include "../rcu_internal.h"
 #include <ktest.h>
 #include <softirq.h>
 #include <workqueue.h>

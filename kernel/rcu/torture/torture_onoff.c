@@ -8,7 +8,7 @@
  * every CPU is brought back before the writer drains.
  */
 #include "torture.h"
-#include "rcu_internal.h"
+#include "../rcu_internal.h"
 #include <cpuhotplug.h>
 #include <cmdline.h>
 #include <errno.h>

@@ -28,7 +28,7 @@
 #include <sched.h>
 #include <time.h>
 #include <printk.h>
-#include "rcu_internal.h"
+#include "../rcu_internal.h"
 
 #define FLOOD_MAGIC		0xf100df100df100dUL
 #define TORTURE_FLOOD_STALL	(30 * HZ)	/* no callback run for this long */

@@ -10,7 +10,7 @@
  * queued and invoked are counted and must match once the run drains.
  */
 #include "torture.h"
-#include "rcu_internal.h"
+#include "../rcu_internal.h"
 #include <kmalloc.h>
 #include <sched.h>
 #include <smp.h>
