@@ -1,6 +1,6 @@
 /*
  * The RCU API on whatever variant is built (the torture test, in
- * kernel/rcu/torture/*.c, is the heavy check; these are the basic
+ * kernel/rcu/torture/, is the heavy check; these are the basic
  * contracts): callbacks wait for a grace period, synchronize_kernel()
  * waits, rcu_barrier() waits for every earlier callback, the polled API
  * agrees with the grace-period counters, sleeping inside a read-side

@@ -1,5 +1,5 @@
 /*
- * rcutorture: what the torture files share (kernel/rcu/torture/*.c).
+ * rcutorture: what the torture files share (the files of kernel/rcu/torture).
  *
  *   torture.c          parameters, the run (start, stats passes, stop,
  *                      verdict, summary) and the KTESTs
