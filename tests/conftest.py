@@ -3,12 +3,15 @@
 Every configuration is built once per session (qs.build caches builds in
 the process), boots with identical parameters are shared (qs.boot.boot(cache=True)),
 and each scenario's one-line summary is printed at the end of the session.
-Under pytest-xdist (make test's -n, --dist loadgroup) scenario cases go to
-whichever worker is free (qs.build lets one make at a time into a build
-directory); the ISO cases of one build stay in one worker, since each
-rewrites that build's quiescent.iso (its grub.cfg carries the command
-line); every other test file is one group, so its fixtures' boots are
-shared as in a serial run.
+Under pytest-xdist (make test's -n) every case goes to whichever worker
+is free (qs.build lets one make at a time into a build directory), except
+the ISO cases of one build, which stay on one worker: each rewrites that
+build's quiescent.iso (its grub.cfg carries the command line), so two at
+once would boot each other's command line. The grouping is this file's
+scheduler (pytest_xdist_make_scheduler), not xdist's `xdist_group` marks:
+with pytest 9, xdist 3.8's loadgroup renames `item._nodeid`, which pytest
+no longer reads, so those marks group nothing. Cases that write a shared
+file take a per-worker copy instead (PYTEST_XDIST_WORKER).
 The accelerator comes from the environment: KVM=0 (TCG), 1 or auto (the
 default: KVM if the cached probe passed, TCG otherwise).
 """
@@ -21,6 +24,7 @@ import pytest
 TOOLS = Path(__file__).resolve().parent.parent / "tools"
 sys.path.insert(0, str(TOOLS))
 from qs import boot as qboot, build as qbuild, kvm as qkvm  # noqa: E402
+from scheduling import case_group, make_scheduler  # noqa: E402
 
 SUMMARY = []
 ACCEL_NOTES = []
@@ -72,11 +76,12 @@ def pytest_collection_modifyitems(config, items):
     for item in items:
         if "full" in item.keywords and not config.getoption("full"):
             item.add_marker(skip_full)
-        sc = getattr(item, "callspec", None) and item.callspec.params.get("sc")
-        if sc is None or not hasattr(sc, "build_name"):
-            item.add_marker(pytest.mark.xdist_group(item.path.name))
-        elif sc.boot == "iso":
-            item.add_marker(pytest.mark.xdist_group("iso:" + sc.build_name))
+
+
+def pytest_xdist_make_scheduler(config, log):
+    from qs.scenario import scenarios
+    iso_builds = {sc.name: sc.build_name for sc in scenarios() if sc.boot == "iso"}
+    return make_scheduler(config, log, lambda nodeid: case_group(nodeid, iso_builds))
 
 
 @pytest.hookimpl(hookwrapper=True)
