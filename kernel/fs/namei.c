@@ -179,13 +179,42 @@ static bool positive(const struct dentry *d)
 	return d && d->d_inode;
 }
 
+/*
+ * Give name in dir a new inode of this mode: d, a negative dentry of that
+ * name or NULL, turns positive, or a dentry is made. Returns the positive
+ * dentry, referenced, in *out; on an error d's reference is dropped.
+ * (fs_mutex held)
+ */
+static int make_child(struct dentry *dir, struct dentry *d, const char *name,
+		      unsigned int len, unsigned int mode, struct dentry **out)
+{
+	struct inode *inode;
+	int err = may_change(dir);
+
+	if (!err) {
+		err = -ENOMEM;
+		inode = ramfs_new_inode(mode);
+		if (inode && d) {
+			d_instantiate(d, inode);	/* a negative dentry turns positive */
+			*out = d;
+			return 0;
+		}
+		if (inode && (*out = d_alloc(dir, name, len, inode)))
+			return 0;
+		if (inode)
+			ramfs_free_inode(inode);
+	}
+	if (d)
+		dput(d);
+	return err;
+}
+
 int vfs_create(struct dentry *cwd, const char *path, unsigned int mode, bool excl,
 	       struct dentry **out)
 {
 	struct dentry *dir, *d;
 	const char *name;
 	unsigned int len;
-	struct inode *inode;
 	int err = walk_parent(cwd, path, &dir, &name, &len);
 
 	if (err)
@@ -206,26 +235,7 @@ int vfs_create(struct dentry *cwd, const char *path, unsigned int mode, bool exc
 			*out = d;
 		goto out;
 	}
-	if ((err = may_change(dir))) {
-		if (d)
-			dput(d);
-		goto out;
-	}
-	err = -ENOMEM;
-	inode = ramfs_new_inode(FS_S_IFREG | (mode & 07777));
-	if (!inode) {
-		if (d)
-			dput(d);
-		goto out;
-	}
-	if (d) {
-		d_instantiate(d, inode);	/* a negative dentry turns positive */
-	} else if (!(d = d_alloc(dir, name, len, inode))) {
-		ramfs_free_inode(inode);
-		goto out;
-	}
-	*out = d;
-	err = 0;
+	err = make_child(dir, d, name, len, FS_S_IFREG | (mode & 07777), out);
 out:
 	mutex_unlock(&fs_mutex);
 	dput(dir);
@@ -237,7 +247,6 @@ int vfs_mkdir(struct dentry *cwd, const char *path, unsigned int mode)
 	struct dentry *dir, *d;
 	const char *name;
 	unsigned int len;
-	struct inode *inode;
 	int err = walk_parent(cwd, path, &dir, &name, &len);
 
 	if (err)
@@ -257,26 +266,9 @@ int vfs_mkdir(struct dentry *cwd, const char *path, unsigned int mode)
 		dput(d);
 		goto out;
 	}
-	if ((err = may_change(dir))) {
-		if (d)
-			dput(d);
-		goto out;
-	}
-	err = -ENOMEM;
-	inode = ramfs_new_inode(FS_S_IFDIR | (mode & 07777));
-	if (!inode) {
-		if (d)
-			dput(d);
-		goto out;
-	}
-	if (d) {
-		d_instantiate(d, inode);
-	} else if (!(d = d_alloc(dir, name, len, inode))) {
-		ramfs_free_inode(inode);
-		goto out;
-	}
-	dput(d);
-	err = 0;
+	err = make_child(dir, d, name, len, FS_S_IFDIR | (mode & 07777), &d);
+	if (!err)
+		dput(d);
 out:
 	mutex_unlock(&fs_mutex);
 	dput(dir);
