@@ -240,136 +240,139 @@ static long sys_socket(struct pt_regs *r)
 }
 SYSCALL_DEFINE(SYS_socket, sys_socket);
 
-static long sys_bind(struct pt_regs *r)
+/*
+ * A call on the socket behind the descriptor in argument 0: fn runs with
+ * the file held, so a close() on another CPU cannot release the socket
+ * under it, and the file is put after, whatever fn returns.
+ */
+static long sock_call(struct pt_regs *r,
+		      long (*fn)(struct sock *sk, struct file *f, struct pt_regs *r))
 {
 	struct file *f;
-	struct sock *sk;
 	long err;
-	u32 addr = 0;
-	u16 port = 0;
+	struct sock *sk = sockfd_lookup(SYSCALL_ARG0(r), &f, &err);
 
-	sk = sockfd_lookup(SYSCALL_ARG0(r), &f, &err);
 	if (!sk)
 		return err;
-	err = get_sockaddr((const void __user *)SYSCALL_ARG1(r), (long)(int)SYSCALL_ARG2(r),
+	err = fn(sk, f, r);
+	file_put(f);
+	return err;
+}
+
+static long do_bind(struct sock *sk, struct file *f, struct pt_regs *r)
+{
+	u32 addr = 0;
+	u16 port = 0;
+	long err = get_sockaddr((const void __user *)SYSCALL_ARG1(r), (long)(int)SYSCALL_ARG2(r),
 			   &addr, &port, false);
 	if (!err && !local_addr_ok(addr))
 		err = -EADDRNOTAVAIL;
 	if (!err)
 		err = sk->prot->bind(sk, addr, port);
-	file_put(f);
 	return err;
+}
+
+static long sys_bind(struct pt_regs *r)
+{
+	return sock_call(r, do_bind);
 }
 SYSCALL_DEFINE(SYS_bind, sys_bind);
 
-static long sys_connect(struct pt_regs *r)
+static long do_connect(struct sock *sk, struct file *f, struct pt_regs *r)
 {
 	struct rtable *rt;
-	struct file *f;
-	struct sock *sk;
-	long err;
 	u32 addr = 0;
 	u16 port = 0;
+	long err = get_sockaddr((const void __user *)SYSCALL_ARG1(r), (long)(int)SYSCALL_ARG2(r),
+				&addr, &port, true);
 
-	sk = sockfd_lookup(SYSCALL_ARG0(r), &f, &err);
-	if (!sk)
-		return err;
-	err = get_sockaddr((const void __user *)SYSCALL_ARG1(r), (long)(int)SYSCALL_ARG2(r),
-			   &addr, &port, true);
 	if (err < 0)
-		goto out;
-	if (err == 1) {				/* AF_UNSPEC: dissolve the association */
-		err = sk->prot->connect(sk, 0, 0);
-		goto out;
-	}
-	if (sk->type == QS_SOCK_DGRAM && !port) {
-		err = -EINVAL;
-		goto out;
-	}
+		return err;
+	if (err == 1)				/* AF_UNSPEC: dissolve the association */
+		return sk->prot->connect(sk, 0, 0);
+	if (sk->type == QS_SOCK_DGRAM && !port)
+		return -EINVAL;
 	err = ip_route_output_key(&rt, addr, sk->saddr, 0);
 	if (err)
-		goto out;
+		return err;
 	if ((rt->rt_flags & RTCF_BROADCAST) && !sk->broadcast)
 		err = -EACCES;
 	ip_rt_put(rt);
 	if (err)
-		goto out;
+		return err;
 	if (!READ_ONCE(sk->hashed) && (err = sk->prot->bind(sk, 0, 0)) && !READ_ONCE(sk->hashed))
-		goto out;
-	err = sk->prot->connect(sk, addr, port);
-out:
-	file_put(f);
-	return err;
+		return err;
+	return sk->prot->connect(sk, addr, port);
+}
+
+static long sys_connect(struct pt_regs *r)
+{
+	return sock_call(r, do_connect);
 }
 SYSCALL_DEFINE(SYS_connect, sys_connect);
 
-static long sys_sendto(struct pt_regs *r)
+static long do_sendto(struct sock *sk, struct file *f, struct pt_regs *r)
 {
 	const void __user *uaddr = (const void __user *)SYSCALL_ARG4(r);
-	struct file *f;
-	struct sock *sk;
-	long err;
+	long err = 0;
 	u32 addr = 0;
 	u16 port = 0;
 
-	sk = sockfd_lookup(SYSCALL_ARG0(r), &f, &err);
-	if (!sk)
-		return err;
 	if (uaddr)
 		err = get_sockaddr(uaddr, (long)(int)SYSCALL_ARG5(r), &addr, &port, false);
 	if (!err)
 		err = sock_do_send(sk, (const void __user *)SYSCALL_ARG1(r), SYSCALL_ARG2(r),
 				   SYSCALL_ARG3(r), addr, port, uaddr != NULL);
-	file_put(f);
 	return err;
+}
+
+static long sys_sendto(struct pt_regs *r)
+{
+	return sock_call(r, do_sendto);
 }
 SYSCALL_DEFINE(SYS_sendto, sys_sendto);
 
+static long do_recvfrom(struct sock *sk, struct file *f, struct pt_regs *r)
+{
+	return sock_do_recv(sk, f, (void __user *)SYSCALL_ARG1(r), SYSCALL_ARG2(r), SYSCALL_ARG3(r),
+			    (void __user *)SYSCALL_ARG4(r), (int __user *)SYSCALL_ARG5(r));
+}
+
 static long sys_recvfrom(struct pt_regs *r)
 {
-	struct file *f;
-	struct sock *sk;
-	long err;
-
-	sk = sockfd_lookup(SYSCALL_ARG0(r), &f, &err);
-	if (!sk)
-		return err;
-	err = sock_do_recv(sk, f, (void __user *)SYSCALL_ARG1(r), SYSCALL_ARG2(r), SYSCALL_ARG3(r),
-			   (void __user *)SYSCALL_ARG4(r), (int __user *)SYSCALL_ARG5(r));
-	file_put(f);
-	return err;
+	return sock_call(r, do_recvfrom);
 }
 SYSCALL_DEFINE(SYS_recvfrom, sys_recvfrom);
 
-static long sys_getname(struct pt_regs *r, bool peer)
+static long put_name(struct sock *sk, struct pt_regs *r, bool peer)
 {
-	struct file *f;
-	struct sock *sk;
-	long err;
-
-	sk = sockfd_lookup(SYSCALL_ARG0(r), &f, &err);
-	if (!sk)
-		return err;
 	if (peer && !sk->connected)
-		err = -ENOTCONN;
-	else if (!SYSCALL_ARG1(r))
-		err = -EFAULT;
-	else
-		err = put_sockaddr((void __user *)SYSCALL_ARG1(r), (int __user *)SYSCALL_ARG2(r),
-				   peer ? sk->daddr : sk->saddr, peer ? sk->dport : sk->sport);
-	file_put(f);
-	return err;
+		return -ENOTCONN;
+	if (!SYSCALL_ARG1(r))
+		return -EFAULT;
+	return put_sockaddr((void __user *)SYSCALL_ARG1(r), (int __user *)SYSCALL_ARG2(r),
+			    peer ? sk->daddr : sk->saddr, peer ? sk->dport : sk->sport);
+}
+
+static long do_getsockname(struct sock *sk, struct file *f, struct pt_regs *r)
+{
+	return put_name(sk, r, false);
 }
 
 static long sys_getsockname(struct pt_regs *r)
 {
-	return sys_getname(r, false);
+	return sock_call(r, do_getsockname);
 }
 SYSCALL_DEFINE(SYS_getsockname, sys_getsockname);
 
+static long do_getpeername(struct sock *sk, struct file *f, struct pt_regs *r)
+{
+	return put_name(sk, r, true);
+}
+
 static long sys_getpeername(struct pt_regs *r)
 {
-	return sys_getname(r, true);
+	return sock_call(r, do_getpeername);
 }
 SYSCALL_DEFINE(SYS_getpeername, sys_getpeername);
 
@@ -380,30 +383,25 @@ SYSCALL_DEFINE(SYS_getpeername, sys_getpeername);
  * unconnected socket is shut down and its readers woken all the same,
  * but the call reports ENOTCONN.
  */
-static long sys_shutdown(struct pt_regs *r)
+static long do_shutdown(struct sock *sk, struct file *f, struct pt_regs *r)
 {
 	long how = SYSCALL_ARG1(r);
 	unsigned long flags;
-	struct file *f;
-	struct sock *sk;
-	long err;
 	u8 mask;
 
-	sk = sockfd_lookup(SYSCALL_ARG0(r), &f, &err);
-	if (!sk)
-		return err;
-	if (how < QS_SHUT_RD || how > QS_SHUT_RDWR) {
-		file_put(f);
+	if (how < QS_SHUT_RD || how > QS_SHUT_RDWR)
 		return -EINVAL;
-	}
 	mask = (how == QS_SHUT_RD ? RCV_SHUTDOWN : how == QS_SHUT_WR ? SEND_SHUTDOWN
 								 : RCV_SHUTDOWN | SEND_SHUTDOWN);
 	flags = spin_lock_irqsave(&sk->rcvq.lock);
 	sk->shutdown |= mask;
 	spin_unlock_irqrestore(&sk->rcvq.lock, flags);
 	sk_wake_all(sk);
-	err = sk->connected ? 0 : -ENOTCONN;
-	file_put(f);
-	return err;
+	return sk->connected ? 0 : -ENOTCONN;
+}
+
+static long sys_shutdown(struct pt_regs *r)
+{
+	return sock_call(r, do_shutdown);
 }
 SYSCALL_DEFINE(SYS_shutdown, sys_shutdown);
