@@ -46,7 +46,8 @@ struct kasan_obj_meta {
 	int alloc_pid, free_pid;
 	u16 alloc_cpu, free_cpu;
 	u8 state;			/* KASAN_OBJ_* */
-	u8 _pad[3];
+	u8 queued_by;			/* KASAN_QUEUED_BY_*: which call queued its free */
+	u8 _pad[2];
 	u64 rcu_tsc;			/* when call_rcu() queued it (TSC) */
 	unsigned long rcu_gp;		/* grace periods completed then */
 	unsigned long free_gp;		/* ... and when it was freed */
@@ -67,6 +68,9 @@ struct kmalloc_obj_info {
 bool kmalloc_find_object(const void *addr, struct kmalloc_obj_info *info);
 /* kernel/mm/kmalloc.c: hand a quarantined object back for reuse. */
 void kmalloc_free_now(void *obj);
+
+/* Which call queued an object's free (kasan_record_queue()). */
+enum { KASAN_QUEUED_BY_CALL_RCU = 1, KASAN_QUEUED_BY_CALL_SRCU, KASAN_QUEUED_BY_CALL_RCU_TASKS };
 
 #ifdef CONFIG_KASAN
 
@@ -105,8 +109,13 @@ void kasan_ksize(const void *obj, size_t slot);
 /* Memory is short: give every quarantined object back. true if any was. */
 bool kasan_quarantine_drain(void);
 
-/* The RCU layer (kernel/rcu/): call_rcu() queued head. */
-void kasan_call_rcu(const void *head);
+/*
+ * The RCU layer (kernel/rcu/): head was queued for a callback (its free,
+ * most often) by call_rcu(), call_srcu() or call_rcu_tasks(); a report on
+ * the object names that call and its site, since each waits for its own
+ * readers only.
+ */
+void kasan_record_queue(const void *head, int queued_by);
 
 /* For tests: reports since boot, and the last one's kind. */
 unsigned long kasan_report_count(void);
@@ -130,7 +139,7 @@ static inline void kasan_check_read(const void *addr, size_t size) {}
 static inline void kasan_check_write(const void *addr, size_t size) {}
 static inline void kasan_alloc_pages(phys_addr_t pa, unsigned int order) {}
 static inline void kasan_free_pages(phys_addr_t pa, unsigned int order) {}
-static inline void kasan_call_rcu(const void *head) {}
+static inline void kasan_record_queue(const void *head, int queued_by) {}
 static inline bool kasan_enabled(void) { return false; }
 
 #endif

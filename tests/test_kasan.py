@@ -50,6 +50,13 @@ CASES = {
                                 r"located 0 bytes inside the \d+-byte region",
                                 ("Allocated", "Freed", "call_rcu"),
                                 r"began after call_rcu\(\) queued the free.*\(an updater-order bug\)"),
+    "kasan_srcu_outside": ("use-after-rcu-free", r"Read of size 8 at addr",
+                           r"located 0 bytes inside the \d+-byte region", ("Allocated", "Freed", "call_srcu"),
+                           r"call_srcu\(\) waits only for srcu_read_lock\(\) sections of its own"),
+    "kasan_rcu_tasks_outside": ("use-after-rcu-free", r"Read of size 8 at addr",
+                                r"located 0 bytes inside the \d+-byte region",
+                                ("Allocated", "Freed", "call_rcu_tasks"),
+                                r"call_rcu_tasks\(\) waits only for every task to pass a voluntary"),
 }
 EARLY = ("kasan_rcu_early", ("use-after-rcu-free", r"Read of size 8 at addr",
                              r"located 0 bytes inside the \d+-byte region", ("Allocated", "Freed", "call_rcu"),
@@ -96,7 +103,11 @@ def check_report(name, want, line_no, lines):
         label = {"Allocated": r"^Allocated by task \d+ on CPU \d+:$",
                  "Freed": r"^Freed by task \d+ on CPU \d+( after grace period \d+, by an RCU callback)?:$",
                  "call_rcu": rf"^call_rcu\(\) queued it at \[<[0-9a-f]+>\] ktest_fn_{name}\+\S+, "
-                             r"\d+ grace periods earlier:  kernel/test/test_kasan\.c:\d+$"}[s]
+                             r"\d+ grace periods earlier:  kernel/test/test_kasan\.c:\d+$",
+                 "call_srcu": rf"^call_srcu\(\) queued it at \[<[0-9a-f]+>\] ktest_fn_{name}\+\S+:  "
+                              r"kernel/test/test_kasan\.c:\d+$",
+                 "call_rcu_tasks": rf"^call_rcu_tasks\(\) queued it at \[<[0-9a-f]+>\] ktest_fn_{name}\+\S+:"
+                                   r"  kernel/test/test_kasan\.c:\d+$"}[s]
         m = re.search(label, text, re.M)
         assert m, f"{name}: no /{label}/ in\n{text}"
         nxt = text[m.end():].lstrip("\n").split("\n")[0]

@@ -326,6 +326,7 @@ void kasan_kmalloc(void *obj, size_t size, size_t slot, struct kasan_obj_meta *m
 	meta->alloc_pid = task_pid();
 	meta->alloc_cpu = smp_processor_id();
 	meta->free_stack = meta->rcu_stack = 0;
+	meta->queued_by = 0;
 	meta->free_pid = 0;
 	meta->rcu_tsc = 0;
 	meta->state = KASAN_OBJ_LIVE;
@@ -463,7 +464,7 @@ bool kasan_object_freed(const void *p)
 
 /* ------------------------------------------------------------ RCU */
 
-void kasan_call_rcu(const void *head)
+void kasan_record_queue(const void *head, int queued_by)
 {
 	struct kmalloc_obj_info info;
 
@@ -474,6 +475,7 @@ void kasan_call_rcu(const void *head)
 	info.meta->rcu_stack = kasan_save_stack(1);
 	info.meta->rcu_tsc = rdtsc();
 	info.meta->rcu_gp = rcu_gp_completed();
+	info.meta->queued_by = queued_by;
 }
 
 /* ------------------------------------------------------------ reports */
@@ -526,7 +528,8 @@ static unsigned long rcu_site(u32 handle)
 		const char *name = ksym_lookup(ips[i], NULL, NULL);
 
 		if (!name || (strcmp(name, "call_rcu") && strcmp(name, "__kfree_rcu") &&
-			      strcmp(name, "call_rcu_rt") && strcmp(name, "rcu_prove_queue")))
+			      strcmp(name, "call_rcu_rt") && strcmp(name, "rcu_prove_queue") &&
+			      strcmp(name, "call_srcu") && strcmp(name, "call_rcu_tasks")))
 			return ips[i];
 	}
 	return n ? ips[n - 1] : 0;
@@ -537,8 +540,36 @@ static void print_task(const char *what, int pid, unsigned int cpu)
 	printk("%s by task %d on CPU %u:\n", what, pid, cpu);
 }
 
+/* The call that queued the free, as the report names it. */
+static const char *queued_by_name(const struct kasan_obj_meta *m)
+{
+	switch (m->queued_by) {
+	case KASAN_QUEUED_BY_CALL_SRCU:		return "call_srcu()";
+	case KASAN_QUEUED_BY_CALL_RCU_TASKS:	return "call_rcu_tasks()";
+	default:				return "call_rcu()";
+	}
+}
+
+/*
+ * Which reader the free did not wait for. Only RCU's read-side sections
+ * are tracked per task (rcu_read_depth()); SRCU's and Tasks RCU's
+ * callbacks wait for their own readers, which the verdict can name but
+ * not see.
+ */
 static void rcu_verdict(const struct kasan_obj_meta *m)
 {
+	if (m->queued_by == KASAN_QUEUED_BY_CALL_SRCU) {
+		printk("RCU: call_srcu() waits only for srcu_read_lock() sections of its own "
+		       "srcu_struct: the access was in none of them (a user bug), or in one that "
+		       "began after the object was unpublished (an updater-order bug)\n");
+		return;
+	}
+	if (m->queued_by == KASAN_QUEUED_BY_CALL_RCU_TASKS) {
+		printk("RCU: call_rcu_tasks() waits only for every task to pass a voluntary "
+		       "switch or user mode: the access kept the pointer across one (a user bug), "
+		       "or the object was not unpublished first (an updater-order bug)\n");
+		return;
+	}
 	int depth = rcu_read_depth();
 	u64 since = rcu_read_section_start();
 
@@ -584,8 +615,12 @@ static void print_object(const struct access *a, unsigned long obj_addr, bool fr
 			printk("Freed by task %d on CPU %u after grace period %lu, by an RCU callback:\n",
 			       m->free_pid, m->free_cpu, m->free_gp);
 			kasan_print_stack(m->free_stack);
-			printk("call_rcu() queued it at [<%016lx>] %pS, %lu grace periods earlier:\n",
-			       site, (void *)(site - 1), m->free_gp - m->rcu_gp);
+			if (m->queued_by == KASAN_QUEUED_BY_CALL_RCU)
+				printk("call_rcu() queued it at [<%016lx>] %pS, %lu grace periods "
+				       "earlier:\n", site, (void *)(site - 1), m->free_gp - m->rcu_gp);
+			else
+				printk("%s queued it at [<%016lx>] %pS:\n", queued_by_name(m), site,
+				       (void *)(site - 1));
 			kasan_print_stack(m->rcu_stack);
 			if (!freeing)
 				rcu_verdict(m);

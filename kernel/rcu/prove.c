@@ -190,7 +190,7 @@ bool rcu_prove_queue(struct rcu_head *head, void (*func)(void *arg))
 		return false;
 	}
 	head->debug_state = RCU_HEAD_QUEUED;
-	kasan_call_rcu(head);		/* where the free was queued, for its reports */
+	kasan_record_queue(head, KASAN_QUEUED_BY_CALL_RCU);	/* for KASAN's reports */
 	return true;
 }
 

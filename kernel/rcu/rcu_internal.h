@@ -107,7 +107,7 @@ static inline void rcu_prove_dequeue(struct rcu_head *head)
 #else
 static inline bool rcu_prove_queue(struct rcu_head *head, void (*func)(void *arg))
 {
-	kasan_call_rcu(head);		/* where the free was queued, for its reports */
+	kasan_record_queue(head, KASAN_QUEUED_BY_CALL_RCU);	/* for KASAN's reports */
 	return true;
 }
 static inline void rcu_prove_dequeue(struct rcu_head *head) {}

@@ -53,6 +53,7 @@
 #include <upcalls.h>
 #include <sched.h>
 #include <completion.h>
+#include <kasan.h>
 #include <kmalloc.h>
 #include <mutex.h>
 #include <spinlock.h>
@@ -197,6 +198,7 @@ void call_rcu_tasks(struct rcu_head *head, void (*func)(void *arg), void *arg)
 	}
 	head->func = func;
 	head->arg = arg;
+	kasan_record_queue(head, KASAN_QUEUED_BY_CALL_RCU_TASKS);
 	flags = spin_lock_irqsave(&rcu_tasks_cbs_lock);
 	list_add_tail(&head->list, &rcu_tasks_cbs);
 	spin_unlock_irqrestore(&rcu_tasks_cbs_lock, flags);

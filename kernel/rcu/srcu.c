@@ -42,6 +42,7 @@
 #include <srcu.h>
 #include <sched.h>
 #include <completion.h>
+#include <kasan.h>
 #include <kmalloc.h>
 #include <smp.h>
 #include <time.h>
@@ -194,6 +195,7 @@ void call_srcu(struct srcu_struct *ss, struct rcu_head *head, void (*func)(void 
 
 	head->func = func;
 	head->arg = arg;
+	kasan_record_queue(head, KASAN_QUEUED_BY_CALL_SRCU);
 	flags = spin_lock_irqsave(&ss->srcu_cb_lock);
 	list_add_tail(&head->list, &ss->srcu_cblist);
 	spin_unlock_irqrestore(&ss->srcu_cb_lock, flags);

@@ -12,6 +12,8 @@
 #include <kmalloc.h>
 #include <mm.h>
 #include <rcupdate.h>
+#include <rcupdate_tasks.h>
+#include <srcu.h>
 #include <string.h>
 #include <time.h>
 #include <compiler.h>
@@ -187,6 +189,47 @@ KTEST_MANUAL(kasan_rcu_outside)
 	KT_ASSERT(t, p, "kmalloc");
 	kfree_rcu(p, rcu);
 	rcu_barrier();
+	start();
+	(void)ACCESS(READ_ONCE(p->val));
+	expect_report(t, "use-after-rcu-free");
+#endif
+}
+
+static void robj_free(void *arg)
+{
+	kfree(arg);
+}
+
+/* The same, freed by call_srcu(): the report names call_srcu() and its
+ * site, and says which readers SRCU waits for. */
+KTEST_MANUAL(kasan_srcu_outside)
+{
+	NEED_KASAN(t);
+#ifdef CONFIG_KASAN
+	static struct srcu_struct kasan_ss;
+	struct robj *p = robj_new();
+
+	KT_ASSERT(t, p, "kmalloc");
+	KT_ASSERT(t, init_srcu_struct(&kasan_ss, "kasan") == 0, "init_srcu_struct");
+	call_srcu(&kasan_ss, &p->rcu, robj_free, p);
+	srcu_barrier(&kasan_ss);
+	start();
+	(void)ACCESS(READ_ONCE(p->val));
+	expect_report(t, "use-after-rcu-free");
+	cleanup_srcu_struct(&kasan_ss);
+#endif
+}
+
+/* And by call_rcu_tasks(). */
+KTEST_MANUAL(kasan_rcu_tasks_outside)
+{
+	NEED_KASAN(t);
+#ifdef CONFIG_KASAN
+	struct robj *p = robj_new();
+
+	KT_ASSERT(t, p, "kmalloc");
+	call_rcu_tasks(&p->rcu, robj_free, p);
+	rcu_barrier_tasks();
 	start();
 	(void)ACCESS(READ_ONCE(p->val));
 	expect_report(t, "use-after-rcu-free");
