@@ -257,7 +257,7 @@ static void reaper(struct result *r, uint64_t end)
 		 * wherever its exit was.
 		 */
 		qs_stats(&st0, 0);
-		for (uint64_t until = now_ns() + 200000000ull; now_ns() < until;) {
+		for (uint64_t until = now_ns() + 1000000000ull; now_ns() < until;) {
 			qs_stats(&st1, 0);
 			if (st1.rcu_cb_invoked >= st0.rcu_cb_queued)
 				break;
