@@ -326,12 +326,17 @@ static void stat_add(long objects, long bytes)
 {
 	struct kmalloc_cpu *kc = this_cpu_ptr(&kmalloc_cpu);
 
-	kc->objects += objects;
-	kc->bytes += bytes;
+	/*
+	 * Only this CPU writes its counters, but kmalloc_get_stats() reads
+	 * them from any CPU: marked stores, so that the reader sees each
+	 * whole (never torn) and KCSAN sees an intended concurrent access.
+	 */
+	WRITE_ONCE(kc->objects, kc->objects + objects);
+	WRITE_ONCE(kc->bytes, kc->bytes + bytes);
 	if (objects > 0)
-		kc->allocs++;
+		WRITE_ONCE(kc->allocs, kc->allocs + 1);
 	else
-		kc->frees++;
+		WRITE_ONCE(kc->frees, kc->frees + 1);
 }
 
 void kmalloc_get_stats(struct kmalloc_stats *s)
