@@ -45,6 +45,7 @@ static struct page *pages;		/* descriptor of every frame below nr_pfn */
 static unsigned long nr_pfn;
 static u32 free_head[MAX_ORDER + 1];
 static unsigned long nr_free_blocks[MAX_ORDER + 1];
+/* Changed under pmm_lock, read without it (pmm_free_pages()): marked stores. */
 static unsigned long free_count, total_count;
 static DEFINE_SPINLOCK(pmm_lock);
 
@@ -129,7 +130,7 @@ phys_addr_t alloc_pages(unsigned int order)
 	flags = spin_lock_irqsave(&pmm_lock);
 	pfn = alloc_block(order);
 	if (pfn != NO_PFN)
-		free_count -= 1UL << order;
+		WRITE_ONCE(free_count, free_count - (1UL << order));
 	spin_unlock_irqrestore(&pmm_lock, flags);
 	if (pfn == NO_PFN)
 		return 0;
@@ -156,7 +157,7 @@ void free_pages(phys_addr_t pa, unsigned int order)
 	p->flags = 0;
 	kasan_free_pages(pa, order);	/* a use of a freed page is reported */
 	free_block(pfn, order);
-	free_count += 1UL << order;
+	WRITE_ONCE(free_count, free_count + (1UL << order));
 	spin_unlock_irqrestore(&pmm_lock, flags);
 }
 
@@ -255,8 +256,8 @@ static void release_run(u64 s, u64 e)
 		       pfn + (2UL << order) <= end)
 			order++;
 		free_block(pfn, order);
-		free_count += 1UL << order;
-		total_count += 1UL << order;
+		WRITE_ONCE(free_count, free_count + (1UL << order));
+		WRITE_ONCE(total_count, total_count + (1UL << order));
 		pfn += 1UL << order;
 	}
 }

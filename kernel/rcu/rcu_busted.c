@@ -37,7 +37,7 @@ void call_rcu(struct rcu_head *head, void (*func)(void *arg), void *arg)
 	local_irq_restore(flags);
 	rcu_prove_dequeue(head);
 	func(arg);
-	this_cpu(rcu_cpu_stats).invoked++;
+	WRITE_ONCE(this_cpu(rcu_cpu_stats).invoked, this_cpu(rcu_cpu_stats).invoked + 1);
 }
 
 /* No expedited grace period either: update.c's would wait for real. */

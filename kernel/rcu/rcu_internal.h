@@ -115,7 +115,8 @@ static inline void rcu_prove_dequeue(struct rcu_head *head) {}
 
 static inline void rcu_stats_queued(struct rcu_head *head)
 {
-	this_cpu(rcu_cpu_stats).queued++;
+	/* Read from other CPUs (rcu_pending_callbacks(), qs_stats()): marked. */
+	WRITE_ONCE(this_cpu(rcu_cpu_stats).queued, this_cpu(rcu_cpu_stats).queued + 1);
 	trace_event(TRACE_RCU, TR_CALL_RCU, head, rcu_gp_started() + 1);
 }
 

@@ -60,7 +60,7 @@ void call_rcu(struct rcu_head *head, void (*func)(void *arg), void *arg)
 	rcu_stats_queued(head);
 	rcu_prove_dequeue(head);
 	func(arg);			/* WRONG: readers may still hold arg */
-	this_cpu(rcu_cpu_stats).invoked++;
+	WRITE_ONCE(this_cpu(rcu_cpu_stats).invoked, this_cpu(rcu_cpu_stats).invoked + 1);
 }
 
 /*

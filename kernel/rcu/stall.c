@@ -48,7 +48,7 @@ static void print_stall(struct rcu_stall_info *si, u64 age_ns)
 	unsigned long queued = 0;
 
 	for_each_online_cpu(cpu)
-		queued += per_cpu(rcu_cpu_stats, cpu).queued;
+		queued += READ_ONCE(per_cpu(rcu_cpu_stats, cpu).queued);
 	printk("INFO: grace period %lu has lasted %lu ms (timeout %lu ms); callbacks queued %lu, "
 	       "pending %lu\n", si->gpnum, (unsigned long)(age_ns / 1000000), stall_timeout_ms,
 	       queued, rcu_pending_callbacks());
