@@ -37,8 +37,11 @@ static inline unsigned long __msecs_to_jiffies(unsigned long ms, unsigned long h
 #define msecs_to_jiffies(ms)	__msecs_to_jiffies((ms), HZ)
 
 /* PIT reference interval, for calibration (kernel/time/pit.c). */
+#define PIT_HZ		1193182
 void pit_wait_start(unsigned long us);
 void pit_wait_end(void);
+bool pit_out_high(void);
+u32 pit_read_count(void);
 void tsc_calibrate(void);
 
 #endif

@@ -8,7 +8,6 @@
 #include <arch/io.h>
 #include <barrier.h>
 
-#define PIT_HZ		1193182
 
 void pit_wait_start(unsigned long us)
 {
@@ -27,6 +26,22 @@ void pit_wait_start(unsigned long us)
 
 void pit_wait_end(void)
 {
-	while (!(inb(0x61) & 0x20))	/* OUT2 goes high at terminal count */
+	while (!pit_out_high())
 		cpu_relax();
+}
+
+/* OUT2 goes high at terminal count, and stays high until reprogrammed. */
+bool pit_out_high(void)
+{
+	return inb(0x61) & 0x20;
+}
+
+/* Channel 2's count now: the latch command freezes both bytes at once. */
+u32 pit_read_count(void)
+{
+	outb(0x43, 0x80);		/* counter latch, channel 2 */
+	u8 lo = inb(0x42);
+	u8 hi = inb(0x42);
+
+	return lo | (u32)hi << 8;
 }

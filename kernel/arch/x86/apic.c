@@ -119,30 +119,71 @@ void lapic_send_init(u32 apic_id) { icr_send(apic_id, DM_INIT | ICR_ASSERT | ICR
 void lapic_send_sipi(u32 apic_id, u32 page) { icr_send(apic_id, DM_STARTUP | (page & 0xff)); }
 
 /*
- * Measure the LAPIC timer against a known interval (pit_wait_start/end,
- * kernel/time/pit.c): count down from the maximum for 10 ms and see how
- * far it got. Done once on the boot CPU; all LAPIC timers run at the
- * same bus frequency.
+ * Measure the LAPIC timer against the TSC, calibrated just before
+ * (kernel/time/tsc.c): read the timer's count between two TSC reads,
+ * keep the narrowest of a burst of such readings at the start and at the
+ * end of a 20 ms run, and divide. A host that deschedules the vCPU only
+ * widens a bracket, which the narrowest one leaves out; timing the run
+ * from "start" to "PIT done" instead counted every such delay, and under
+ * load gave up to 2.9 times QEMU's 62.5 MHz, so the tick came that much
+ * too slowly. Done once on the boot CPU; all LAPIC timers run at the same
+ * bus frequency.
  */
+struct lapic_reading {
+	u64 tsc, width;
+	u32 count;
+};
+
+static struct lapic_reading lapic_narrowest_reading(void)
+{
+	struct lapic_reading best = { .width = ~0ULL };
+
+	for (int i = 0; i < 64; i++) {
+		u64 a = rdtsc();
+		u32 c = lapic_read(APIC_TIMER_CUR);
+		u64 b = rdtsc();
+
+		if (b - a < best.width)
+			best = (struct lapic_reading){ a + (b - a) / 2, b - a, c };
+	}
+	return best;
+}
+
+#define LAPIC_CAL_MS		20
+#define LAPIC_CAL_ATTEMPTS	8
+#define LAPIC_CAL_GOOD_PPM	200
+
 void lapic_timer_calibrate(void)
 {
-	u32 best = ~0U;
+	u64 best_rate = 0, best_ppm = ~0ULL;
+	int tries = 0;
 
-	for (int i = 0; i < 3; i++) {
+	while (tries < LAPIC_CAL_ATTEMPTS && best_ppm > LAPIC_CAL_GOOD_PPM) {
+		tries++;
 		lapic_write(APIC_TIMER_DIV, 0x3);		/* divide by 16 */
 		lapic_write(APIC_LVT_TIMER, LVT_MASKED);
-		pit_wait_start(10000);
 		lapic_write(APIC_TIMER_INIT, 0xffffffff);
-		pit_wait_end();
-		u32 used = 0xffffffff - lapic_read(APIC_TIMER_CUR);
-		if (used < best)
-			best = used;
+		struct lapic_reading head = lapic_narrowest_reading();
+		while (rdtsc() - head.tsc < tsc_khz * LAPIC_CAL_MS)
+			cpu_relax();
+		struct lapic_reading tail = lapic_narrowest_reading();
+		u64 cycles = tail.tsc - head.tsc, ppm;
+
+		if (tail.count >= head.count)
+			continue;			/* wrapped: a host delay of 68 s */
+		ppm = (head.width + tail.width) / 2 * 1000000 / cycles;
+		if (ppm < best_ppm) {
+			best_ppm = ppm;
+			best_rate = (u64)(head.count - tail.count) * tsc_khz * 1000 / cycles;
+		}
 	}
 	lapic_write(APIC_TIMER_INIT, 0);
-	timer_ticks_per_sec = best * 100;
-	printk("lapic: timer %u.%03u MHz (bus/16), %u counts per tick at HZ=%d\n",
-	       timer_ticks_per_sec / 1000000, (timer_ticks_per_sec / 1000) % 1000,
-	       timer_ticks_per_sec / HZ, HZ);
+	if (!best_rate)
+		panic("lapic: no timer reading in %d runs: cannot calibrate", tries);
+	timer_ticks_per_sec = best_rate;
+	printk("lapic: timer %u.%03u MHz (bus/16), %u counts per tick at HZ=%d, within %lu ppm "
+	       "(%d run%s)\n", timer_ticks_per_sec / 1000000, (timer_ticks_per_sec / 1000) % 1000,
+	       timer_ticks_per_sec / HZ, HZ, (unsigned long)best_ppm, tries, tries == 1 ? "" : "s");
 }
 
 /* Periodic tick on this CPU's LAPIC timer. */
