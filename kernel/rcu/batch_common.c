@@ -69,7 +69,7 @@ static bool rcu_batch_cpu_quiet(unsigned int cpu, bool all)
 	if (!cpumask_empty(&rcu_cpumask))
 		return true;	/* All CPUs haven't gone through a quiescent state */
 	rcu_gp_end(rcu_currbatch);
-	rcu_currbatch++;
+	WRITE_ONCE(rcu_currbatch, rcu_currbatch + 1);	/* read without rcu_lock */
 	qs_write_shared(&rcu_currbatch);
 	rcu_reg_batch(rcu_maxbatch);	/* the mask again, if it starts one */
 	return true;

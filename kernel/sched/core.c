@@ -384,7 +384,7 @@ static struct task *context_switch(struct rq *rq, struct task *prev, struct task
 
 	check_stack(prev);
 	account_switch(rq, prev, next, rdtsc());
-	rq->curr = next;
+	WRITE_ONCE(rq->curr, next);	/* read by idle_cpu() on other CPUs */
 	set_current(next);
 	cl->kernel_stack = top;
 	tss_set_kernel_stack(top);	/* for interrupts and syscalls from user mode */
