@@ -150,22 +150,24 @@ bool hotplug_holds_preemption(struct task *p)
 	return unlikely(until) && time_before(jiffies, until) && percpu_kthread(p, cpu);
 }
 
-/* A per-CPU kernel thread of cpu queued after a preemption: its name. */
-static bool percpu_kthread_preempted(unsigned int cpu, char *name, int *pid)
+/*
+ * The first task queued on rq, neither running nor idle, that fn accepts,
+ * referenced (put_task()). fn runs under the run-queue lock, interrupts
+ * off: it may change p's affinity, not its queue.
+ */
+static struct task *rq_find(struct rq *rq, bool (*fn)(struct rq *rq, struct task *p))
 {
-	struct rq *rq = cpu_rq(cpu);
+	struct task *found = NULL;
 	unsigned long flags = local_irq_save();
-	bool found = false;
 
 	spin_lock(&rq->lock);
 	for (int prio = 0; prio < NR_PRIO && !found; prio++) {
 		struct task *p;
 
 		list_for_each_entry(p, &rq->queue[prio], run_list) {
-			if (p != current && p->preempted && percpu_kthread(p, cpu)) {
-				strlcpy(name, p->name, TASK_COMM_LEN);
-				*pid = p->pid;
-				found = true;
+			if (p != rq->curr && !p->is_idle && fn(rq, p)) {
+				get_task(p);
+				found = p;
 				break;
 			}
 		}
@@ -173,6 +175,12 @@ static bool percpu_kthread_preempted(unsigned int cpu, char *name, int *pid)
 	spin_unlock(&rq->lock);
 	local_irq_restore(flags);
 	return found;
+}
+
+/* A per-CPU kernel thread of this run queue's CPU, queued after a preemption. */
+static bool percpu_kthread_preempted(struct rq *rq, struct task *p)
+{
+	return p->preempted && percpu_kthread(p, rq->cpu);
 }
 
 /*
@@ -188,63 +196,44 @@ static bool percpu_kthread_preempted(unsigned int cpu, char *name, int *pid)
  */
 static void percpu_kthreads_park(unsigned int cpu)
 {
-	char name[TASK_COMM_LEN];
-	int pid;
+	struct task *p;
 
-	while (percpu_kthread_preempted(cpu, name, &pid)) {
+	while ((p = rq_find(cpu_rq(cpu), percpu_kthread_preempted))) {
 		if (!time_before(jiffies, READ_ONCE(cpu_parking_until[cpu]))) {
 			printk("hotplug: cpu%u: %s/%d did not reach a voluntary switch in %u ms: "
 			       "frozen where it was preempted until cpu%u returns\n",
-			       cpu, name, pid, PARK_WAIT_MS, cpu);
+			       cpu, p->name, p->pid, PARK_WAIT_MS, cpu);
+			put_task(p);
 			return;
 		}
+		put_task(p);
 		msleep(1);
 	}
 }
 
-/* One queued task of this run queue that may run elsewhere, referenced. */
-static struct task *pick_movable(struct rq *rq)
+/* May p leave the dying CPU? Under its run-queue lock (rq_find()). */
+static bool movable(struct rq *rq, struct task *p)
 {
-	struct task *found = NULL;
-	unsigned long flags = local_irq_save();
+	cpumask_t other;
 
-	spin_lock(&rq->lock);
-	for (int prio = 0; prio < NR_PRIO && !found; prio++) {
-		struct task *p;
-
-		list_for_each_entry(p, &rq->queue[prio], run_list) {
-			cpumask_t other;
-
-			if (p == rq->curr || p->is_idle)
-				continue;
-			cpumask_copy(&other, &p->cpus_allowed);
-			cpumask_clear_cpu(rq->cpu, &other);
-			if (cpumask_empty(&other)) {
-				if (p->proc) {
-					/* A user task: its affinity is broken
-					 * (Linux's select_fallback_rq()). */
-					if (nr_broken < BROKEN_MAX) {
-						broken[nr_broken].pid = p->pid;
-						strlcpy(broken[nr_broken].name, p->name,
-							TASK_COMM_LEN);
-					}
-					nr_broken++;
-				} else if (rcu_hook_task_may_freeze(p)) {
-					continue;	/* bound here: frozen until we return */
-				}
-				/* A grace period waits for it, or it is a user
-				 * task: it runs elsewhere. */
-				cpumask_copy(&p->cpus_allowed, &cpu_online_mask);
-				hp_stats.unbound++;
-			}
-			get_task(p);
-			found = p;
-			break;
+	cpumask_copy(&other, &p->cpus_allowed);
+	cpumask_clear_cpu(rq->cpu, &other);
+	if (!cpumask_empty(&other))
+		return true;
+	if (p->proc) {
+		/* A user task: its affinity is broken (Linux's select_fallback_rq()). */
+		if (nr_broken < BROKEN_MAX) {
+			broken[nr_broken].pid = p->pid;
+			strlcpy(broken[nr_broken].name, p->name, TASK_COMM_LEN);
 		}
+		nr_broken++;
+	} else if (rcu_hook_task_may_freeze(p)) {
+		return false;	/* bound here: frozen until we return */
 	}
-	spin_unlock(&rq->lock);
-	local_irq_restore(flags);
-	return found;
+	/* A grace period waits for it, or it is a user task: it runs elsewhere. */
+	cpumask_copy(&p->cpus_allowed, &cpu_online_mask);
+	hp_stats.unbound++;
+	return true;
 }
 
 static void migrate_tasks_off(unsigned int cpu)
@@ -252,7 +241,7 @@ static void migrate_tasks_off(unsigned int cpu)
 	struct task *p;
 	int tries = 0;
 
-	while ((p = pick_movable(cpu_rq(cpu))) && tries++ < 10000) {
+	while ((p = rq_find(cpu_rq(cpu), movable)) && tries++ < 10000) {
 		unsigned int target = select_task_cpu(p);
 		unsigned long flags;
 
