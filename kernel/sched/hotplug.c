@@ -68,7 +68,7 @@ static volatile bool cpu_unpark[CONFIG_NR_CPUS];	/* cpu_up() says: come back */
  * not preempted (0: not going down). */
 static volatile unsigned long cpu_parking_until[CONFIG_NR_CPUS];
 /* How long the stopper waits for them to reach a voluntary switch. */
-#define PARK_WAIT_MS	500
+#define PARK_WAIT_MS	100
 /* User tasks whose affinity the last cpu_down() broke, for its caller to
  * report (the stopper runs with interrupts off). hotplug_lock. */
 #define BROKEN_MAX	8
@@ -191,8 +191,8 @@ static bool percpu_kthread_preempted(struct rq *rq, struct task *p)
  * cpu_down() began, may be inside a trampoline. Its preemption is held
  * off (hotplug_holds_preemption()), so we step aside until each one has
  * run on to a switch of its own. One that has not within PARK_WAIT_MS
- * (a thread that never blocks) freezes as it is and holds Tasks RCU
- * until the CPU returns, the console says which.
+ * (a thread that never blocks) is taken as it is, and the console says
+ * which: frozen, it holds Tasks RCU until the CPU returns.
  */
 static void percpu_kthreads_park(unsigned int cpu)
 {
@@ -201,8 +201,7 @@ static void percpu_kthreads_park(unsigned int cpu)
 	while ((p = rq_find(cpu_rq(cpu), percpu_kthread_preempted))) {
 		if (!time_before(jiffies, READ_ONCE(cpu_parking_until[cpu]))) {
 			printk("hotplug: cpu%u: %s/%d did not reach a voluntary switch in %u ms: "
-			       "frozen where it was preempted until cpu%u returns\n",
-			       cpu, p->name, p->pid, PARK_WAIT_MS, cpu);
+			       "taken where it was preempted\n", cpu, p->name, p->pid, PARK_WAIT_MS);
 			put_task(p);
 			return;
 		}
