@@ -245,11 +245,15 @@ static void __noinline sbs_reference(struct rcu_head *h)
 
 static void call_rcu_side_by_side(struct ktest_ctx *t)
 {
-	struct rcu_head *heads = kmalloc(sizeof(*heads) * SBS_CALLS * 2), *refs = heads + SBS_CALLS;
+	/* Fresh heads every round, one rcu_barrier() at the end: a barrier
+	 * per round would cost a slow variant seconds of make test. */
+	struct rcu_head *heads = kmalloc(sizeof(*heads) * SBS_CALLS * (SBS_ROUNDS + 1));
+	struct rcu_head *refs = heads + SBS_CALLS * SBS_ROUNDS;
 	u64 call[SBS_ROUNDS], ref[SBS_ROUNDS], ratio[SBS_ROUNDS];
 
 	KT_ASSERT(t, heads, "no memory");
 	for (int r = 0; r < SBS_ROUNDS; r++) {
+		struct rcu_head *h = heads + SBS_CALLS * r;
 		u64 t0, t1, t2;
 
 		preempt_disable();	/* both halves on one CPU */
@@ -259,17 +263,16 @@ static void call_rcu_side_by_side(struct ktest_ctx *t)
 			sbs_reference(&refs[i]);
 		t1 = ktime_get_ns();
 		preempt_enable();
-		atomic_long_set(&cb_count, 0);
 		t1 = t1 - t0;
 		t0 = ktime_get_ns();
 		for (int i = 0; i < SBS_CALLS; i++)
-			call_rcu(&heads[i], bench_count_cb, NULL);
+			call_rcu(&h[i], bench_count_cb, NULL);
 		t2 = ktime_get_ns();
-		rcu_barrier();		/* the heads are ours again */
 		call[r] = (t2 - t0) / SBS_CALLS;
 		ref[r] = t1 / SBS_CALLS;
 		ratio[r] = (t2 - t0) * 100 / (t1 ? t1 : 1);
 	}
+	rcu_barrier();		/* the heads are ours again */
 	sort_u64(call, SBS_ROUNDS);
 	sort_u64(ref, SBS_ROUNDS);
 	sort_u64(ratio, SBS_ROUNDS);
