@@ -119,6 +119,15 @@ void cpu_hotplug_show(void)
 	       st.ups ? (unsigned long)(st.up_ns_total / st.ups / 1000) : 0, st.unbound);
 }
 
+const char *cpu_hotplug_unavailable(void)
+{
+	if (nr_cpu_ids < 2)
+		return "one CPU: none to take offline";
+	if (!rcu_hotplug_supported())
+		return "the RCU variant built in does not support CPU hotplug";
+	return NULL;
+}
+
 /* A live CPU to inherit the dying one's work: the boot CPU is always live. */
 static unsigned int heir_cpu(unsigned int dying)
 {

@@ -108,12 +108,8 @@ static void frozen_run(struct ktest_ctx *t, struct srcu_struct *ss, bool preempt
 	u64 t0, ms;
 	int err, code;
 
-	if (nr_cpu_ids < 2) {
-		ktest_skip(t, "one CPU: none to take offline");
-		return;
-	}
-	if (!rcu_hotplug_supported()) {
-		ktest_skip(t, "the RCU variant built in does not support CPU hotplug");
+	if (cpu_hotplug_unavailable()) {
+		ktest_skip(t, cpu_hotplug_unavailable());
 		return;
 	}
 	p = kthread_create_on_cpu(frozen_thread, &f, cpu, "rcu_frozen");

@@ -15,7 +15,6 @@
 #include <arch/cpu.h>
 #include <atomic.h>
 #include <cpuhotplug.h>
-#include <rcu_hooks.h>
 
 struct probe {
 	struct timer_list timer;
@@ -235,12 +234,8 @@ KTEST(hotplug_timer_rearm)
 	bool fired;
 	int err;
 
-	if (nr_cpu_ids < 2) {
-		ktest_skip(t, "one CPU: none to take offline");
-		return;
-	}
-	if (!rcu_hotplug_supported()) {
-		ktest_skip(t, "the RCU variant built in does not support CPU hotplug");
+	if (cpu_hotplug_unavailable()) {
+		ktest_skip(t, cpu_hotplug_unavailable());
 		return;
 	}
 	atomic_set(&hr_fired, 0);
