@@ -24,6 +24,10 @@ void cpus_read_unlock(void);
 
 /* cpu_is_parked(): include/upcalls.h (the IPI and NMI code ask it). */
 
+/* Why no CPU can go offline in this boot (one CPU, or an RCU variant
+ * without hotplug), for a test to skip with; NULL if one can. */
+const char *cpu_hotplug_unavailable(void);
+
 struct cpu_hotplug_stats {
 	unsigned long downs, ups;
 	u64 down_ns_total, up_ns_total, down_ns_max, up_ns_max;

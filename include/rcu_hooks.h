@@ -59,14 +59,15 @@ void rcu_hook_cpu_offline(unsigned int cpu);
  */
 void rcu_hook_cpu_dead(unsigned int cpu);
 /*
- * CPU hotplug: p is queued on the dying CPU and allowed on no other; may
- * it stay there, frozen, until the CPU returns? Called on the dying CPU
- * after rcu_hook_cpu_offline(), p not running, its run queue locked. No:
- * a grace period of some flavour would wait for it (rcu-preempt: it was
- * preempted inside a reader; SRCU: it is inside srcu_read_lock()), so it
- * must run elsewhere. (Tasks RCU counts a task frozen after a voluntary
- * switch as quiescent; one frozen after a preemption holds it until the
- * CPU returns.)
+ * CPU hotplug: p, a kernel thread, is queued on the dying CPU and
+ * allowed on no other; may it stay there, frozen, until the CPU returns?
+ * Called on the dying CPU after rcu_hook_cpu_offline(), p not running,
+ * its run queue locked (a user task is not asked: it moves anyway, its
+ * affinity broken). No: a grace period of some flavour would wait for it
+ * (rcu-preempt: it was preempted inside a reader; SRCU: it is inside
+ * srcu_read_lock()), so it must run elsewhere. (Tasks RCU counts a task
+ * frozen after a voluntary switch as quiescent, and per-CPU kernel
+ * threads park at one before the CPU goes: kernel/sched/hotplug.c.)
  */
 bool rcu_hook_task_may_freeze(struct task *p);
 /* Can the variant built in lose a CPU? cpu_down() refuses if not. */

@@ -10,7 +10,9 @@
  *     thread on every CPU (min, median, p99, max in us), then the same for
  *     synchronize_rcu_expedited() (Tree RCU's IPIs, a forced switch on
  *     every CPU for the others, a normal grace period for rcu-preempt).
- *   bench_rcu_call_rcu: call_rcu() throughput until every callback ran.
+ *   bench_rcu_call_rcu: call_rcu() throughput until every callback ran,
+ *     then the cost of one call_rcu() beside a reference queueing in the
+ *     same boot (below).
  */
 #include <ktest.h>
 #include <sort.h>
@@ -216,6 +218,74 @@ static void bench_count_cb(void *arg)
 	atomic_long_inc(&cb_count);
 }
 
+/*
+ * One call_rcu() against a reference in the same boot. Under TCG on a
+ * shared host a figure moves several times between boots (docs/rcu/
+ * then-and-now.md), so a variant's cost is read as a ratio to the
+ * reference: the queueing every per-CPU-list variant's call_rcu() does
+ * (interrupts off, a list append, the per-CPU count), measured in rounds
+ * that alternate with call_rcu()'s own, so that both see the same host.
+ * The ratio's median over the rounds is the figure; a round that a host
+ * preemption hit lands in the tail.
+ */
+#define SBS_ROUNDS	15
+#define SBS_CALLS	1000
+
+static DEFINE_PER_CPU(struct list_head, sbs_list);
+static DEFINE_PER_CPU(unsigned long, sbs_count);
+
+static void __noinline sbs_reference(struct rcu_head *h)
+{
+	unsigned long flags = local_irq_save();
+
+	list_add_tail(&h->list, this_cpu_ptr(&sbs_list));
+	this_cpu(sbs_count)++;
+	local_irq_restore(flags);
+}
+
+static void call_rcu_side_by_side(struct ktest_ctx *t)
+{
+	/* Fresh heads every round, one rcu_barrier() at the end: a barrier
+	 * per round would cost a slow variant seconds of make test. */
+	struct rcu_head *heads = kmalloc(sizeof(*heads) * SBS_CALLS * (SBS_ROUNDS + 1));
+	struct rcu_head *refs = heads + SBS_CALLS * SBS_ROUNDS;
+	u64 call[SBS_ROUNDS], ref[SBS_ROUNDS], ratio[SBS_ROUNDS];
+
+	KT_ASSERT(t, heads, "no memory");
+	for (int r = 0; r < SBS_ROUNDS; r++) {
+		struct rcu_head *h = heads + SBS_CALLS * r;
+		u64 t0, t1, t2;
+
+		preempt_disable();	/* both halves on one CPU */
+		INIT_LIST_HEAD(this_cpu_ptr(&sbs_list));
+		t0 = ktime_get_ns();
+		for (int i = 0; i < SBS_CALLS; i++)
+			sbs_reference(&refs[i]);
+		t1 = ktime_get_ns();
+		preempt_enable();
+		t1 = t1 - t0;
+		t0 = ktime_get_ns();
+		for (int i = 0; i < SBS_CALLS; i++)
+			call_rcu(&h[i], bench_count_cb, NULL);
+		t2 = ktime_get_ns();
+		call[r] = (t2 - t0) / SBS_CALLS;
+		ref[r] = t1 / SBS_CALLS;
+		ratio[r] = (t2 - t0) * 100 / (t1 ? t1 : 1);
+	}
+	rcu_barrier();		/* the heads are ours again */
+	sort_u64(call, SBS_ROUNDS);
+	sort_u64(ref, SBS_ROUNDS);
+	sort_u64(ratio, SBS_ROUNDS);
+	bench_json("{\"bench\":\"call_rcu_vs_ref\",\"variant\":\"%s\",\"cpus\":%u,\"rounds\":%d,"
+		   "\"calls\":%d,\"call_ns\":%lu,\"ref_ns\":%lu,\"ratio_x100\":%lu,"
+		   "\"ratio_x100_min\":%lu,\"ratio_x100_max\":%lu}",
+		   rcu_variant_name(), num_online_cpus(), SBS_ROUNDS, SBS_CALLS,
+		   (unsigned long)call[SBS_ROUNDS / 2], (unsigned long)ref[SBS_ROUNDS / 2],
+		   (unsigned long)ratio[SBS_ROUNDS / 2], (unsigned long)ratio[0],
+		   (unsigned long)ratio[SBS_ROUNDS - 1]);
+	kfree(heads);
+}
+
 KTEST(bench_rcu_call_rcu)
 {
 	const int n = 20000;
@@ -255,4 +325,5 @@ KTEST(bench_rcu_call_rcu)
 		   s1.run[HI_SOFTIRQ] - s0.run[HI_SOFTIRQ], s1.run[RCU_SOFTIRQ] - s0.run[RCU_SOFTIRQ],
 		   s1.handed_to_ksoftirqd - s0.handed_to_ksoftirqd);
 	kfree(heads);
+	call_rcu_side_by_side(t);
 }

@@ -90,14 +90,17 @@ unsigned long rcu_tasks_gp_count(void)
 }
 
 /*
- * CPU hotplug (kernel/sched/hotplug.c): a task queued on a parked CPU
- * stays there, frozen, until the CPU returns. If its last switch away
- * was voluntary (or it is the stopper in the park loop) it is in no
- * trampoline, and enters none before it runs again, from the scheduler,
- * after the CPU returns: a quiescent state. One that was preempted may
- * be inside one, so it stays a holdout until it runs again. Moving it to
- * a live CPU instead would unbind it for good, and per-CPU daemons
- * (rcu-taskq's answers for their CPU) must not run elsewhere.
+ * CPU hotplug (kernel/sched/hotplug.c): a kernel thread queued on a
+ * parked CPU stays there, frozen, until the CPU returns (user tasks move
+ * off). If its last switch away was voluntary (or it is the stopper in
+ * the park loop) it is in no trampoline, and enters none before it runs
+ * again, from the scheduler, after the CPU returns: a quiescent state.
+ * The dying CPU lets each of its threads run on to such a switch before
+ * it goes, as Linux's kthread_park(); one that was preempted all the
+ * same (it never gave the CPU up within the stopper's wait) may be
+ * inside a trampoline, so it stays a holdout until it runs again.
+ * Moving it to a live CPU instead would unbind it for good, and per-CPU
+ * daemons (rcu-taskq's answer for their CPU) must not run elsewhere.
  */
 static bool rcu_tasks_frozen(struct task *t)
 {

@@ -417,8 +417,8 @@ void rcu_hook_cpu_dead(unsigned int cpu)
  * SRCU is asked first, the variant last: rcu-preempt's answer uncounts p
  * when it says yes, which must not happen to a task that moves anyway.
  * Tasks RCU is not asked: a task frozen after a voluntary switch is a
- * quiescent state for it (rcu_tasks.c), one frozen after a preemption
- * may be in a trampoline and holds it until the CPU returns.
+ * quiescent state for it (rcu_tasks.c), and the dying CPU's kernel
+ * threads park at one of their own before it goes (hotplug.c).
  */
 bool rcu_hook_task_may_freeze(struct task *p)
 {

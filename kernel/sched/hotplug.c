@@ -33,9 +33,14 @@
  * it; a real machine would rather power the core off, which QEMU's CPUs
  * cannot.
  *
- * Tasks bound to the dying CPU (its ksoftirqd, its worker, per-CPU RCU
- * threads) stay on its run queue, frozen, until it returns: like Linux's
- * parked per-CPU threads. One hotplug operation at a time (hotplug_lock).
+ * Kernel threads bound to the dying CPU (its ksoftirqd, its worker,
+ * per-CPU RCU daemons) stay on its run queue, frozen, until it returns,
+ * as Linux parks its per-CPU threads; and as Linux's kthread_park() lets
+ * each park at a point of its own choosing, none is left frozen where it
+ * was preempted (percpu_kthreads_park()). User tasks bound to it alone
+ * move to a live CPU with their affinity broken, as Linux's
+ * select_fallback_rq() does, and the console says so. One hotplug
+ * operation at a time (hotplug_lock).
  */
 #include "sched.h"
 #include <cpuhotplug.h>
@@ -59,6 +64,16 @@
 static DEFINE_MUTEX(hotplug_lock);
 static volatile bool cpu_parked[CONFIG_NR_CPUS];	/* in the park loop */
 static volatile bool cpu_unpark[CONFIG_NR_CPUS];	/* cpu_up() says: come back */
+/* cpu_down() under way: until this jiffy its per-CPU kernel threads are
+ * not preempted (0: not going down). */
+static volatile unsigned long cpu_parking_until[CONFIG_NR_CPUS];
+/* How long the stopper waits for them to reach a voluntary switch. */
+#define PARK_WAIT_MS	100
+/* User tasks whose affinity the last cpu_down() broke, for its caller to
+ * report (the stopper runs with interrupts off). hotplug_lock. */
+#define BROKEN_MAX	8
+static struct { int pid; char name[TASK_COMM_LEN]; } broken[BROKEN_MAX];
+static unsigned int nr_broken;
 static struct completion down_done, up_done;
 static struct cpu_hotplug_stats hp_stats;
 
@@ -104,6 +119,15 @@ void cpu_hotplug_show(void)
 	       st.ups ? (unsigned long)(st.up_ns_total / st.ups / 1000) : 0, st.unbound);
 }
 
+const char *cpu_hotplug_unavailable(void)
+{
+	if (nr_cpu_ids < 2)
+		return "one CPU: none to take offline";
+	if (!rcu_hotplug_supported())
+		return "the RCU variant built in does not support CPU hotplug";
+	return NULL;
+}
+
 /* A live CPU to inherit the dying one's work: the boot CPU is always live. */
 static unsigned int heir_cpu(unsigned int dying)
 {
@@ -111,8 +135,36 @@ static unsigned int heir_cpu(unsigned int dying)
 	return 0;
 }
 
-/* One queued task of this run queue that may run elsewhere, referenced. */
-static struct task *pick_movable(struct rq *rq)
+/* A kernel thread that may run on cpu alone: its ksoftirqd, its worker,
+ * per-CPU RCU daemons, a test's bound thread. */
+static bool percpu_kthread(const struct task *p, unsigned int cpu)
+{
+	return !p->proc && !p->is_idle && cpumask_test(cpu, &p->cpus_allowed) &&
+	       cpumask_weight(&p->cpus_allowed) == 1;
+}
+
+/*
+ * sched.h: from may_preempt(), for the task running here. While this
+ * CPU is going down its per-CPU kernel threads run on to a switch of
+ * their own (they block, yield or call cond_resched()): one preempted
+ * here would freeze where it was, perhaps inside a trampoline, and hold
+ * synchronize_rcu_tasks() until the CPU returned. Bounded: a thread that
+ * never gives the CPU up is preempted again after PARK_WAIT_MS.
+ */
+bool hotplug_holds_preemption(struct task *p)
+{
+	unsigned int cpu = smp_processor_id();
+	unsigned long until = READ_ONCE(cpu_parking_until[cpu]);
+
+	return unlikely(until) && time_before(jiffies, until) && percpu_kthread(p, cpu);
+}
+
+/*
+ * The first task queued on rq, neither running nor idle, that fn accepts,
+ * referenced (put_task()). fn runs under the run-queue lock, interrupts
+ * off: it may change p's affinity, not its queue.
+ */
+static struct task *rq_find(struct rq *rq, bool (*fn)(struct rq *rq, struct task *p))
 {
 	struct task *found = NULL;
 	unsigned long flags = local_irq_save();
@@ -122,22 +174,11 @@ static struct task *pick_movable(struct rq *rq)
 		struct task *p;
 
 		list_for_each_entry(p, &rq->queue[prio], run_list) {
-			cpumask_t other;
-
-			if (p == rq->curr || p->is_idle)
-				continue;
-			cpumask_copy(&other, &p->cpus_allowed);
-			cpumask_clear_cpu(rq->cpu, &other);
-			if (cpumask_empty(&other)) {
-				if (rcu_hook_task_may_freeze(p))
-					continue;	/* bound here: frozen until we return */
-				/* A grace period waits for it: it runs elsewhere. */
-				cpumask_copy(&p->cpus_allowed, &cpu_online_mask);
-				hp_stats.unbound++;
+			if (p != rq->curr && !p->is_idle && fn(rq, p)) {
+				get_task(p);
+				found = p;
+				break;
 			}
-			get_task(p);
-			found = p;
-			break;
 		}
 	}
 	spin_unlock(&rq->lock);
@@ -145,12 +186,70 @@ static struct task *pick_movable(struct rq *rq)
 	return found;
 }
 
+/* A per-CPU kernel thread of this run queue's CPU, queued after a preemption. */
+static bool percpu_kthread_preempted(struct rq *rq, struct task *p)
+{
+	return p->preempted && percpu_kthread(p, rq->cpu);
+}
+
+/*
+ * Step 0 on the dying CPU, before anything else: Linux's kthread_park()
+ * for every per-CPU kernel thread at once. Tasks RCU counts a task
+ * frozen on a parked CPU as quiescent only if its last switch away was
+ * voluntary (rcu_tasks.c); a thread preempted here, by us or before
+ * cpu_down() began, may be inside a trampoline. Its preemption is held
+ * off (hotplug_holds_preemption()), so we step aside until each one has
+ * run on to a switch of its own. One that has not within PARK_WAIT_MS
+ * (a thread that never blocks) is taken as it is, and the console says
+ * which: frozen, it holds Tasks RCU until the CPU returns.
+ */
+static void percpu_kthreads_park(unsigned int cpu)
+{
+	struct task *p;
+
+	while ((p = rq_find(cpu_rq(cpu), percpu_kthread_preempted))) {
+		if (!time_before(jiffies, READ_ONCE(cpu_parking_until[cpu]))) {
+			printk("hotplug: cpu%u: %s/%d did not reach a voluntary switch in %u ms: "
+			       "taken where it was preempted\n", cpu, p->name, p->pid, PARK_WAIT_MS);
+			put_task(p);
+			return;
+		}
+		put_task(p);
+		msleep(1);
+	}
+}
+
+/* May p leave the dying CPU? Under its run-queue lock (rq_find()). */
+static bool movable(struct rq *rq, struct task *p)
+{
+	cpumask_t other;
+
+	cpumask_copy(&other, &p->cpus_allowed);
+	cpumask_clear_cpu(rq->cpu, &other);
+	if (!cpumask_empty(&other))
+		return true;
+	if (p->proc) {
+		/* A user task: its affinity is broken (Linux's select_fallback_rq()). */
+		if (nr_broken < BROKEN_MAX) {
+			broken[nr_broken].pid = p->pid;
+			strlcpy(broken[nr_broken].name, p->name, TASK_COMM_LEN);
+		}
+		nr_broken++;
+	} else if (rcu_hook_task_may_freeze(p)) {
+		return false;	/* bound here: frozen until we return */
+	}
+	/* A grace period waits for it, or it is a user task: it runs elsewhere. */
+	cpumask_copy(&p->cpus_allowed, &cpu_online_mask);
+	hp_stats.unbound++;
+	return true;
+}
+
 static void migrate_tasks_off(unsigned int cpu)
 {
 	struct task *p;
 	int tries = 0;
 
-	while ((p = pick_movable(cpu_rq(cpu))) && tries++ < 10000) {
+	while ((p = rq_find(cpu_rq(cpu), movable)) && tries++ < 10000) {
 		unsigned int target = select_task_cpu(p);
 		unsigned long flags;
 
@@ -206,6 +305,7 @@ static int cpu_stopper(void *arg)
 {
 	unsigned int cpu = smp_processor_id(), heir = heir_cpu(cpu);
 
+	percpu_kthreads_park(cpu);
 	/* Still online: a reader its softirqs run is one RCU waits for. */
 	if (local_softirq_pending())
 		do_softirq();
@@ -273,8 +373,20 @@ int cpu_down(unsigned int cpu)
 		goto out;
 	}
 	sched_setscheduler(t, SCHED_FIFO, 99);
+	nr_broken = 0;
+	/* Before the stopper wakes: its wake-up must not preempt a per-CPU
+	 * kernel thread either (hotplug_holds_preemption()). */
+	WRITE_ONCE(cpu_parking_until[cpu], jiffies + msecs_to_jiffies(PARK_WAIT_MS));
+	smp_mb();
 	wake_up_process(t);
 	wait_for_completion(&down_done);
+	WRITE_ONCE(cpu_parking_until[cpu], 0);
+	for (unsigned int i = 0; i < nr_broken && i < BROKEN_MAX; i++)
+		printk("hotplug: process %d (%s) no longer affine to cpu%u\n", broken[i].pid,
+		       broken[i].name, cpu);
+	if (nr_broken > BROKEN_MAX)
+		printk("hotplug: and %u more processes no longer affine to cpu%u\n",
+		       nr_broken - BROKEN_MAX, cpu);
 	tasklets_takeover(cpu);		/* parked: its lists are ours to empty */
 	rcu_hook_cpu_dead(cpu);		/* here, a live CPU adopts its callbacks */
 	put_task(t);	/* it finishes when the CPU comes back */

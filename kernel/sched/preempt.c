@@ -71,7 +71,8 @@ static inline bool may_preempt(void)
 {
 	struct task *p = current;
 
-	return READ_ONCE(sched_preempt_active) && p && !p->is_idle;
+	return READ_ONCE(sched_preempt_active) && p && !p->is_idle &&
+	       !hotplug_holds_preemption(p);
 }
 
 /* From preempt_enable(): the count just reached zero and need_resched is set. */

@@ -78,6 +78,12 @@ bool move_queued_task(struct task *p, unsigned int from, unsigned int to);
 void sleepers_migrate(unsigned int from, unsigned int to);
 /* Ctrl-T: which CPUs are online, the hotplug counts and latencies. */
 void cpu_hotplug_show(void);
+/*
+ * May the task running here be preempted? Not if it is a per-CPU kernel
+ * thread of a CPU that is going down: it parks at a voluntary switch of
+ * its own (hotplug.c). For may_preempt(), so cheap when no CPU is.
+ */
+bool hotplug_holds_preemption(struct task *p);
 
 /* stats.c: the scheduler's Ctrl-T report (include/sysrq.h), from sched_init(). */
 void sched_register_sysrq(void);

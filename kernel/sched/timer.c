@@ -226,6 +226,21 @@ bool mod_timer(struct timer_list *t, unsigned long expires)
 		return false;
 	}
 	__lock_takeback(&b->lock);	/* lock_timer_base() returned it locked */
+	/*
+	 * Not queued, and last on the wheel of a CPU now offline: arm it
+	 * here instead. cpu_down() moved that wheel's queued timers
+	 * (timers_migrate()); one between two runs was on no list, and its
+	 * base still names the parked CPU's wheel, which nothing runs until
+	 * the CPU returns. The online mask is cleared before the wheel is
+	 * emptied, under its lock, so a timer queued there on a stale look
+	 * is moved with the rest.
+	 */
+	if (list_empty(&t->entry) && !cpu_online(b->cpu)) {
+		spin_unlock_irqrestore(&b->lock, flags);
+		t->expires = expires;
+		add_timer(t);
+		return false;
+	}
 	was_pending = detach_timer(b, t);
 	t->expires = expires;
 	enqueue(b, t);

@@ -18,6 +18,15 @@
  *                             voluntary switch, in no trampoline (one
  *                             preempted may be in one, and rightly holds
  *                             the grace period until c returns).
+ *   hotplug_frozen_tasks_rcu_preempted
+ *                             the same thread with its delay preemptible
+ *                             (a preemptible kernel only): the stopper
+ *                             would preempt it in the middle, where a
+ *                             trampoline could be. A per-CPU kernel
+ *                             thread parks at a point of its own choosing
+ *                             instead (kernel/sched/hotplug.c), a
+ *                             voluntary switch, so the grace period must
+ *                             still return while c is offline.
  *   hotplug_frozen_srcu       a thread bound to c enters srcu_read_lock()
  *                             and runs on inside until told to leave; c
  *                             goes down, the thread is told to leave, and
@@ -41,6 +50,7 @@
 
 struct frozen {
 	struct srcu_struct *ss;		/* the SRCU test's domain, else NULL */
+	bool preemptible;		/* the delay runs with preemption on */
 	volatile bool ready, stop, done;
 	unsigned int ran_on;		/* the last CPU the thread ran on */
 };
@@ -56,6 +66,14 @@ static int frozen_thread(void *arg)
 	smp_mb();		/* inside before the test takes the CPU */
 	WRITE_ONCE(f->ready, true);
 	while (!READ_ONCE(f->stop)) {
+		if (f->preemptible) {
+			/* Nearly all its time here, where a preemptible
+			 * kernel may take the CPU from it. */
+			udelay(2000);
+			WRITE_ONCE(f->ran_on, smp_processor_id());
+			cond_resched();
+			continue;
+		}
 		preempt_disable();
 		udelay(50);
 		WRITE_ONCE(f->ran_on, smp_processor_id());
@@ -81,20 +99,17 @@ static int frozen_waiter(void *arg)
 	return 0;
 }
 
-static void frozen_run(struct ktest_ctx *t, struct srcu_struct *ss, const char *what)
+static void frozen_run(struct ktest_ctx *t, struct srcu_struct *ss, bool preemptible,
+		       const char *what)
 {
 	unsigned int cpu = nr_cpu_ids - 1;
-	struct frozen f = { .ss = ss };
+	struct frozen f = { .ss = ss, .preemptible = preemptible };
 	struct task *p, *w;
 	u64 t0, ms;
 	int err, code;
 
-	if (nr_cpu_ids < 2) {
-		ktest_skip(t, "one CPU: none to take offline");
-		return;
-	}
-	if (!rcu_hotplug_supported()) {
-		ktest_skip(t, "the RCU variant built in does not support CPU hotplug");
+	if (cpu_hotplug_unavailable()) {
+		ktest_skip(t, cpu_hotplug_unavailable());
 		return;
 	}
 	p = kthread_create_on_cpu(frozen_thread, &f, cpu, "rcu_frozen");
@@ -128,7 +143,17 @@ static void frozen_run(struct ktest_ctx *t, struct srcu_struct *ss, const char *
 
 KTEST(hotplug_frozen_tasks_rcu)
 {
-	frozen_run(t, NULL, "synchronize_rcu_tasks()");
+	frozen_run(t, NULL, false, "synchronize_rcu_tasks()");
+}
+
+KTEST(hotplug_frozen_tasks_rcu_preempted)
+{
+	if (!READ_ONCE(sched_preempt_active)) {
+		ktest_skip(t, "the kernel is not preemptible: the stopper takes a kernel thread's "
+			   "CPU only at a voluntary switch (hotplug_frozen_tasks_rcu)");
+		return;
+	}
+	frozen_run(t, NULL, true, "synchronize_rcu_tasks()");
 }
 
 static struct srcu_struct frozen_srcu;
@@ -137,6 +162,6 @@ KTEST(hotplug_frozen_srcu)
 {
 	KT_ASSERT(t, init_srcu_struct(&frozen_srcu, "hotplug_frozen") == 0,
 		  "init_srcu_struct() failed");
-	frozen_run(t, &frozen_srcu, "synchronize_srcu()");
+	frozen_run(t, &frozen_srcu, false, "synchronize_srcu()");
 	cleanup_srcu_struct(&frozen_srcu);
 }

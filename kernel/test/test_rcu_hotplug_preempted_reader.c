@@ -24,7 +24,13 @@
 #include <time.h>
 #include <errno.h>
 
-#define HOLD_MS		600
+/*
+ * Longer than a grace period (rcu-preempt's, about 250 ms) plus the up to
+ * 100 ms the stopper lets a bound thread run on to a voluntary switch
+ * (kernel/sched/hotplug.c): the reader must still be inside when
+ * synchronize_rcu() would return without it.
+ */
+#define HOLD_MS		700
 
 struct hpr {
 	bool widen;

@@ -1,6 +1,7 @@
 /*
  * Kernel timers (include/timer.h): on their CPU, in order of expiry, never
- * early; del_timer_sync() waits for a running handler. And the lateness
+ * early; del_timer_sync() waits for a running handler; one re-armed after
+ * its CPU went offline still fires (hotplug_timer_rearm). And the lateness
  * benchmark.
  */
 #include <ktest.h>
@@ -12,6 +13,8 @@
 #include <printk.h>
 #include <kmalloc.h>
 #include <arch/cpu.h>
+#include <atomic.h>
+#include <cpuhotplug.h>
 
 struct probe {
 	struct timer_list timer;
@@ -196,4 +199,62 @@ KTEST(bench_timer_lateness)
 		   (unsigned long)(late_ns[late_n / 2] / 1000),
 		   (unsigned long)(late_ns[late_n * 99 / 100] / 1000),
 		   (unsigned long)(late_ns[late_n - 1] / 1000), (unsigned long)(late_ns[0] / 1000));
+}
+
+/*
+ * CPU hotplug: a timer that last ran on a CPU now offline, and is not
+ * queued, is armed again by mod_timer() on another CPU. cpu_down() moves
+ * the queued timers off the dying CPU's wheel (timers_migrate()), but a
+ * timer between two runs is on no list, only its base still names that
+ * wheel: re-armed there, it would wait until the CPU returned (krcud's
+ * global rcu_timer, which wakes the daemons every grace period needs,
+ * stalled every grace period so while a CPU stayed offline).
+ */
+static atomic_t hr_fired;
+static volatile int hr_cpu = -1;
+
+static void hr_fn(unsigned long data)
+{
+	WRITE_ONCE(hr_cpu, smp_processor_id());
+	atomic_inc(&hr_fired);
+}
+
+static bool hr_wait(int n, unsigned long max_ms)
+{
+	for (u64 t0 = ktime_get_ns(); ktime_get_ns() - t0 < max_ms * 1000000ULL; msleep(1))
+		if (atomic_read(&hr_fired) >= n)
+			return true;
+	return atomic_read(&hr_fired) >= n;
+}
+
+KTEST(hotplug_timer_rearm)
+{
+	unsigned int cpu = nr_cpu_ids - 1;
+	struct timer_list tm;
+	bool fired;
+	int err;
+
+	if (cpu_hotplug_unavailable()) {
+		ktest_skip(t, cpu_hotplug_unavailable());
+		return;
+	}
+	atomic_set(&hr_fired, 0);
+	setup_timer(&tm, hr_fn, 0);
+	tm.expires = jiffies + 1;
+	add_timer_on(&tm, cpu);
+	KT_ASSERT(t, hr_wait(1, 2000), "a timer added on cpu%u never fired", cpu);
+	KT_EXPECT(t, READ_ONCE(hr_cpu) == (int)cpu, "it fired on cpu%d, not cpu%u",
+		  READ_ONCE(hr_cpu), cpu);
+	err = cpu_down(cpu);
+	KT_ASSERT(t, err == 0, "cpu_down(%u) = %d", cpu, err);
+	mod_timer(&tm, jiffies + 1);	/* here, with its last CPU offline */
+	fired = hr_wait(2, 1000);
+	kt_info("re-armed with cpu%u offline: %s (on cpu%d)", cpu,
+		fired ? "fired" : "NOT FIRED in 1 s", READ_ONCE(hr_cpu));
+	KT_EXPECT(t, fired, "a timer that last ran on cpu%u, re-armed by mod_timer() on cpu%u "
+		  "while cpu%u was offline, did not fire within 1 s: it waits on the offline "
+		  "CPU's wheel", cpu, smp_processor_id(), cpu);
+	KT_EXPECT(t, cpu_up(cpu) == 0, "cpu_up(%u)", cpu);
+	hr_wait(2, 2000);		/* a failed run's timer fires once the CPU is back */
+	del_timer_sync(&tm);
 }
