@@ -4,7 +4,10 @@
  * Binds the port (default 7, the echo service) on every address and
  * sends each datagram back to where it came from, unchanged. It stops
  * after idle_s seconds without a datagram (default 10; a receive timeout,
- * SO_RCVTIMEO), and prints how many it echoed.
+ * SO_RCVTIMEO), and prints how many it echoed. Before the first datagram
+ * it waits ten times as long: a sink started beside the echo server
+ * (-s) hears nothing until the host has finished with the echo, however
+ * long a loaded host takes over that.
  *
  * -n: a sink instead: count, do not answer, and at the end print a
  * BENCH line with the datagrams per second received between the first
@@ -53,7 +56,7 @@ static int serve(int port, int idle, int sink, const char *name)
 		return 1;
 	}
 	setsockopt(fd, SOL_SOCKET, SO_RCVBUF, &rcvbuf, sizeof(rcvbuf));
-	tv.tv_sec = idle;
+	tv.tv_sec = 10 * idle;
 	tv.tv_usec = 0;
 	setsockopt(fd, SOL_SOCKET, SO_RCVTIMEO, &tv, sizeof(tv));
 	printf("udpecho: %s on port %d, until %d s without a datagram\n",
@@ -70,8 +73,11 @@ static int serve(int port, int idle, int sink, const char *name)
 			return 1;
 		}
 		last = now_ns();
-		if (!count)
+		if (!count) {
 			first = last;
+			tv.tv_sec = idle;	/* from now on, idle_s without one ends it */
+			setsockopt(fd, SOL_SOCKET, SO_RCVTIMEO, &tv, sizeof(tv));
+		}
 		count++;
 		bytes += n;
 		if (!sink && sendto(fd, buf, n, 0, (struct sockaddr *)&from, flen) < 0 &&
