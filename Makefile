@@ -650,12 +650,13 @@ SOAK_RUNS	?= 1
 SOAK_JOBS	?= 1
 # The mutation suite (tests/mutants/*.toml): each realistic RCU bug planted
 # in a scratch copy of the tree and run against the check that should catch
-# it. MUTANTS='poll-*' chooses, MUTANTS_REPEAT=3 runs each several times.
+# it. MUTANTS='poll-*' chooses, MUTANTS_REPEAT=3 runs each several times;
+# SEEDS=1-10 runs each once per torture seed in the deterministic mode.
 MUTANTS		?=
 MUTANTS_REPEAT	?= 1
 mutants: deps
 	$(Q)$(PYTHON) tools/mutants.py $(MUTANTS) --repeat $(MUTANTS_REPEAT) \
-		--kvm $(if $(filter auto,$(KVM)),0,$(KVM))
+		$(if $(SEEDS),--seeds $(SEEDS)) --kvm $(if $(filter auto,$(KVM)),0,$(KVM))
 
 # rcutorture scenarios by pattern and count, for DURATION (s, m or h), one
 # table (tools/torture.py, docs/rcu/torture.md):

@@ -45,6 +45,7 @@ import time
 import tomllib
 from pathlib import Path
 
+from qs import replay
 from qs.scenario import KASAN_SLOWDOWN
 from qs.symbolize import symbolize
 from qs.sync_tree import sync_tree
@@ -91,8 +92,9 @@ def first_evidence(log_text):
     return None, (m.group(0).strip()[:150] if m else "")
 
 
-def run(m, kvm):
-    """Plant m, boot its check, restore. (verdict, seconds, evidence, log)."""
+def run(m, kvm, seed=None):
+    """Plant m, boot its check, restore. (verdict, seconds, evidence, log).
+    seed: in the deterministic mode, torture.seed=seed on its command line."""
     target = SCRATCH / m["file"]
     pristine = (REPO / m["file"]).read_text()
     if pristine.count(m["find"]) != 1:
@@ -102,9 +104,12 @@ def run(m, kvm):
     name = "mut-" + m["config"][:-len("_defconfig")] + "".join(
         "+" + o.replace("CONFIG_", "").replace("=", "-") for o in opts)
     timeout = m["timeout"] * (KASAN_SLOWDOWN if "CONFIG_KASAN=y" in opts else 1)
+    cmdline = m["cmdline"] if seed is None else replay.seeded_cmdline(m["cmdline"], seed)
     cmd = [sys.executable, str(SCRATCH / "tools" / "qrun.py"), "boot", "--name", name,
-           "--config", m["config"], "--cpus", str(m["cpus"]), "--args", m["cmdline"],
+           "--config", m["config"], "--cpus", str(m["cpus"]), "--args", cmdline,
            "--timeout", str(timeout), "--kvm", str(kvm), "--expect", "pass"]
+    if seed is not None:
+        cmd += ["--deterministic"]
     for o in opts:
         cmd += ["--option", o]
     t0 = time.time()
@@ -140,6 +145,9 @@ def main():
     ap.add_argument("--repeat", type=int, default=1, help="runs of each mutant")
     ap.add_argument("--list", action="store_true", help="list the mutants and stop")
     ap.add_argument("--kvm", default=os.environ.get("KVM", "0"))
+    ap.add_argument("--seeds", type=replay.numbers, default=None,
+                    help="deterministic mode, once per torture seed (1-10, 1,4,9-12): a "
+                         "mutant a seed catches, it catches every time (docs/replay.md)")
     a = ap.parse_args()
     paths = sorted(MUTANTS.glob("*.toml"))
     try:
@@ -163,13 +171,17 @@ def main():
     rows, bad = [], 0
     for m in muts:
         verdicts = []
-        for i in range(a.repeat):
-            v, secs, why, log = run(m, a.kvm)
-            verdicts.append(v)
-            where = f" log={log.relative_to(REPO)}" if log else ""
-            print(f"{v:7s} {m['name']:32s} {m['kind']:26s} "
-                  + (f"after {secs:.1f}s: {why}" if v == "CAUGHT" else why) + where, flush=True)
-            if v == "STALE":
+        for seed in (a.seeds or [None]):
+            for i in range(a.repeat):
+                v, secs, why, log = run(m, a.kvm, seed)
+                verdicts.append(v)
+                where = f" log={log.relative_to(REPO)}" if log else ""
+                tag = f" seed={seed}" if seed is not None else ""
+                print(f"{v:7s} {m['name']:32s} {m['kind']:26s}{tag} "
+                      + (f"after {secs:.1f}s: {why}" if v == "CAUGHT" else why) + where, flush=True)
+                if v == "STALE":
+                    break
+            if "STALE" in verdicts:
                 break
         caught = verdicts.count("CAUGHT")
         rows.append((m, caught, len(verdicts), "STALE" in verdicts))

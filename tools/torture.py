@@ -57,7 +57,6 @@ except ImportError:
 
 SUMMARY = re.compile(r"rcu-torture: summary: (.*)$", re.M)
 DURATION = re.compile(r"torture\.duration=\S+")
-SEED = re.compile(r"torture\.seed=\S+")
 
 
 def seconds(text):
@@ -72,24 +71,18 @@ def seconds(text):
 
 
 def numbers(text):
-    """'1-50', '3', '1,4,9-12' -> [1, ..., 50] ..."""
-    out = []
-    for part in text.split(","):
-        m = re.fullmatch(r"\s*(\d+)\s*(?:-\s*(\d+)\s*)?", part)
-        if not m:
-            raise argparse.ArgumentTypeError(f"{text!r}: numbers and ranges, as 1-50 or 1,4,9-12")
-        lo, hi = int(m.group(1)), int(m.group(2) or m.group(1))
-        out += range(lo, hi + 1)
-    return out
+    """'1-50', '3', '1,4,9-12' -> [1, ..., 50] ... (qs.replay.numbers)."""
+    try:
+        return replay.numbers(text)
+    except ValueError as e:
+        raise argparse.ArgumentTypeError(str(e))
 
 
 def with_seed(case, seed):
     """case with torture.seed=seed on its command line (before any " -- ")."""
     if seed is None:
         return case
-    head, sep, tail = case.cmdline.partition(" -- ")
-    head = SEED.sub("", head).strip() + f" torture.seed={seed}"
-    return dataclasses.replace(case, cmdline=head.strip() + sep + tail)
+    return dataclasses.replace(case, cmdline=replay.seeded_cmdline(case.cmdline, seed))
 
 
 def plan(patterns):

@@ -188,6 +188,32 @@ def replay_command(config, cpus, cmdline, options=(), boot="kernel", expect="pas
     return " ".join(parts)
 
 
+SEED = re.compile(r"torture\.seed=\S+")
+
+
+def numbers(text):
+    """'1-50', '3', '1,4,9-12' -> [1, ..., 50] ... (make torture's and make
+    mutants' SEEDS=). ValueError on anything else."""
+    out = []
+    for part in text.split(","):
+        m = re.fullmatch(r"\s*(\d+)\s*(?:-\s*(\d+)\s*)?", part)
+        if not m:
+            raise ValueError(f"{text!r}: numbers and ranges, as 1-50 or 1,4,9-12")
+        lo, hi = int(m.group(1)), int(m.group(2) or m.group(1))
+        out += range(lo, hi + 1)
+    return out
+
+
+def seeded_cmdline(cmdline, seed):
+    """cmdline with torture.seed=seed among the kernel's arguments (before
+    any " -- "), replacing one already there."""
+    head, sep, tail = cmdline.partition(" -- ")
+    if cmdline.startswith("-- "):
+        head, sep, tail = "", "-- ", cmdline[3:]
+    head = (SEED.sub("", head).strip() + f" torture.seed={seed}").strip()
+    return head + (" " + sep.strip() + " " + tail if sep else "")
+
+
 def sweep_command(case, seeds="1-20"):
     """What an MTTCG failure offers instead: its case under many seeds in
     the deterministic mode, where any failure found replays exactly."""
