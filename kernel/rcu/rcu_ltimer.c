@@ -25,7 +25,8 @@
 #include <arch/cpu.h>
 
 struct rcu_ctrlblk {
-	spinlock_t mutex;		/* guards curbatch, maxbatch, rcu_cpu_mask */
+	spinlock_t mutex;		/* a spinlock, named as in the paper's figures;
+				 * guards curbatch, maxbatch, rcu_cpu_mask */
 	rcu_batch_t curbatch;		/* current batch number */
 	rcu_batch_t maxbatch;		/* max requested batch number */
 	cpumask_t rcu_cpu_mask;		/* CPUs that need to switch for curbatch */
