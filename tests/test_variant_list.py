@@ -35,7 +35,7 @@ def probe():
     from figs import variants as figs_variants
     from qs import compare, dcachefigs, scenario
     from qs import variants as rcu
-    import soak
+    from qs import soak
     import test_gdb_rcu_variants as gdb_test
 
     repo = Path.cwd()
