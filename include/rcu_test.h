@@ -50,5 +50,13 @@ struct qs_lines_totals {
 };
 void qs_lines_enable(bool on);
 void qs_lines_read(struct qs_lines_totals *t);
+/* One marked line: its address, the reports that wrote it, by which CPUs. */
+struct qs_lines_line {
+	unsigned long addr;
+	unsigned long reports;
+	unsigned long writers;		/* a bit per CPU */
+	bool shared;
+};
+bool qs_lines_line(unsigned int i, struct qs_lines_line *l);
 
 #endif

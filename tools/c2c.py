@@ -44,6 +44,9 @@ CASES = {
     "semop-global": ("test-defconfig", (), "ipc=global -- semopbench {cpus} 20000; poweroff", None),
     "semop": ("test-defconfig", (), "ipc=rcu -- semopbench {cpus} 20000; poweroff", None),
     "counters": ("figures-defconfig", NOPOISON, "ktest=c2c_*", None),
+    # the lines each variant's quiescent states and grace periods write
+    # (c2c.py qslines builds c2c-<variant> from configs/rcu_<variant>_defconfig)
+    "qslines": ("c2c-qslines", NOPOISON, "ktest=bench_qs_lines", None),
     # tests/test_c2c.py's one boot: the counters, then the read-only cells
     # in fewer rounds
     "selftest": ("figures-defconfig", NOPOISON,
@@ -89,13 +92,15 @@ def bench_cells(bench, log=""):
 
 
 def boot_case(case, cpus, out_dir, use_plugin=True, timeout=900, lines_log2=22, name=None,
-              args="", detail=True):
+              args="", detail=True, defconfig="defconfig", all_lines=False):
     """Boot CASE under the plugin (use_plugin=False: the same boot without
     it, for its cost); name: another build of defconfig (the tests use
     make test's own, with kmalloc poisoning, which the cases here do not
     mind); args: more of the command line; detail=False: the cells' counts
     only, no line views (the modelled figures need no more, and Figure 5's
-    updates would fill hundreds of megabytes with them)."""
+    updates would fill hundreds of megabytes with them); defconfig: the
+    configuration name builds from; all_lines: the line views keep the
+    lines inside cells that never moved too (the plugin's all=1)."""
     bname, options, cmdline, nic = CASES[case]
     if name:
         bname, options = name, ()
@@ -104,7 +109,7 @@ def boot_case(case, cpus, out_dir, use_plugin=True, timeout=900, lines_log2=22, 
     if args:
         cmdline = cmdline.replace(" -- ", f" {args} -- ") if " -- " in cmdline else f"{cmdline} {args}"
     from qs.build import build
-    elf = build(name, "defconfig", list(options))
+    elf = build(name, defconfig, list(options))
     extra = []
     out = out_dir / "c2c.out"
     if use_plugin:
@@ -116,10 +121,11 @@ def boot_case(case, cpus, out_dir, use_plugin=True, timeout=900, lines_log2=22, 
         # the detail table is keyed by line, instruction, vCPU and cell: it
         # grows with the vCPUs (2^21 entries of 32 bytes at 2, 2^24 at 16)
         detail = min(24, 19 + cpus.bit_length()) if detail else 0
-        extra = ["-plugin", f"{plugin()},out={out},mark={mark},lines={lines_log2},detail={detail}"]
+        extra = ["-plugin", f"{plugin()},out={out},mark={mark},lines={lines_log2},detail={detail}"
+                 f"{',all=1' if all_lines else ''}"]
         cmdline = cmdline.replace(" -- ", " c2c=1 -- ") if " -- " in cmdline else cmdline + " c2c=1"
     t0 = time.time()
-    r = boot(name=name, defconfig="defconfig", options=list(options), boot="kernel", cpus=cpus,
+    r = boot(name=name, defconfig=defconfig, options=list(options), boot="kernel", cpus=cpus,
              cmdline=cmdline, timeout=timeout, kvm="0", label=f"c2c-{case}-smp{cpus}",
              extra=extra, nics=[Nic(nic, dump=False)] if nic else None)
     return r, elf, out, time.time() - t0
@@ -149,6 +155,126 @@ def cmd_run(a):
         "lines": lines}, indent=1, default=str))
     sys.stdout.write(text)
     print(f"\nc2c: {out_dir}/report.txt (boot {secs:.1f} s under the plugin; log {r.log_path})")
+
+
+QS_LINE = re.compile(r"qs_lines line (0x[0-9a-f]+) (shared|private) reports (\d+) writers (0x[0-9a-f]+)")
+
+
+def qslines_boot(variant, cpus, gps=20):
+    """One boot of ktest=bench_qs_lines on configs/rcu_<variant>_defconfig
+    under the plugin, every line kept (all=1): the variant's lines the
+    window wrote (qs.c2c.rcu_lines), its BENCH line, the marks' lines."""
+    from qs.c2c import code_xfers, rcu_lines
+    out_dir = REPO / "build" / "c2c" / f"qslines-smp{cpus}" / variant
+    out_dir.mkdir(parents=True, exist_ok=True)
+    r, elf, out, secs = boot_case("qslines", cpus, out_dir, name=f"c2c-{variant}",
+                                  defconfig=f"rcu_{variant}_defconfig", all_lines=True,
+                                  args=f"bench.qs_gps={gps}", timeout=600)
+    if r.status != "pass" or not out.exists():
+        sys.exit(f"c2c: {variant}: the boot ended {r.status}; see {r.log_path}")
+    shutil.copyfile(elf, out_dir / "quiescent.elf")
+    (b,) = [b for b in r.console.bench if b.get("bench") == "qs_lines"]
+    counts = Counts(out)
+    lines = rcu_lines(counts, Elf(out_dir / "quiescent.elf"), b["c2c_cell"], elf.parent)
+    marks = [{"addr": int(m.group(1), 16), "shared": m.group(2) == "shared",
+              "reports": int(m.group(3)), "writers": bin(int(m.group(4), 16)).count("1")}
+             for m in QS_LINE.finditer(r.log)]
+    gps = b["grace_periods"] or 1
+    shared = [e for e in lines.values() if len(e["writers"]) > 1]
+    summary = {
+        "variant": variant, "cpus": cpus, "grace_periods": b["grace_periods"],
+        "boot_s": round(secs, 1), "log": str(r.log_path),
+        "private_lines": sum(len(e["writers"]) == 1 for e in lines.values()),
+        "shared_lines": len(shared),
+        "max_writers": max((len(e["writers"]) for e in shared), default=0),
+        "lines_xfer_per_gp": sum(e["xfer"] for e in lines.values()) / gps,
+        "code_xfer_per_gp": code_xfers(counts, Elf(out_dir / "quiescent.elf"), b["c2c_cell"],
+                                       elf.parent) / gps,
+        "lines": [{**e, "writers": sorted(e["writers"]), "readers": sorted(e["readers"]),
+                   "functions": sorted(e["functions"]), "names": None, "offs": None}
+                  for e in sorted(lines.values(), key=lambda e: -e["xfer"])]}
+    (out_dir / "qslines.json").write_text(json.dumps(summary, indent=1))
+    return {"variant": variant, "bench": b, "lines": lines, "marks": marks, "boot_s": secs,
+            "summary": summary}
+
+
+def qslines_table(summaries):
+    """The plugin's table: per variant, the lines of its own state the window
+    wrote, and the transfers a grace period."""
+    out = ["| variant | CPUs | grace periods | private lines (one CPU wrote each) | shared "
+           "lines (2+ CPUs wrote each) | most CPUs on one line | transfers a GP on its "
+           "lines | transfers a GP by its code |", "|" + " --- |" * 8]
+    for d in summaries:
+        out.append(f"| {d['variant']} | {d['cpus']} | {d['grace_periods']} | {d['private_lines']} | "
+                   f"{d['shared_lines']} | {d['max_writers']} | {d['lines_xfer_per_gp']:.1f} | "
+                   f"{d['code_xfer_per_gp']:.1f} |")
+    return "\n".join(out) + "\n"
+
+
+def qslines_figure(summaries, path):
+    """Transfers a grace period per variant, on its own lines and by its code."""
+    sys.path.insert(0, str(REPO / "tools"))
+    from figs import pyplot, save
+    plt = pyplot()
+    fig, ax = plt.subplots(figsize=(6.4, 3.4))
+    names = [d["variant"] for d in summaries]
+    xs = range(len(names))
+    ax.bar([x - 0.2 for x in xs], [d["lines_xfer_per_gp"] for d in summaries], 0.4,
+           label="on the variant's own lines")
+    ax.bar([x + 0.2 for x in xs], [d["code_xfer_per_gp"] for d in summaries], 0.4,
+           label="by the variant's code, any line")
+    ax.set_xticks(list(xs))
+    ax.set_xticklabels(names, rotation=30, fontsize=7)
+    ax.set_ylabel("cache-line transfers a grace period")
+    cpus = summaries[0]["cpus"] if summaries else "?"
+    ax.set_title(f"Grace-period machinery, counted by the coherence plugin (-smp {cpus})")
+    ax.grid(axis="y", alpha=0.3)
+    ax.legend(fontsize=7)
+    return save(fig, path)
+
+
+def cmd_qslines(a):
+    """Per variant, the lines its quiescent states wrote as the marks
+    counted them, beside what the plugin saw stored to the same lines in
+    the same window."""
+    from qs.c2c import virt_to_phys
+    rows = ["| variant | line (what it is) | marks: reports that wrote it | marks: CPUs | "
+            "plugin: CPUs that stored | plugin: stores | plugin: transfers+invalidations "
+            "of those stores |", "| --- | --- | --- | --- | --- | --- | --- |"]
+    summary = ["| variant | GPs | marks: shared lines | plugin: lines written by 2+ CPUs "
+               "(the marked among them) | marks: private lines | plugin: lines one CPU wrote "
+               "(the marked among them) | plugin: transfers a GP on the variant's lines |",
+               "| --- | --- | --- | --- | --- | --- | --- |"]
+    for v in a.variants.split(","):
+        d = qslines_boot(v, a.cpus, a.gps)
+        lines, gps = d["lines"], d["bench"]["grace_periods"]
+        marked = {virt_to_phys(m["addr"]): m for m in d["marks"]}
+        for pa, m in sorted(marked.items(), key=lambda x: (not x[1]["shared"], x[0])):
+            e = lines.get(pa)
+            what = e["name"] if e else "(no store seen by the plugin)"
+            rows.append(f"| {v} | {what} ({'shared' if m['shared'] else 'private'}) | "
+                        f"{m['reports']} | {m['writers']} | "
+                        f"{len(e['writers']) if e else 0} | {e['stores'] if e else 0} | "
+                        f"{e['moves'] if e else 0} |")
+        multi = [pa for pa, e in lines.items() if len(e["writers"]) > 1]
+        single = [pa for pa, e in lines.items() if len(e["writers"]) == 1]
+        ms = [pa for pa, m in marked.items() if m["shared"]]
+        mp = [pa for pa, m in marked.items() if not m["shared"]]
+        xfer = sum(e["xfer"] for e in lines.values())
+        summary.append(f"| {v} | {gps} | {len(ms)} | {len(multi)} ({len(set(multi) & set(ms))}) | "
+                       f"{len(mp)} | {len(single)} ({len(set(single) & set(mp))}) | "
+                       f"{xfer / gps if gps else 0:.1f} |")
+        print(f"c2c: {v}: {len(d['marks'])} marked lines, {len(lines)} written by the variant's "
+              f"data, boot {d['boot_s']:.0f} s", file=sys.stderr)
+        (REPO / "build" / "c2c" / f"qslines-smp{a.cpus}" / v / "lines.txt").write_text(
+            "".join(f"{e['name']} writers {sorted(e['writers'])} stores {e['stores']} moves "
+                    f"{e['moves']} xfer {e['xfer']} by {' '.join(sorted(e['functions']))}\n"
+                    for e in sorted(lines.values(), key=lambda e: -e["xfer"])))
+    text = "\n".join(summary) + "\n\n" + "\n".join(rows) + "\n"
+    out = REPO / "build" / "c2c" / f"qslines-smp{a.cpus}" / "table.md"
+    out.write_text(text)
+    sys.stdout.write(text)
+    print(f"\nc2c: {out}", file=sys.stderr)
 
 
 def cmd_report(a):
@@ -219,6 +345,11 @@ def main():
     p.add_argument("--top", type=int, default=10)
     p.add_argument("--only", help="as for run")
     p.set_defaults(fn=cmd_report)
+    q = sub.add_parser("qslines")
+    q.add_argument("--variants", default="ltimer,xrcu,krcud,preempt,poll,poll_percpu,taskq,sched,tree")
+    q.add_argument("--cpus", type=int, default=4)
+    q.add_argument("--gps", type=int, default=20)
+    q.set_defaults(fn=cmd_qslines)
     c = sub.add_parser("compare")
     c.add_argument("figures", help="a figures.json with the hash-lookup part (make figures)")
     c.add_argument("--machine", default="bdw", help="the cost model's column (tools/qs/costmodel.py)")

@@ -19,6 +19,7 @@
 #include <smp.h>
 #include <time.h>
 #include <cmdline.h>
+#include <c2c_mark.h>
 
 static unsigned long qs_gps = 20;
 CMDLINE_ULONG("bench.qs_gps", qs_gps, 1, 1000,
@@ -38,6 +39,25 @@ static int light_reader(void *arg)
 	return 0;
 }
 
+/*
+ * Under the coherence plugin (c2c=1), the counted grace periods are one
+ * cell on every CPU at once: the quiescent states are reported from each
+ * CPU's tick, softirqs and kthreads, not from this thread, so the cell
+ * is opened and closed on each CPU by a cross-call, and everything a CPU
+ * runs in between counts.
+ */
+static unsigned int qs_cell;
+
+static void qs_cell_begin(void *arg)
+{
+	c2c_cell_begin(qs_cell, (const char *)arg);
+}
+
+static void qs_cell_end(void *arg)
+{
+	c2c_cell_end(qs_cell);
+}
+
 /* Lines per quiescent state, in hundredths. */
 static unsigned long per_qs_x100(unsigned long lines, unsigned long qs)
 {
@@ -48,6 +68,7 @@ KTEST(bench_qs_lines)
 {
 	struct task *readers[CONFIG_NR_CPUS] = { NULL };
 	struct qs_lines_totals tot;
+	struct qs_lines_line line;
 	unsigned long gp0;
 	unsigned int cpu;
 
@@ -58,12 +79,22 @@ KTEST(bench_qs_lines)
 		wake_up_process(readers[cpu]);
 	}
 	synchronize_kernel();		/* the readers running before counting starts */
+	if (c2c_enabled) {
+		qs_cell = c2c_cell_id();
+		on_each_cpu(qs_cell_begin, (void *)"qs_lines", true);
+	}
 	gp0 = rcu_gp_completed();
 	qs_lines_enable(true);
 	for (unsigned long i = 0; i < qs_gps; i++)
 		synchronize_kernel();
 	qs_lines_enable(false);
+	gp0 = rcu_gp_completed() - gp0;
+	if (c2c_enabled)
+		on_each_cpu(qs_cell_end, NULL, true);
 	qs_lines_read(&tot);
+	for (unsigned int i = 0; qs_lines_line(i, &line); i++)
+		kt_info("qs_lines line %#lx %s reports %lu writers %#lx", line.addr,
+			line.shared ? "shared" : "private", line.reports, line.writers);
 	readers_stop = true;
 	for_each_online_cpu(cpu)
 		kthread_join(readers[cpu]);
@@ -74,12 +105,12 @@ KTEST(bench_qs_lines)
 		   "\"grace_periods\":%lu,\"reports\":%lu,\"qs\":%lu,"
 		   "\"private_x100\":%lu,\"shared_x100\":%lu,\"total_x100\":%lu,"
 		   "\"max_lines\":%lu,\"max_shared\":%lu,\"overflows\":%lu,"
-		   "\"shared_lines_seen\":%lu,\"max_writers\":%lu}",
-		   rcu_variant_name(), num_online_cpus(), rcu_gp_completed() - gp0,
+		   "\"shared_lines_seen\":%lu,\"max_writers\":%lu,\"c2c_cell\":%u}",
+		   rcu_variant_name(), num_online_cpus(), gp0,
 		   tot.reports, tot.qs, per_qs_x100(tot.private_lines, tot.qs),
 		   per_qs_x100(tot.shared_lines, tot.qs), per_qs_x100(all, tot.qs),
 		   tot.max_lines, tot.max_shared, tot.overflows, tot.shared_lines_seen,
-		   tot.max_writers);
+		   tot.max_writers, qs_cell);
 	kt_info("%lu quiescent states in %lu reports: %lu.%02lu lines each (%lu.%02lu private, "
 		"%lu.%02lu shared), at most %lu", tot.qs, tot.reports,
 		per_qs_x100(all, tot.qs) / 100, per_qs_x100(all, tot.qs) % 100,

@@ -49,6 +49,9 @@ static struct qs_shared_line {
 	unsigned long line;
 	unsigned long gp;		/* the grace period writers is for */
 	unsigned long writers;		/* a bit per CPU (NR_CPUS <= 64) */
+	unsigned long all_writers;	/* since counting was switched on */
+	unsigned long reports;		/* reports that wrote it */
+	bool shared;
 } qs_shared[QS_SHARED_SLOTS];
 static unsigned int qs_shared_n;
 static unsigned long qs_shared_max_writers;
@@ -74,8 +77,8 @@ static void qs_shared_fold(struct qs_shared_line *l)
 		qs_shared_max_writers = n;
 }
 
-/* Interrupts off. */
-static void qs_shared_writer(unsigned long line, unsigned int cpu, unsigned long gp)
+/* Interrupts off. Private lines are kept too, for qs_lines_line(). */
+static void qs_shared_writer(unsigned long line, unsigned int cpu, unsigned long gp, bool shared)
 {
 	struct qs_shared_line *l = NULL;
 
@@ -91,6 +94,11 @@ static void qs_shared_writer(unsigned long line, unsigned int cpu, unsigned long
 		*l = (struct qs_shared_line){ .line = line, .gp = gp };
 	}
 	if (l) {
+		l->reports++;
+		l->all_writers |= 1UL << cpu;
+		l->shared |= shared;
+		if (!shared)
+			goto unlock;
 		if (l->gp != gp) {
 			qs_shared_fold(l);
 			l->gp = gp;
@@ -98,6 +106,7 @@ static void qs_shared_writer(unsigned long line, unsigned int cpu, unsigned long
 		}
 		l->writers |= 1UL << cpu;
 	}
+unlock:
 	arch_spin_unlock(&qs_shared_lock);
 }
 
@@ -147,12 +156,11 @@ void qs_lines_report(unsigned int nr_qs)
 	unsigned int i;
 
 	for (i = 0; i < c->n; i++) {
-		if (c->shared[i]) {
+		if (c->shared[i])
 			shared++;
-			qs_shared_writer(c->line[i], smp_processor_id(), rcu_gp_started());
-		} else {
+		else
 			priv++;
-		}
+		qs_shared_writer(c->line[i], smp_processor_id(), rcu_gp_started(), c->shared[i]);
 	}
 	c->n = 0;
 	c->tot.reports++;
@@ -211,10 +219,25 @@ void qs_lines_read(struct qs_lines_totals *t)
 	}
 	flags = local_irq_save();
 	arch_spin_lock(&qs_shared_lock);
-	t->shared_lines_seen = qs_shared_n;
-	for (unsigned int i = 0; i < qs_shared_n; i++)
-		qs_shared_fold(&qs_shared[i]);
+	t->shared_lines_seen = 0;
+	for (unsigned int i = 0; i < qs_shared_n; i++) {
+		t->shared_lines_seen += qs_shared[i].shared;
+		if (qs_shared[i].shared)
+			qs_shared_fold(&qs_shared[i]);
+	}
 	t->max_writers = qs_shared_max_writers;
 	arch_spin_unlock(&qs_shared_lock);
 	local_irq_restore(flags);
+}
+
+/* The i-th line marked since counting was switched on: false past the last. */
+bool qs_lines_line(unsigned int i, struct qs_lines_line *l)
+{
+	if (i >= READ_ONCE(qs_shared_n))
+		return false;
+	*l = (struct qs_lines_line){
+		.addr = qs_shared[i].line << QS_LINE_SHIFT, .reports = qs_shared[i].reports,
+		.writers = qs_shared[i].all_writers, .shared = qs_shared[i].shared,
+	};
+	return true;
 }
