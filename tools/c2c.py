@@ -157,13 +157,12 @@ def cmd_run(a):
     print(f"\nc2c: {out_dir}/report.txt (boot {secs:.1f} s under the plugin; log {r.log_path})")
 
 
-QS_LINE = re.compile(r"qs_lines line (0x[0-9a-f]+) (shared|private) reports (\d+) writers (0x[0-9a-f]+)")
-
-
 def qslines_boot(variant, cpus, gps=20):
     """One boot of ktest=bench_qs_lines on configs/rcu_<variant>_defconfig
-    under the plugin, every line kept (all=1): the variant's lines the
-    window wrote (qs.c2c.rcu_lines), its BENCH line, the marks' lines."""
+    under the plugin, every line kept (all=1): the lines of the variant's
+    own data the window wrote (qs.c2c.rcu_lines), and the transfers a grace
+    period on them and by its code; written to qslines.json beside the
+    counts."""
     from qs.c2c import code_xfers, rcu_lines
     out_dir = REPO / "build" / "c2c" / f"qslines-smp{cpus}" / variant
     out_dir.mkdir(parents=True, exist_ok=True)
@@ -175,10 +174,8 @@ def qslines_boot(variant, cpus, gps=20):
     shutil.copyfile(elf, out_dir / "quiescent.elf")
     (b,) = [b for b in r.console.bench if b.get("bench") == "qs_lines"]
     counts = Counts(out)
-    lines = rcu_lines(counts, Elf(out_dir / "quiescent.elf"), b["c2c_cell"], elf.parent)
-    marks = [{"addr": int(m.group(1), 16), "shared": m.group(2) == "shared",
-              "reports": int(m.group(3)), "writers": bin(int(m.group(4), 16)).count("1")}
-             for m in QS_LINE.finditer(r.log)]
+    named = Elf(out_dir / "quiescent.elf")
+    lines = rcu_lines(counts, named, b["c2c_cell"], elf.parent)
     gps = b["grace_periods"] or 1
     shared = [e for e in lines.values() if len(e["writers"]) > 1]
     summary = {
@@ -188,14 +185,13 @@ def qslines_boot(variant, cpus, gps=20):
         "shared_lines": len(shared),
         "max_writers": max((len(e["writers"]) for e in shared), default=0),
         "lines_xfer_per_gp": sum(e["xfer"] for e in lines.values()) / gps,
-        "code_xfer_per_gp": code_xfers(counts, Elf(out_dir / "quiescent.elf"), b["c2c_cell"],
-                                       elf.parent) / gps,
-        "lines": [{**e, "writers": sorted(e["writers"]), "readers": sorted(e["readers"]),
-                   "functions": sorted(e["functions"]), "names": None, "offs": None}
+        "code_xfer_per_gp": code_xfers(counts, named, b["c2c_cell"], elf.parent) / gps,
+        "lines": [{k: sorted(v) if isinstance(v, set) else
+                   {c: sorted(f) for c, f in v.items()} if k in ("by_cpu", "stores_at") else v
+                   for k, v in e.items() if k not in ("names", "offs")}
                   for e in sorted(lines.values(), key=lambda e: -e["xfer"])]}
     (out_dir / "qslines.json").write_text(json.dumps(summary, indent=1))
-    return {"variant": variant, "bench": b, "lines": lines, "marks": marks, "boot_s": secs,
-            "summary": summary}
+    return summary
 
 
 def qslines_table(summaries):
@@ -234,47 +230,27 @@ def qslines_figure(summaries, path):
 
 
 def cmd_qslines(a):
-    """Per variant, the lines its quiescent states wrote as the marks
-    counted them, beside what the plugin saw stored to the same lines in
-    the same window."""
-    from qs.c2c import virt_to_phys
-    rows = ["| variant | line (what it is) | marks: reports that wrote it | marks: CPUs | "
-            "plugin: CPUs that stored | plugin: stores | plugin: transfers+invalidations "
-            "of those stores |", "| --- | --- | --- | --- | --- | --- | --- |"]
-    summary = ["| variant | GPs | marks: shared lines | plugin: lines written by 2+ CPUs "
-               "(the marked among them) | marks: private lines | plugin: lines one CPU wrote "
-               "(the marked among them) | plugin: transfers a GP on the variant's lines |",
-               "| --- | --- | --- | --- | --- | --- | --- |"]
+    """Per variant, the lines of its own state its quiescent states and
+    grace periods wrote, and the transfers a grace period (make c2c
+    CASE=qslines): a table, each variant's lines, and a figure."""
+    top = REPO / "build" / "c2c" / f"qslines-smp{a.cpus}"
+    summaries = []
     for v in a.variants.split(","):
         d = qslines_boot(v, a.cpus, a.gps)
-        lines, gps = d["lines"], d["bench"]["grace_periods"]
-        marked = {virt_to_phys(m["addr"]): m for m in d["marks"]}
-        for pa, m in sorted(marked.items(), key=lambda x: (not x[1]["shared"], x[0])):
-            e = lines.get(pa)
-            what = e["name"] if e else "(no store seen by the plugin)"
-            rows.append(f"| {v} | {what} ({'shared' if m['shared'] else 'private'}) | "
-                        f"{m['reports']} | {m['writers']} | "
-                        f"{len(e['writers']) if e else 0} | {e['stores'] if e else 0} | "
-                        f"{e['moves'] if e else 0} |")
-        multi = [pa for pa, e in lines.items() if len(e["writers"]) > 1]
-        single = [pa for pa, e in lines.items() if len(e["writers"]) == 1]
-        ms = [pa for pa, m in marked.items() if m["shared"]]
-        mp = [pa for pa, m in marked.items() if not m["shared"]]
-        xfer = sum(e["xfer"] for e in lines.values())
-        summary.append(f"| {v} | {gps} | {len(ms)} | {len(multi)} ({len(set(multi) & set(ms))}) | "
-                       f"{len(mp)} | {len(single)} ({len(set(single) & set(mp))}) | "
-                       f"{xfer / gps if gps else 0:.1f} |")
-        print(f"c2c: {v}: {len(d['marks'])} marked lines, {len(lines)} written by the variant's "
-              f"data, boot {d['boot_s']:.0f} s", file=sys.stderr)
-        (REPO / "build" / "c2c" / f"qslines-smp{a.cpus}" / v / "lines.txt").write_text(
-            "".join(f"{e['name']} writers {sorted(e['writers'])} stores {e['stores']} moves "
-                    f"{e['moves']} xfer {e['xfer']} by {' '.join(sorted(e['functions']))}\n"
-                    for e in sorted(lines.values(), key=lambda e: -e["xfer"])))
-    text = "\n".join(summary) + "\n\n" + "\n".join(rows) + "\n"
-    out = REPO / "build" / "c2c" / f"qslines-smp{a.cpus}" / "table.md"
-    out.write_text(text)
-    sys.stdout.write(text)
-    print(f"\nc2c: {out}", file=sys.stderr)
+        summaries.append(d)
+        print(f"c2c: {v}: {len(d['lines'])} lines of its state written in "
+              f"{d['grace_periods']} grace periods, boot {d['boot_s']:.0f} s", file=sys.stderr)
+    text = [qslines_table(summaries)]
+    for d in summaries:
+        text.append(f"\n{d['variant']}: the lines written, most transferred first\n")
+        for e in d["lines"]:
+            text.append(f"  {e['name']}: CPUs {e['writers']} stored {e['stores']} times, "
+                        f"{e['xfer']} transfers, by {' '.join(e['functions'])}\n")
+    (top / "table.md").write_text(text[0])
+    (top / "report.txt").write_text("".join(text))
+    png = qslines_figure(summaries, top / "gp-transfers.png")
+    sys.stdout.write("".join(text))
+    print(f"\nc2c: {top}/report.txt, {top}/{png}", file=sys.stderr)
 
 
 def cmd_report(a):

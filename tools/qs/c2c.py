@@ -418,7 +418,9 @@ def rcu_lines(counts, elf, cell, build_dir):
     """The lines of the RCU variant's own state that a cell wrote (a boot
     with the plugin's all=1, so that lines that never moved are there too):
     {pa: {name, what, writers (CPUs that stored), readers, stores, moves
-    (transfers and invalidations of the stores), functions}}. A lock's
+    (transfers and invalidations of the stores), functions, by_cpu: the
+    functions each CPU stored from, stores_at: {datum: the CPUs that
+    stored to it}}. A lock's
     acquisition is a store to the lock's line, whichever function took it."""
     data, code = rcu_symbols(build_dir)
     allocs = sorted(counts.allocs)
@@ -432,13 +434,16 @@ def rcu_lines(counts, elf, cell, build_dir):
             ours = n["kind"] == "kmalloc" and n["site"].split("+")[0] in code
             out[a["pa"]] = {"pa": a["pa"], "va": l["va"], "names": set(), "what": n["what"],
                             "ours": ours, "writers": set(), "readers": set(), "stores": 0,
-                            "moves": 0, "xfer": 0, "functions": set(),
+                            "moves": 0, "xfer": 0, "functions": set(), "by_cpu": {},
+                            "stores_at": {},
                             "name": n["name"] if ours else ""}
         e = out[a["pa"]]
+        # a line may hold several variables: named by those the accesses touched
+        low = (a["offsets"] & -a["offsets"]).bit_length() - 1 if a["offsets"] else 0
+        d = datum(elf, (l["va"] & ~63) + low)
+        if sum(a[c] for c in _WRITE_COLS):
+            e["stores_at"].setdefault(d, set()).add(a["cpu"])
         if not e["name"] or e["names"]:
-            # a line may hold several variables: named by those the accesses touched
-            low = (a["offsets"] & -a["offsets"]).bit_length() - 1 if a["offsets"] else 0
-            d = datum(elf, (l["va"] & ~63) + low)
             m = re.match(r"([^+]+)\+(0x[0-9a-f]+)(.*)", d)
             if m and m.group(1) in data:
                 e["ours"] = True
@@ -455,6 +460,7 @@ def rcu_lines(counts, elf, cell, build_dir):
             e["moves"] += a["xfer"] + a["inval"]
             f = elf.symbol(a["pc"], code=True)
             e["functions"].add(f[0] if f else hex(a["pc"]))
+            e["by_cpu"].setdefault(a["cpu"], set()).add(f[0] if f else hex(a["pc"]))
         else:
             e["readers"].add(a["cpu"])
         e["xfer"] += a["xfer"]
