@@ -15,7 +15,7 @@ import sys
 
 import pytest
 
-from qs import REPO
+from qs import REPO, costmodel
 from qs.build import BuildError
 from qs.c2c import COLS, Counts, Elf, analyse, cell_view, group_by_name, offsets_str, report_text
 
@@ -213,3 +213,36 @@ def test_qslines_tree_leaves_stay_local(qslines):
     assert {1, 2} <= seen, f"stores seen to nodes {sorted(seen)} only"
     bad = tree_leaf_violations(d, node_size, leaves)
     assert not bad, bad
+
+
+@pytest.mark.qemu
+@pytest.mark.full
+def test_route_modelled(kvm, tmp_path):
+    """The modelled route-cache figure (tools/figs/routemodel.py, part of
+    make figures' route section) from a short plugin boot at -smp 4, the
+    CPUs in step: drawn, and ranked by the mechanism at every hit
+    ratio's top, full hits: an rwlock lookup moves the chain lock's line
+    on top of what an RCU lookup moves (the entry's reference count), so
+    more transfers a lookup and a lower modelled rate at 2 and 4 CPUs;
+    on one CPU nothing moves."""
+    from figs import Section, routemodel
+    from figs.doc import Doc
+    from qs.c2c import Counts as C
+    out_dir = REPO / "build" / "c2c" / f"test-route-smp4-{os.environ.get('PYTEST_XDIST_WORKER', 'main')}"
+    out_dir.mkdir(parents=True, exist_ok=True)
+    r, elf, out, secs = c2c_tool.boot_case("route", 4, out_dir, detail=False, timeout=600,
+                                           args="route_bench.c2c_rounds=5")
+    assert r.status == "pass" and out.exists(), f"the boot ended {r.status}\n{r.tail(30)}"
+    model = dict(cpus=4, boot_s=round(secs, 1), rounds=5, cells=routemodel.cells(C(out), r.log))
+    by = routemodel.table(model, 100)
+    assert {"rcu", "rwlock", "off"} <= set(by) and all(sorted(by[m]) == [1, 2, 4] for m in by), by
+    for m in ("rcu", "rwlock"):
+        assert by[m][1]["per_op"]["xfer"] < 0.01, (m, by[m][1]["per_op"])
+    for k in (2, 4):
+        rcu, rw = by["rcu"][k]["per_op"], by["rwlock"][k]["per_op"]
+        assert rw["xfer"] >= rcu["xfer"] + 0.25, (k, rcu["xfer"], rw["xfer"])
+        assert costmodel.throughput(rcu, k, "p3") > costmodel.throughput(rw, k, "p3"), (k, rcu, rw)
+    doc = Doc()
+    s = Section("route", "t", doc)
+    routemodel.render(doc, s, model, tmp_path)
+    assert s.pngs and (tmp_path / s.pngs[0]).exists(), s.pngs
