@@ -9,10 +9,16 @@ plugin (tools/c2c/c2c.c) and reported in the manner of `perf c2c report`
   c2c.py report C2C.OUT --elf ELF [--bench results.json]
   c2c.py compare build/figures/figures.json [--machine bdw]
                                 one table: timed against modelled efficiency
+  c2c.py qslines [--variants ltimer,tree] [--cpus 4] [--gps 20]
+                                each RCU variant's quiescent-state and grace-
+                                period lines, a boot each (docs/rcu/qs-lines.md):
+                                build/c2c/qslines-smpN/{report.txt,table.md,
+                                gp-transfers.png}
 
 CASE: hashlookup (seed 001's benchmarklet, read-only cells), hashlookup-all
 (Figure 5 too), route (the route cache), semop (semopbench, ipc=global and
-then ipc=rcu), counters (the known-behaviour ktests c2c_*).
+then ipc=rcu), counters (the known-behaviour ktests c2c_*), qslines
+(bench_qs_lines on defconfig's variant; the qslines command boots each).
 """
 import argparse
 import json
