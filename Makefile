@@ -606,11 +606,14 @@ $(C2C_SO): tools/c2c/c2c.c tools/c2c/plugin_api.h
 # Cache-line transfers in the emulator, like perf c2c (docs/figures.md):
 # CASE= hashlookup (default), route, semop, counters; CPUS= as for run.
 # Boots the case with the plugin and writes build/c2c/<case>/report.txt.
+# CASE=qslines: every variant's quiescent-state and grace-period lines,
+# a boot each (docs/rcu/qs-lines.md; C2C_ARGS=--variants=ltimer,tree).
 CASE		?= hashlookup
 C2C_ARGS	?=
 c2c-plugin: $(C2C_SO)
 c2c: deps $(C2C_SO)
-	$(Q)$(PYTHON) tools/c2c.py run $(CASE) --cpus $(if $(filter file,$(origin CPUS)),2,$(CPUS)) $(C2C_ARGS)
+	$(Q)$(PYTHON) tools/c2c.py $(if $(filter qslines,$(CASE)),qslines,run $(CASE)) \
+		--cpus $(if $(filter file,$(origin CPUS)),$(if $(filter qslines,$(CASE)),4,2),$(CPUS)) $(C2C_ARGS)
 
 # A timeline of grace periods (docs/rcu/timeline.md): a traced rcutorture
 # run of TRACE_SECONDS (default 1) on RCU=<variant> at -smp CPUS, then

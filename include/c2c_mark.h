@@ -15,6 +15,7 @@
 
 #include <types.h>
 #include <compiler.h>
+#include <atomic.h>
 
 extern unsigned long c2c_enabled;
 
@@ -44,5 +45,28 @@ bool c2c_in_cell(void);
 		if (unlikely(c2c_enabled) && !c2c_in_cell())		\
 			__c2c_mark(__VA_ARGS__);			\
 	} while (0)
+
+/*
+ * Benchmark threads in step (c2c=1): each waits at the end of a round
+ * until all have done theirs, outside the cell's counts. Under TCG a
+ * vCPU's host thread may stall while another runs thousands of
+ * operations over lines it touched last itself, and the transfers per
+ * operation would measure the host's scheduler; in step every thread
+ * does as many operations as the others in each round, on any host.
+ */
+struct c2c_step {
+	atomic_t arrived, round;
+	unsigned int threads;
+} __cacheline_aligned;
+
+/* Before the threads start: threads of them will wait at each round. */
+static inline void c2c_step_init(struct c2c_step *s, unsigned int threads)
+{
+	atomic_set(&s->arrived, 0);
+	s->threads = threads;
+}
+
+/* The end of this thread's round in cell id: wait for the others. */
+void c2c_step_wait(struct c2c_step *s, unsigned int id);
 
 #endif

@@ -32,23 +32,4 @@ extern cpumask_t rcu_last_stall_mask;
  */
 long *rcu_variant_remote_qs_counter(unsigned int cpu);
 
-/*
- * Cache lines written per quiescent-state report (kernel/rcu/qs_lines.c):
- * switched on and off at run time; the totals since it was last switched
- * on, summed over the CPUs (max_* the largest of one report).
- */
-struct qs_lines_totals {
-	unsigned long reports;		/* reports closed */
-	unsigned long qs;		/* quiescent states they reported */
-	unsigned long private_lines;	/* distinct per-CPU lines, summed over reports */
-	unsigned long shared_lines;	/* distinct shared lines, summed over reports */
-	unsigned long max_lines;	/* most lines one report wrote */
-	unsigned long max_shared;	/* most shared lines one report wrote */
-	unsigned long overflows;	/* marks past the set's size (not counted) */
-	unsigned long shared_lines_seen;	/* distinct shared lines written */
-	unsigned long max_writers;	/* most CPUs that wrote one in one grace period */
-};
-void qs_lines_enable(bool on);
-void qs_lines_read(struct qs_lines_totals *t);
-
 #endif

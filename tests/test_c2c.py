@@ -15,7 +15,7 @@ import sys
 
 import pytest
 
-from qs import REPO
+from qs import REPO, costmodel
 from qs.build import BuildError
 from qs.c2c import COLS, Counts, Elf, analyse, cell_view, group_by_name, offsets_str, report_text
 
@@ -149,3 +149,100 @@ def test_modelled_figures(run, tmp_path):
     # instruction counts (the ideal cell was seen at 0.91 on a loaded host).
     assert e["rcu"] >= 0.85 and e["ideal"] >= 0.85, e
     assert max(e["rwlock"], e["refcnt"]) < min(e["rcu"], e["ideal"]) - 0.1, e
+
+
+@pytest.fixture(scope="module")
+def qslines(kvm):
+    """ltimer and tree, a boot each at -smp 4 under the plugin (all=1):
+    the lines of each variant's own state its grace periods wrote."""
+    return {v: c2c_tool.qslines_boot(v, 4, gps=10) for v in ("ltimer", "tree")}
+
+
+def _by_name(summary, word):
+    return [e for e in summary["lines"] if e["name"].startswith(word)]
+
+
+@pytest.mark.qemu
+@pytest.mark.full
+def test_qslines_ltimer_one_line_for_all(qslines):
+    """rcu-ltimer's bottleneck (seed 000 section 6): every CPU's report
+    writes the one control block, so its line is written by all the CPUs
+    and moves several times a grace period; each CPU's counters stay on a
+    line of its own."""
+    d = qslines["ltimer"]
+    ctrl = _by_name(d, "rcu_ctrlblk")
+    assert ctrl and max(len(e["writers"]) for e in ctrl) == 4, ctrl
+    assert sum(e["xfer"] for e in ctrl) >= 3 * d["grace_periods"], (ctrl, d["grace_periods"])
+    for cpu in range(4):
+        own = [e for e in _by_name(d, "rcu_data") if e["name"].endswith(f"(CPU {cpu})")]
+        assert own and all(e["writers"] == [cpu] for e in own), (cpu, own)
+
+
+def tree_leaf_violations(d, node_size, leaves):
+    """Stores to Tree RCU's leaves by a CPU outside the leaf other than
+    CPU 0 (the grace-period kthread's, bound there): the locality the tree
+    exists for. leaves: {node index: CPUs}. Nodes are not line-aligned, so
+    each store is placed by the offset it touched, not by its line."""
+    bad = []
+    for e in d["lines"]:
+        for at, cpus in e["stores_at"].items():
+            if not at.startswith("rcu_node+"):
+                continue
+            node = int(at.split("+")[1], 16) // node_size
+            if node in leaves and set(cpus) - set(leaves[node]) - {0}:
+                bad.append((at, cpus, leaves[node]))
+    return bad
+
+
+@pytest.mark.qemu
+@pytest.mark.full
+def test_qslines_tree_leaves_stay_local(qslines):
+    """Tree RCU at 4 CPUs, fanout 2 and leaf fanout 2 (rcu_tree_defconfig):
+    a leaf is written by its two CPUs and the kthread's CPU only, never by
+    the other leaf's CPUs, whose reports reach it only through the root."""
+    d = qslines["tree"]
+    elf = REPO / "build" / "c2c" / "qslines-smp4" / "tree" / "quiescent.elf"
+    cfg = (REPO / "build" / "c2c-tree" / ".config").read_text()
+    nr = int(cfg.split("CONFIG_NR_CPUS=")[1].split()[0])
+    node_size = Elf(elf).by_name["rcu_node"][1] // (2 * nr)      # RCU_MAX_NODES
+    log = open(d["log"], errors="replace").read()
+    assert "2 levels, 3 nodes for 4 CPUs" in log, "not the tree this test expects"
+    leaves = {1: (0, 1), 2: (2, 3)}
+    seen = {int(at.split("+")[1], 16) // node_size for e in d["lines"] for at in e["stores_at"]
+            if at.startswith("rcu_node+")}
+    assert {1, 2} <= seen, f"stores seen to nodes {sorted(seen)} only"
+    bad = tree_leaf_violations(d, node_size, leaves)
+    assert not bad, bad
+
+
+@pytest.mark.qemu
+@pytest.mark.full
+def test_route_modelled(kvm, tmp_path):
+    """The modelled route-cache figure (tools/figs/routemodel.py, part of
+    make figures' route section) from a short plugin boot at -smp 4, the
+    CPUs in step: drawn, and ranked by the mechanism at every hit
+    ratio's top, full hits: an rwlock lookup moves the chain lock's line
+    on top of what an RCU lookup moves (the entry's reference count), so
+    more transfers a lookup and a lower modelled rate at 2 and 4 CPUs;
+    on one CPU nothing moves."""
+    from figs import Section, routemodel
+    from figs.doc import Doc
+    from qs.c2c import Counts as C
+    out_dir = REPO / "build" / "c2c" / f"test-route-smp4-{os.environ.get('PYTEST_XDIST_WORKER', 'main')}"
+    out_dir.mkdir(parents=True, exist_ok=True)
+    r, elf, out, secs = c2c_tool.boot_case("route", 4, out_dir, detail=False, timeout=600,
+                                           args="route_bench.c2c_rounds=5")
+    assert r.status == "pass" and out.exists(), f"the boot ended {r.status}\n{r.tail(30)}"
+    model = dict(cpus=4, boot_s=round(secs, 1), rounds=5, cells=routemodel.cells(C(out), r.log))
+    by = routemodel.table(model, 100)
+    assert {"rcu", "rwlock", "off"} <= set(by) and all(sorted(by[m]) == [1, 2, 4] for m in by), by
+    for m in ("rcu", "rwlock"):
+        assert by[m][1]["per_op"]["xfer"] < 0.01, (m, by[m][1]["per_op"])
+    for k in (2, 4):
+        rcu, rw = by["rcu"][k]["per_op"], by["rwlock"][k]["per_op"]
+        assert rw["xfer"] >= rcu["xfer"] + 0.25, (k, rcu["xfer"], rw["xfer"])
+        assert costmodel.throughput(rcu, k, "p3") > costmodel.throughput(rw, k, "p3"), (k, rcu, rw)
+    doc = Doc()
+    s = Section("route", "t", doc)
+    routemodel.render(doc, s, model, tmp_path)
+    assert s.pngs and (tmp_path / s.pngs[0]).exists(), s.pngs

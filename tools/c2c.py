@@ -9,10 +9,16 @@ plugin (tools/c2c/c2c.c) and reported in the manner of `perf c2c report`
   c2c.py report C2C.OUT --elf ELF [--bench results.json]
   c2c.py compare build/figures/figures.json [--machine bdw]
                                 one table: timed against modelled efficiency
+  c2c.py qslines [--variants ltimer,tree] [--cpus 4] [--gps 20]
+                                each RCU variant's quiescent-state and grace-
+                                period lines, a boot each (docs/rcu/qs-lines.md):
+                                build/c2c/qslines-smpN/{report.txt,table.md,
+                                gp-transfers.png}
 
 CASE: hashlookup (seed 001's benchmarklet, read-only cells), hashlookup-all
 (Figure 5 too), route (the route cache), semop (semopbench, ipc=global and
-then ipc=rcu), counters (the known-behaviour ktests c2c_*).
+then ipc=rcu), counters (the known-behaviour ktests c2c_*), qslines
+(bench_qs_lines on defconfig's variant; the qslines command boots each).
 """
 import argparse
 import json
@@ -44,6 +50,9 @@ CASES = {
     "semop-global": ("test-defconfig", (), "ipc=global -- semopbench {cpus} 20000; poweroff", None),
     "semop": ("test-defconfig", (), "ipc=rcu -- semopbench {cpus} 20000; poweroff", None),
     "counters": ("figures-defconfig", NOPOISON, "ktest=c2c_*", None),
+    # the lines each variant's quiescent states and grace periods write
+    # (c2c.py qslines builds c2c-<variant> from configs/rcu_<variant>_defconfig)
+    "qslines": ("c2c-qslines", NOPOISON, "ktest=bench_qs_lines", None),
     # tests/test_c2c.py's one boot: the counters, then the read-only cells
     # in fewer rounds
     "selftest": ("figures-defconfig", NOPOISON,
@@ -89,13 +98,15 @@ def bench_cells(bench, log=""):
 
 
 def boot_case(case, cpus, out_dir, use_plugin=True, timeout=900, lines_log2=22, name=None,
-              args="", detail=True):
+              args="", detail=True, defconfig="defconfig", all_lines=False):
     """Boot CASE under the plugin (use_plugin=False: the same boot without
     it, for its cost); name: another build of defconfig (the tests use
     make test's own, with kmalloc poisoning, which the cases here do not
     mind); args: more of the command line; detail=False: the cells' counts
     only, no line views (the modelled figures need no more, and Figure 5's
-    updates would fill hundreds of megabytes with them)."""
+    updates would fill hundreds of megabytes with them); defconfig: the
+    configuration name builds from; all_lines: the line views keep the
+    lines inside cells that never moved too (the plugin's all=1)."""
     bname, options, cmdline, nic = CASES[case]
     if name:
         bname, options = name, ()
@@ -104,7 +115,7 @@ def boot_case(case, cpus, out_dir, use_plugin=True, timeout=900, lines_log2=22, 
     if args:
         cmdline = cmdline.replace(" -- ", f" {args} -- ") if " -- " in cmdline else f"{cmdline} {args}"
     from qs.build import build
-    elf = build(name, "defconfig", list(options))
+    elf = build(name, defconfig, list(options))
     extra = []
     out = out_dir / "c2c.out"
     if use_plugin:
@@ -116,10 +127,11 @@ def boot_case(case, cpus, out_dir, use_plugin=True, timeout=900, lines_log2=22, 
         # the detail table is keyed by line, instruction, vCPU and cell: it
         # grows with the vCPUs (2^21 entries of 32 bytes at 2, 2^24 at 16)
         detail = min(24, 19 + cpus.bit_length()) if detail else 0
-        extra = ["-plugin", f"{plugin()},out={out},mark={mark},lines={lines_log2},detail={detail}"]
+        extra = ["-plugin", f"{plugin()},out={out},mark={mark},lines={lines_log2},detail={detail}"
+                 f"{',all=1' if all_lines else ''}"]
         cmdline = cmdline.replace(" -- ", " c2c=1 -- ") if " -- " in cmdline else cmdline + " c2c=1"
     t0 = time.time()
-    r = boot(name=name, defconfig="defconfig", options=list(options), boot="kernel", cpus=cpus,
+    r = boot(name=name, defconfig=defconfig, options=list(options), boot="kernel", cpus=cpus,
              cmdline=cmdline, timeout=timeout, kvm="0", label=f"c2c-{case}-smp{cpus}",
              extra=extra, nics=[Nic(nic, dump=False)] if nic else None)
     return r, elf, out, time.time() - t0
@@ -149,6 +161,102 @@ def cmd_run(a):
         "lines": lines}, indent=1, default=str))
     sys.stdout.write(text)
     print(f"\nc2c: {out_dir}/report.txt (boot {secs:.1f} s under the plugin; log {r.log_path})")
+
+
+def qslines_boot(variant, cpus, gps=20):
+    """One boot of ktest=bench_qs_lines on configs/rcu_<variant>_defconfig
+    under the plugin, every line kept (all=1): the lines of the variant's
+    own data the window wrote (qs.c2c.rcu_lines), and the transfers a grace
+    period on them and by its code; written to qslines.json beside the
+    counts."""
+    from qs.c2c import code_xfers, rcu_lines
+    out_dir = REPO / "build" / "c2c" / f"qslines-smp{cpus}" / variant
+    out_dir.mkdir(parents=True, exist_ok=True)
+    r, elf, out, secs = boot_case("qslines", cpus, out_dir, name=f"c2c-{variant}",
+                                  defconfig=f"rcu_{variant}_defconfig", all_lines=True,
+                                  args=f"bench.qs_gps={gps}", timeout=600)
+    if r.status != "pass" or not out.exists():
+        sys.exit(f"c2c: {variant}: the boot ended {r.status}; see {r.log_path}")
+    shutil.copyfile(elf, out_dir / "quiescent.elf")
+    (b,) = [b for b in r.console.bench if b.get("bench") == "qs_lines"]
+    counts = Counts(out)
+    named = Elf(out_dir / "quiescent.elf")
+    lines = rcu_lines(counts, named, b["c2c_cell"], elf.parent)
+    gps = b["grace_periods"] or 1
+    shared = [e for e in lines.values() if len(e["writers"]) > 1]
+    summary = {
+        "variant": variant, "cpus": cpus, "grace_periods": b["grace_periods"],
+        "boot_s": round(secs, 1), "log": str(r.log_path),
+        "private_lines": sum(len(e["writers"]) == 1 for e in lines.values()),
+        "shared_lines": len(shared),
+        "max_writers": max((len(e["writers"]) for e in shared), default=0),
+        "lines_xfer_per_gp": sum(e["xfer"] for e in lines.values()) / gps,
+        "code_xfer_per_gp": code_xfers(counts, named, b["c2c_cell"], elf.parent) / gps,
+        "lines": [{k: sorted(v) if isinstance(v, set) else
+                   {c: sorted(f) for c, f in v.items()} if k in ("by_cpu", "stores_at") else v
+                   for k, v in e.items() if k not in ("names", "offs")}
+                  for e in sorted(lines.values(), key=lambda e: -e["xfer"])]}
+    (out_dir / "qslines.json").write_text(json.dumps(summary, indent=1))
+    return summary
+
+
+def qslines_table(summaries):
+    """The plugin's table: per variant, the lines of its own state the window
+    wrote, and the transfers a grace period."""
+    out = ["| variant | CPUs | grace periods | private lines (one CPU wrote each) | shared "
+           "lines (2+ CPUs wrote each) | most CPUs on one line | transfers a GP on its "
+           "lines | transfers a GP by its code |", "|" + " --- |" * 8]
+    for d in summaries:
+        out.append(f"| {d['variant']} | {d['cpus']} | {d['grace_periods']} | {d['private_lines']} | "
+                   f"{d['shared_lines']} | {d['max_writers']} | {d['lines_xfer_per_gp']:.1f} | "
+                   f"{d['code_xfer_per_gp']:.1f} |")
+    return "\n".join(out) + "\n"
+
+
+def qslines_figure(summaries, path):
+    """Transfers a grace period per variant, on its own lines and by its code."""
+    sys.path.insert(0, str(REPO / "tools"))
+    from figs import pyplot, save
+    plt = pyplot()
+    fig, ax = plt.subplots(figsize=(6.4, 3.4))
+    names = [d["variant"] for d in summaries]
+    xs = range(len(names))
+    ax.bar([x - 0.2 for x in xs], [d["lines_xfer_per_gp"] for d in summaries], 0.4,
+           label="on the variant's own lines")
+    ax.bar([x + 0.2 for x in xs], [d["code_xfer_per_gp"] for d in summaries], 0.4,
+           label="by the variant's code, any line")
+    ax.set_xticks(list(xs))
+    ax.set_xticklabels(names, rotation=30, fontsize=7)
+    ax.set_ylabel("cache-line transfers a grace period")
+    cpus = summaries[0]["cpus"] if summaries else "?"
+    ax.set_title(f"Grace-period machinery, counted by the coherence plugin (-smp {cpus})")
+    ax.grid(axis="y", alpha=0.3)
+    ax.legend(fontsize=7)
+    return save(fig, path)
+
+
+def cmd_qslines(a):
+    """Per variant, the lines of its own state its quiescent states and
+    grace periods wrote, and the transfers a grace period (make c2c
+    CASE=qslines): a table, each variant's lines, and a figure."""
+    top = REPO / "build" / "c2c" / f"qslines-smp{a.cpus}"
+    summaries = []
+    for v in a.variants.split(","):
+        d = qslines_boot(v, a.cpus, a.gps)
+        summaries.append(d)
+        print(f"c2c: {v}: {len(d['lines'])} lines of its state written in "
+              f"{d['grace_periods']} grace periods, boot {d['boot_s']:.0f} s", file=sys.stderr)
+    text = [qslines_table(summaries)]
+    for d in summaries:
+        text.append(f"\n{d['variant']}: the lines written, most transferred first\n")
+        for e in d["lines"]:
+            text.append(f"  {e['name']}: CPUs {e['writers']} stored {e['stores']} times, "
+                        f"{e['xfer']} transfers, by {' '.join(e['functions'])}\n")
+    (top / "table.md").write_text(text[0])
+    (top / "report.txt").write_text("".join(text))
+    png = qslines_figure(summaries, top / "gp-transfers.png")
+    sys.stdout.write("".join(text))
+    print(f"\nc2c: {top}/report.txt, {top}/{png}", file=sys.stderr)
 
 
 def cmd_report(a):
@@ -219,6 +327,11 @@ def main():
     p.add_argument("--top", type=int, default=10)
     p.add_argument("--only", help="as for run")
     p.set_defaults(fn=cmd_report)
+    q = sub.add_parser("qslines")
+    q.add_argument("--variants", default="ltimer,xrcu,krcud,preempt,poll,poll_percpu,taskq,sched,tree")
+    q.add_argument("--cpus", type=int, default=4)
+    q.add_argument("--gps", type=int, default=20)
+    q.set_defaults(fn=cmd_qslines)
     c = sub.add_parser("compare")
     c.add_argument("figures", help="a figures.json with the hash-lookup part (make figures)")
     c.add_argument("--machine", default="bdw", help="the cost model's column (tools/qs/costmodel.py)")

@@ -11,7 +11,7 @@ when their tool and benchmark exist in the tree):
   hashlookup  seed 001 Figures 1, 4, 5 and Table 1  (kernel/bench/bench_hashlookup.c,
                                                      bench_opcost.c)
   variants    seed 000 Figures 9-10 and Table 2      (tools/compare.py, make compare)
-  thennow     2002 against today, 1-8 CPUs           (tools/qs/thennow.py, bench_qs_lines)
+  thennow     2002 against today, 1-8 CPUs           (tools/qs/thennow.py, bench_rcu_*)
   realtime    seed 003 Table 1                        (tools/amlat.py, make amlat)
   ipc         seed 004 Table 5                        (tools/semopbench.py, make semopbench)
   route       seed 000 Figure 6, the route cache      (tools/rtbench.py, make rtbench)

@@ -55,37 +55,13 @@ static struct brlock hl_br;		/* the brlock discipline's one lock */
 
 /*
  * Under the coherence plugin (c2c=1) a cell is hashlookup.c2c_rounds
- * rounds of OPS_PER_CHECK operations per reader, and the readers wait
- * for each other between rounds (outside the plugin's counts). On
- * hardware the readers run at once and at one rate; under TCG on a
- * loaded or smaller host one vCPU's thread may stall while another runs
- * thousands of lookups over lines it touched last itself, and the count
- * of transfers per lookup would measure the host's scheduler. In step,
- * every reader does as many lookups as the others in each round, on any
- * host, pinned to one core or not.
+ * rounds of OPS_PER_CHECK operations per reader, the readers in step
+ * between rounds (c2c_step_wait(), include/c2c_mark.h says why).
  */
 static unsigned long hl_c2c_rounds = 100;
 CMDLINE_ULONG("hashlookup.c2c_rounds", hl_c2c_rounds, 1, 100000,
 	      "hashlookup.c2c_rounds=N: rounds of 256 operations a reader runs with c2c=1 (default 100)");
-static struct {
-	atomic_t arrived, round;
-	unsigned int readers;
-} hl_step __cacheline_aligned;
-
-static void hl_step_wait(unsigned int id)
-{
-	int round = atomic_read(&hl_step.round);
-
-	c2c_cell_pause(id);
-	if ((unsigned int)atomic_inc_return(&hl_step.arrived) == hl_step.readers) {
-		atomic_set(&hl_step.arrived, 0);
-		atomic_inc(&hl_step.round);
-	} else {
-		while (atomic_read(&hl_step.round) == round)
-			cpu_relax();
-	}
-	c2c_cell_resume(id);
-}
+static struct c2c_step hl_step;
 
 /* Per CPU: the reader's parameters and counts, and allocation counts
  * (allocs and frees by the reader thread; rcu_frees by RCU callbacks,
@@ -338,7 +314,7 @@ static __always_inline void hl_loop(struct hl_cpu *c, const int d)
 		ops += OPS_PER_CHECK;
 		cond_resched();
 		if (c2c_enabled)
-			hl_step_wait(c->c2c_id);
+			c2c_step_wait(&hl_step, c->c2c_id);
 		t = rdtsc();
 		if (t - prev < fastest)
 			fastest = t - prev;
@@ -385,8 +361,7 @@ void hl_run_cell(struct hl_cell *cell)
 	cell->ops_per_s = cell->ps_per_op = 0;
 	cell->threads = 0;
 	cell->c2c_id = c2c_enabled ? c2c_cell_id() : 0;
-	atomic_set(&hl_step.arrived, 0);
-	hl_step.readers = cell->ncpu;
+	c2c_step_init(&hl_step, cell->ncpu);
 	if (cell->disc == HL_IDEAL)
 		cell->update_permille = 0;	/* unsynchronized updates would be a bug, not a figure */
 	for (cpu = 0; cpu < cell->ncpu; cpu++) {

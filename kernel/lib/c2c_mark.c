@@ -6,6 +6,7 @@
 #include <string.h>
 #include <atomic.h>
 #include <arch/cpu.h>
+#include <barrier.h>
 #include <percpu.h>
 
 unsigned long c2c_enabled;
@@ -21,6 +22,21 @@ volatile u8 c2c_mark_area[512] __aligned(512);
 
 static atomic_t c2c_cells;
 static DEFINE_PER_CPU(int, c2c_cell_open);
+
+void c2c_step_wait(struct c2c_step *s, unsigned int id)
+{
+	int round = atomic_read(&s->round);
+
+	c2c_cell_pause(id);
+	if ((unsigned int)atomic_inc_return(&s->arrived) == s->threads) {
+		atomic_set(&s->arrived, 0);
+		atomic_inc(&s->round);
+	} else {
+		while (atomic_read(&s->round) == round)
+			cpu_relax();
+	}
+	c2c_cell_resume(id);
+}
 
 bool c2c_in_cell(void)
 {

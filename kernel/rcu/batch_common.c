@@ -63,14 +63,12 @@ static bool rcu_batch_cpu_quiet(unsigned int cpu, bool all)
 		cpumask_clear(&rcu_cpumask);
 	else
 		cpumask_clear_cpu(cpu, &rcu_cpumask);
-	qs_write_shared(&rcu_cpumask);
 	rcu_stats_qs();
 	rcu_trace_qs(cpu);
 	if (!cpumask_empty(&rcu_cpumask))
 		return true;	/* All CPUs haven't gone through a quiescent state */
 	rcu_gp_end(rcu_currbatch);
 	WRITE_ONCE(rcu_currbatch, rcu_currbatch + 1);	/* read without rcu_lock */
-	qs_write_shared(&rcu_currbatch);
 	rcu_reg_batch(rcu_maxbatch);	/* the mask again, if it starts one */
 	return true;
 }
@@ -79,16 +77,13 @@ static bool rcu_batch_cpu_quiet(unsigned int cpu, bool all)
 void rcu_batch_report_qs(unsigned int cpu, long *last_qsctr, bool all)
 {
 	spin_lock(&rcu_lock);
-	qs_lock_shared(&rcu_lock);	/* every CPU's report: one lock, one mask */
 	if (!cpumask_test(cpu, &rcu_cpumask)) {
 		spin_unlock(&rcu_lock);
 		return;
 	}
 	if (rcu_batch_cpu_quiet(cpu, all)) {
 		*last_qsctr = RCU_QSCTR_INVALID;
-		qs_write_private(last_qsctr);
 	}
-	qs_report_done(1);
 	spin_unlock(&rcu_lock);
 }
 

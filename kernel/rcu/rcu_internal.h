@@ -29,7 +29,6 @@
 #include <cpumask.h>
 #include <percpu.h>
 #include <trace.h>
-#include "qs_lines.h"		/* the marks on each quiescent-state path */
 
 /* ---- The grace-period sequence (gp_sequence.c). */
 

@@ -208,7 +208,6 @@ static void rcu_check_quiescent_state(void)
 	if (rd->last_qsctr == RCU_QSCTR_INVALID) {
 		rcu_preempt_swap();	/* rcu-preempt: next and curr trade places */
 		rd->last_qsctr = READ_ONCE(rd->qsctr);
-		qs_write_private(&rd->last_qsctr);
 		return;
 	}
 	if (READ_ONCE(rd->qsctr) == rd->last_qsctr)
@@ -316,7 +315,6 @@ void rcu_hook_context_switch(bool voluntary)
 		struct rcu_data *rd = this_cpu_ptr(&rcu_data);
 
 		rd->qsctr++;
-		qs_write_private(&rd->qsctr);
 	}
 }
 

@@ -112,37 +112,30 @@ static void rcu_check_quiescent_state(void)
 	 */
 	if (rd->last_qsctr == RCU_QSCTR_INVALID) {
 		rd->last_qsctr = READ_ONCE(rd->qsctr);
-		qs_write_private(&rd->last_qsctr);
 		return;
 	}
 	if (READ_ONCE(rd->qsctr) == rd->last_qsctr)
 		return;
 
-	/* Every CPU's report takes the one lock and writes the one mask
-	 * (qs_lines.h): the lines seed 000 section 6 says bounce. */
+	/* Every CPU's report takes the one lock and writes the one mask:
+	 * the lines seed 000 section 6 says bounce. */
 	spin_lock(&rcu_ctrlblk.mutex);
-	qs_lock_shared(&rcu_ctrlblk.mutex);
 	if (!cpumask_test(cpu, &rcu_ctrlblk.rcu_cpu_mask)) {
 		spin_unlock(&rcu_ctrlblk.mutex);
 		return;
 	}
 	cpumask_clear_cpu(cpu, &rcu_ctrlblk.rcu_cpu_mask);
-	qs_write_shared(&rcu_ctrlblk.rcu_cpu_mask);
 	rd->last_qsctr = RCU_QSCTR_INVALID;
-	qs_write_private(&rd->last_qsctr);
 	rcu_stats_qs();
 	rcu_trace_qs(cpu);
 	if (!cpumask_empty(&rcu_ctrlblk.rcu_cpu_mask)) {
-		qs_report_done(1);
 		spin_unlock(&rcu_ctrlblk.mutex);
 		return;
 	}
 	rcu_gp_end(rcu_ctrlblk.curbatch);
 	/* Marked: rcu_check_callbacks() reads it without the mutex. */
 	WRITE_ONCE(rcu_ctrlblk.curbatch, rcu_ctrlblk.curbatch + 1);
-	qs_write_shared(&rcu_ctrlblk.curbatch);
 	rcu_reg_batch(rcu_ctrlblk.maxbatch);	/* the mask again, if it starts one */
-	qs_report_done(1);
 	spin_unlock(&rcu_ctrlblk.mutex);
 }
 
@@ -255,7 +248,6 @@ void rcu_hook_context_switch(bool voluntary)
 	struct rcu_data *rd = this_cpu_ptr(&rcu_data);
 
 	rd->qsctr++;
-	qs_write_private(&rd->qsctr);
 }
 
 /* Figure 23: user-mode and idle ticks are quiescent states; schedule
@@ -269,7 +261,6 @@ void rcu_hook_tick(enum tick_context ctx)
 	/* rcu_break: every tick counts, even one that interrupted a reader. */
 	if (ctx == TICK_USER || ctx == TICK_IDLE || rcu_break) {
 		rd->qsctr++;
-		qs_write_private(&rd->qsctr);
 	}
 	rcu_throttle_tick(smp_processor_id());	/* seed 003: RCU_plugticks-- */
 	if (!(READ_ONCE(rd->tasklet.state) &

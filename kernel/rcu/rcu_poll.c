@@ -182,32 +182,20 @@ static int rcu_completion(struct list_head *done, cpumask_t *force)
  */
 static int rcu_polling(struct list_head *done, cpumask_t *force)
 {
-	unsigned int cpu, nr = 0;
+	unsigned int cpu;
 
-	qs_lock_shared(&rcu_lock);	/* the caller's: one lock for every poll */
 	for_each_online_cpu(cpu) {
 		if (!cpumask_test(cpu, &rcu_qsmask))
 			continue;
 		if (rcu_quiescent_checkpoint[cpu] != READ_ONCE(RCU_quiescent(cpu))) {
 			cpumask_clear_cpu(cpu, &rcu_qsmask);
-			qs_write_shared(&rcu_qsmask);
-			/* What cpu wrote for it: its own counter (Figure 19). */
-			qs_write_private(&RCU_quiescent(cpu));
 			rcu_stats_qs();
 			rcu_trace_qs(cpu);
-			nr++;
 		}
 	}
-	if (!cpumask_empty(&rcu_qsmask)) {
-		if (nr)
-			qs_report_done(nr);
+	if (!cpumask_empty(&rcu_qsmask))
 		return 0;
-	}
 	smp_mb();		/* the counters read before the callbacks run */
-	qs_write_shared(&rcu_polling_in_progress);	/* rcu_completion() */
-	qs_write_shared(&rcu_curlist);
-	if (nr)
-		qs_report_done(nr);
 	return rcu_completion(done, force);
 }
 

@@ -160,16 +160,6 @@ void rcu_preempt_put(struct task *t)
 	if (!c)
 		return;
 	atomic_dec(c);
-	/*
-	 * The counter is the CPU's that t was preempted on: another's, if t
-	 * has moved since, a line two CPUs write. Worked out only when
-	 * counting: this runs at every voluntary switch.
-	 */
-	if (qs_lines_counting()) {
-		struct rcu_preempt_data *d = rpd(smp_processor_id());
-
-		qs_lines_note(c, c != &d->rcu_preempt_cntr[0] && c != &d->rcu_preempt_cntr[1]);
-	}
 	this_cpu(rcu_preempt_data).puts++;
 }
 
@@ -181,7 +171,6 @@ bool rcu_preempt_switch_is_qs(bool voluntary)
 	bool held_over = d->holdover == t;
 
 	d->holdover = NULL;		/* any switch ends it (note 1), after the look */
-	qs_write_private(&d->holdover);
 	if (voluntary) {
 		rcu_preempt_put(t);
 		return true;
@@ -212,8 +201,6 @@ void rcu_preempt_swap(void)
 	d->next_preempt_cntr = c;
 	d->holdover = current;
 	d->swaps++;
-	qs_write_private(&d->curr_preempt_cntr);
-	qs_write_private(&d->holdover);
 	local_irq_restore(flags);
 }
 

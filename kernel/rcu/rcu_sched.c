@@ -183,18 +183,14 @@ static void rcu_ring_publish(struct rcu_batch *rb, unsigned int cpu, long c)
 
 	smp_mb();		/* the swap and the previous CPU's count before ours */
 	WRITE_ONCE(rb->ring_count, c);
-	/* The next CPU in the ring reads it, but only this CPU writes it. */
-	qs_write_private(&rb->ring_count);
 	if (cpu == rcu_ring_leader &&
 	    rcu_sched_gp_open && c - rcu_sched_gp_start > (long)rcu_ring_cpus) {
 		WRITE_ONCE(rcu_sched_gp_open, 0);
-		qs_write_shared(&rcu_sched_gp_open);
 		rcu_gp_end(rcu_sched_gpnum);
 		rcu_gp_open_round(rb);
 	}
 	rcu_stats_qs();
 	rcu_trace_qs(cpu);
-	qs_report_done(1);
 	/* Wake the next CPU's idle loop if it sleeps: it can advance now. */
 	next = rcu_ring_live_next(cpu);
 	if (next != cpu && idle_cpu(next)) {

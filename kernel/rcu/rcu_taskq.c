@@ -157,7 +157,6 @@ static void wait_for_rcu(void)
 	smp_mb();		/* the daemons' answers before the callbacks run */
 	rcu_stats_qs();		/* this CPU's own: keventd is running on it */
 	rcu_trace_qs(smp_processor_id());
-	qs_report_done(1);	/* nothing written for it: running here is the state */
 	rcu_gp_end(rcu_gpnum);
 	WRITE_ONCE(rcu_gp_waiter_cpu, -1);
 }
@@ -200,19 +199,12 @@ static int krcud(void *arg)
 	for (;;) {
 		down(&kd->sema);
 		kd->runs++;
-		/* Its semaphore is up()ed by keventd on another CPU: shared. */
-		qs_write_shared(&kd->sema);
-		qs_write_private(&kd->runs);
 		if (!cpumask_test_and_clear(cpu, &rcu_gp_owing))
 			continue;	/* answered as it went offline (note 6) */
-		qs_write_shared(&rcu_gp_owing);
 		WRITE_ONCE(kd->gp, READ_ONCE(rcu_gpnum));
-		qs_write_private(&kd->gp);
 		rcu_stats_qs();
 		rcu_trace_qs(cpu);
 		up(&rcu_sema);
-		qs_write_shared(&rcu_sema);	/* every daemon's answer: one semaphore */
-		qs_report_done(1);
 	}
 	return 0;
 }

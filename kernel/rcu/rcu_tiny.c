@@ -71,13 +71,7 @@ static void rcu_qs(void)
 		list_splice_tail_init(&rcu_tiny_ctrlblk.waitlist, &rcu_tiny_ctrlblk.donelist);
 		rcu_tiny_ctrlblk.donelen += rcu_tiny_ctrlblk.waitlen;
 		rcu_tiny_ctrlblk.waitlen = 0;
-		/* One CPU: the control block is global, but nobody else writes it. */
-		qs_write_shared(&rcu_tiny_ctrlblk.waitlist);
-		qs_write_shared(&rcu_tiny_ctrlblk.donelist);
-		qs_write_shared(&rcu_tiny_ctrlblk.donelen);
-		qs_write_shared(&rcu_tiny_ctrlblk.waitlen);
 		rcu_gp_end(rcu_tiny_ctrlblk.gpnum);
-		qs_report_done(1);
 		/* No ksoftirqd wake-up: the context-switch hook runs with the
 		 * run-queue lock held. The next irq_exit() runs it. */
 		__raise_softirq_irqoff(RCU_SOFTIRQ);

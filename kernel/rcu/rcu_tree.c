@@ -232,7 +232,6 @@ bool rcu_node_report_qs(unsigned long mask, struct rcu_node *rnp, unsigned long 
 			return false;
 		}
 		WRITE_ONCE(rnp->qsmask, rnp->qsmask & ~mask);
-		qs_write_shared(&rnp->qsmask);
 		trace_node_qs(rnp);
 		if (rnp->qsmask) {
 			spin_unlock_irqrestore(&rnp->lock, flags);
@@ -244,7 +243,6 @@ bool rcu_node_report_qs(unsigned long mask, struct rcu_node *rnp, unsigned long 
 		spin_unlock_irqrestore(&rnp->lock, flags);
 		rnp = rnp->parent;
 		flags = spin_lock_irqsave(&rnp->lock);
-		qs_lock_shared(&rnp->lock);	/* only the last of a node's children gets here */
 	}
 	spin_unlock_irqrestore(&rnp->lock, flags);
 	return true;
@@ -277,13 +275,11 @@ static void rcu_check_quiescent_state(struct rcu_data *rdp)
 	if (!READ_ONCE(rdp->qs_pending) || !READ_ONCE(rdp->passed_qs))
 		return;
 	flags = spin_lock_irqsave(&rnp->lock);
-	qs_lock_shared(&rnp->lock);	/* the leaf's: shared by its CPUs only */
 	if (rdp->gpnum != rnp->gpnum || !rdp->passed_qs) {
 		spin_unlock_irqrestore(&rnp->lock, flags);
 		return;
 	}
 	WRITE_ONCE(rdp->qs_pending, false);
-	qs_write_private(&rdp->qs_pending);
 	if (!(rnp->qsmask & rdp->grpmask)) {
 		/* The kthread reported it on our behalf (an idle pass). */
 		spin_unlock_irqrestore(&rnp->lock, flags);
@@ -294,7 +290,6 @@ static void rcu_check_quiescent_state(struct rcu_data *rdp)
 	/* Callbacks queued since can wait for the next grace period now. */
 	wake = rcu_accelerate_cbs(rnp, rdp);
 	rcu_report_qs_rnp(rdp->grpmask, rnp, rnp->gpnum, flags);
-	qs_report_done(1);
 	if (wake)
 		rcu_gp_kthread_wake();
 }
@@ -302,10 +297,8 @@ static void rcu_check_quiescent_state(struct rcu_data *rdp)
 /* A quiescent state on this CPU: it counts only once gpnum is noticed. */
 static inline void rcu_qs(struct rcu_data *rdp)
 {
-	if (READ_ONCE(rdp->qs_pending)) {
+	if (READ_ONCE(rdp->qs_pending))
 		WRITE_ONCE(rdp->passed_qs, true);
-		qs_write_private(&rdp->passed_qs);
-	}
 }
 
 /* ---- The grace-period kthread. */
@@ -384,12 +377,11 @@ static void rcu_force_quiescent_state(unsigned long gpnum, unsigned long pass)
 	for (i = rcu_state.level_first[rcu_state.nr_levels - 1]; i < rcu_state.nr_nodes; i++) {
 		struct rcu_node *rnp = &rcu_node[i];
 		unsigned long flags, mask = 0, kick = 0;
-		unsigned int cpu, nr = 0;
+		unsigned int cpu;
 
 		if (!READ_ONCE(rnp->qsmask))
 			continue;
 		flags = spin_lock_irqsave(&rnp->lock);
-		qs_lock_shared(&rnp->lock);
 		if (rnp->gpnum != gpnum) {
 			spin_unlock_irqrestore(&rnp->lock, flags);
 			continue;
@@ -403,10 +395,6 @@ static void rcu_force_quiescent_state(unsigned long gpnum, unsigned long pass)
 				continue;
 			if (READ_ONCE(rdp->dynticks) != rdp->dynticks_snap) {
 				mask |= bit;
-				/* What the idle CPU wrote for this quiescent state:
-				 * its counter, its own line (rcu_hook_idle()). */
-				qs_write_private(&rdp->dynticks);
-				nr++;
 				rcu_stats_qs();
 				rcu_trace_qs(cpu);
 				rcu_state.fqs_reported++;
@@ -414,10 +402,9 @@ static void rcu_force_quiescent_state(unsigned long gpnum, unsigned long pass)
 				kick |= bit;
 			}
 		}
-		if (mask) {
+		if (mask)
 			rcu_report_qs_rnp(mask, rnp, gpnum, flags);
-			qs_report_done(nr);
-		} else
+		else
 			spin_unlock_irqrestore(&rnp->lock, flags);
 		for (cpu = rnp->grplo; kick && cpu <= rnp->grphi; cpu++) {
 			if (kick & (1UL << (cpu - rnp->grplo))) {

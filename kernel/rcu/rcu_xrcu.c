@@ -129,7 +129,6 @@ static void rcu_check_quiescent_state(void)
 		goto report;
 	if (rd->last_qsctr == RCU_QSCTR_INVALID) {
 		rd->last_qsctr = READ_ONCE(rd->qsctr);
-		qs_write_private(&rd->last_qsctr);
 		return;
 	}
 	if (READ_ONCE(rd->qsctr) == rd->last_qsctr)
@@ -182,7 +181,6 @@ static void rcu_percpu_tick(unsigned long data)
 	 * rcu_check_quiescent_state(): a CPU reports at once, reader or not.) */
 	if (rcu_idle_now()) {
 		rd->qsctr++;
-		qs_write_private(&rd->qsctr);
 		rd->idle_qs++;
 	}
 	rcu_process_callbacks();
@@ -197,7 +195,6 @@ void rcu_hook_context_switch(bool voluntary)
 	struct rcu_data *rd = this_cpu_ptr(&rcu_data);
 
 	rd->qsctr++;
-	qs_write_private(&rd->qsctr);
 	(void)voluntary;
 }
 

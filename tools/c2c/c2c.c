@@ -42,7 +42,10 @@
  * Arguments: out=FILE (the counts, written at exit; tools/c2c.py reads
  * them), mark=VADDR (the area's virtual address, from the ELF),
  * lines=LOG2 (the line table's slots, default 22), detail=LOG2 (default 20;
- * 0: no line views, the cells' and instructions' counts only).
+ * 0: no line views, the cells' and instructions' counts only), all=1 (the
+ * line views inside cells keep every line, not only those that moved: a
+ * line one CPU alone writes is what a private line is, and
+ * tools/c2c.py's quiescent-state count needs those too).
  */
 #include <errno.h>
 #include <inttypes.h>
@@ -118,6 +121,7 @@ static struct detail *details;
 static uint64_t detail_mask;
 static uint64_t line_drops, detail_drops, io_accesses;
 static uint64_t mark_base;
+static int all_lines;			/* all=1: detail for unmoved lines inside cells */
 static char *out_path;
 static struct cell cells[MAX_CELLS];
 static uint32_t seq;			/* alloc/free marks so far */
@@ -315,10 +319,13 @@ static void mem_cb(unsigned int cpu, qemu_plugin_meminfo_t info, uint64_t vaddr,
 		l->vaddr = vaddr;
 		l->seq = __atomic_load_n(&seq, __ATOMIC_ACQUIRE);
 	}
-	if (details && __atomic_load_n(&l->xfers, __ATOMIC_RELAXED) && in->id < (1u << 20) &&
-	    ln < (1u << 24)) {
-		/* the cell this vCPU is counting for, + 1; 0 outside cells and pauses */
-		unsigned int cell = v->cell >= 0 && !v->paused ? v->cell + 1 : 0;
+	/* the cell this vCPU is counting for, + 1; 0 outside cells and pauses */
+	unsigned int cell = v->cell >= 0 && !v->paused ? v->cell + 1 : 0;
+
+	if (all_lines && cell && !__atomic_load_n(&l->vaddr, __ATOMIC_RELAXED))
+		__atomic_store_n(&l->vaddr, vaddr, __ATOMIC_RELAXED);	/* to name it by */
+	if (details && (__atomic_load_n(&l->xfers, __ATOMIC_RELAXED) || (all_lines && cell)) &&
+	    in->id < (1u << 20) && ln < (1u << 24)) {
 		struct detail *d = detail_get(ln, in->id, cell, cpu);
 
 		if (d) {
@@ -451,7 +458,7 @@ static void write_counts(qemu_plugin_id_t id, void *udata)
 			fputc('\n', f);
 		}
 	for (uint64_t i = 0; i <= line_mask; i++)
-		if (lines[i].key && lines[i].xfers)
+		if (lines[i].key && (lines[i].xfers || (all_lines && lines[i].vaddr)))
 			fprintf(f, "line %" PRIx64 " %" PRIx64 " %u %u\n", (lines[i].key - 1) << 6,
 				lines[i].vaddr, lines[i].seq, lines[i].xfers);
 	for (uint64_t i = 0; details && i <= detail_mask; i++) {
@@ -497,6 +504,8 @@ static int parse_args(int argc, char **argv, unsigned int *lbits, unsigned int *
 			*lbits = atoi(eq + 1);
 		else if (!strcmp(argv[i], "detail"))
 			*dbits = atoi(eq + 1);
+		else if (!strcmp(argv[i], "all"))
+			all_lines = atoi(eq + 1);
 		else
 			goto bad;
 		*eq = '=';
@@ -504,7 +513,7 @@ static int parse_args(int argc, char **argv, unsigned int *lbits, unsigned int *
 	if (out_path && *lbits >= 10 && *lbits <= 28 && (*dbits == 0 || (*dbits >= 10 && *dbits <= 26)))
 		return 0;
 bad:
-	fprintf(stderr, "c2c: arguments: out=FILE [mark=VADDR] [lines=10..28] [detail=0|10..26]\n");
+	fprintf(stderr, "c2c: arguments: out=FILE [mark=VADDR] [lines=10..28] [detail=0|10..26] [all=0|1]\n");
 	return -1;
 }
 

@@ -21,25 +21,36 @@ MODEL_CPUS = 4                   # the paper's figures' CPUs, whatever the host 
 ROUNDS = {True: 20, False: 100}  # quick or not: rounds of 256 operations a reader
 
 
-def collect(ctx):
-    """The plugin boot: every cell of Figures 1, 4 and 5 at up to
-    max(CPUS, 4) virtual CPUs (counts need no host core each)."""
+def plugin_boot(ctx, case, dirname, rounds_arg, rounds):
+    """A tools/c2c.py case booted under the plugin at max(CPUS, 4) vCPUs
+    (counts need no host core each), the cells' counts only, rounds_arg=
+    rounds[quick]: {boot, counts, meta: what the figure says of the boot},
+    or {error}."""
     sys.path.insert(0, str(REPO / "tools"))
     import c2c as tool
     n = max(ctx.cpus, MODEL_CPUS)
-    out_dir = REPO / "build" / "c2c" / f"figures-smp{n}"
+    out_dir = REPO / "build" / "c2c" / f"{dirname}-smp{n}"
     out_dir.mkdir(parents=True, exist_ok=True)
     try:
-        r, elf, out, secs = tool.boot_case("hashlookup-all", n, out_dir, detail=False,
-                                           args=f"hashlookup.c2c_rounds={ROUNDS[ctx.quick]}")
+        r, elf, out, secs = tool.boot_case(case, n, out_dir, detail=False,
+                                           args=f"{rounds_arg}={rounds[ctx.quick]}")
     except (SystemExit, subprocess.CalledProcessError) as e:
         return dict(error=f"the plugin boot could not run: {e}")
     if r.status != "pass" or not out.exists():
         return dict(error=f"the plugin boot ended as {r.describe_status()} (log {r.log_path})")
-    rows = bench_rows(Counts(out), r.console.bench)
-    return dict(cpus=n, boot_s=round(secs, 1), log=str(r.log_path), rounds=ROUNDS[ctx.quick],
-                cells=[{k: b[k] for k in ("figure", "discipline", "cpus", "update_permille",
-                                          "ops", "updates", "per_op")} for b in rows])
+    return dict(boot=r, counts=Counts(out), meta=dict(cpus=n, boot_s=round(secs, 1),
+                                                      log=str(r.log_path), rounds=rounds[ctx.quick]))
+
+
+def collect(ctx):
+    """The plugin boot: every cell of Figures 1, 4 and 5."""
+    got = plugin_boot(ctx, "hashlookup-all", "figures", "hashlookup.c2c_rounds", ROUNDS)
+    if "error" in got:
+        return got
+    rows = bench_rows(got["counts"], got["boot"].console.bench)
+    return dict(got["meta"], cells=[{k: b[k] for k in ("figure", "discipline", "cpus",
+                                                       "update_permille", "ops", "updates",
+                                                       "per_op")} for b in rows])
 
 
 def tables(model):

@@ -21,7 +21,9 @@ def available():
 def collect(ctx):
     ms = 50 if ctx.quick else 100
     rows, r = tool.measure("defconfig", ctx.cpus, ms, ctx.kvm)
-    return dict(rows=tool.median_rows([rows]), ms=ms, boot=boot_facts(r))
+    from figs import routemodel
+    return dict(rows=tool.median_rows([rows]), ms=ms, boot=boot_facts(r),
+                model=routemodel.collect(ctx))       # the same cells, counted and modelled
 
 
 def render(data, ctx, out):
@@ -58,4 +60,6 @@ def render(data, ctx, out):
                  "all at once."))
     doc.p("The table as `make rtbench` prints it (lookups a second):")
     doc.pre("\n".join(lines))
+    from figs import routemodel
+    routemodel.render(doc, s, data.get("model"), out)
     return s

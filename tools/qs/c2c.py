@@ -381,3 +381,101 @@ def bench_rows(counts, bench, name="hashlookup"):
         c = counts.cells[cid]
         rows.append({**b, "per_op": {k: c[k] / b["ops"] for k in COLS}})
     return rows
+
+
+# The RCU objects whose data are the variants' own state: what every
+# variant shares in this kernel (the grace-period sequence, statistics,
+# stall and lockdep checks) is left out, as the trace buffers and the
+# stacks are (they are no symbol of these).
+RCU_SHARED_OBJECTS = ("gp_sequence", "stats", "stall", "prove", "qs_lines")
+_WRITE_COLS = ("stores", "rmw")
+
+
+def rcu_symbols(build_dir):
+    """Names of the data (globals, statics, per-CPU templates) and of the
+    functions defined in build_dir/kernel/rcu/*.o, less RCU_SHARED_OBJECTS:
+    (data names, function names)."""
+    data, code = set(), set()
+    for o in sorted((Path(build_dir) / "kernel" / "rcu").glob("*.o")):
+        if o.stem in RCU_SHARED_OBJECTS:
+            continue
+        out = subprocess.run(["nm", "--defined-only", str(o)], capture_output=True, text=True,
+                             check=True).stdout
+        for line in out.splitlines():
+            f = line.split()
+            if len(f) != 3 or f[2].startswith("__ls."):
+                continue
+            (code if f[1] in "tTwW" else data).add(f[2])
+    return data, code
+
+
+def virt_to_phys(va):
+    """include/arch/layout.h's rule: the kernel image at -2 GiB, the direct map."""
+    return va - 0xffffffff80000000 if va >= 0xffffffff80000000 else va - 0xffff800000000000
+
+
+def rcu_lines(counts, elf, cell, build_dir):
+    """The lines of the RCU variant's own state that a cell wrote (a boot
+    with the plugin's all=1, so that lines that never moved are there too):
+    {pa: {name, what, writers (CPUs that stored), readers, stores, moves
+    (transfers and invalidations of the stores), functions, by_cpu: the
+    functions each CPU stored from, stores_at: {datum: the CPUs that
+    stored to it}}. A lock's
+    acquisition is a store to the lock's line, whichever function took it."""
+    data, code = rcu_symbols(build_dir)
+    allocs = sorted(counts.allocs)
+    out = {}
+    for a in counts.acc:
+        if a["cell"] != cell or a["pa"] not in counts.lines:
+            continue
+        l = counts.lines[a["pa"]]
+        if a["pa"] not in out:
+            n = name_line(l["va"], l["seq"], elf, allocs)
+            ours = n["kind"] == "kmalloc" and n["site"].split("+")[0] in code
+            out[a["pa"]] = {"pa": a["pa"], "va": l["va"], "names": set(), "what": n["what"],
+                            "ours": ours, "writers": set(), "readers": set(), "stores": 0,
+                            "moves": 0, "xfer": 0, "functions": set(), "by_cpu": {},
+                            "stores_at": {},
+                            "name": n["name"] if ours else ""}
+        e = out[a["pa"]]
+        # a line may hold several variables: named by those the accesses touched
+        low = (a["offsets"] & -a["offsets"]).bit_length() - 1 if a["offsets"] else 0
+        d = datum(elf, (l["va"] & ~63) + low)
+        if sum(a[c] for c in _WRITE_COLS):
+            e["stores_at"].setdefault(d, set()).add(a["cpu"])
+        if not e["name"] or e["names"]:
+            m = re.match(r"([^+]+)\+(0x[0-9a-f]+)(.*)", d)
+            if m and m.group(1) in data:
+                e["ours"] = True
+                k = (m.group(1), m.group(3))
+                e["names"].add(k)
+                e.setdefault("offs", {})[k] = min(int(m.group(2), 16),
+                                                  e.get("offs", {}).get(k, 1 << 62))
+                e["name"] = ", ".join(f"{n}+{e['offs'][(n, c)]:#x}{c}"
+                                      for n, c in sorted(e["names"]))
+        w = sum(a[c] for c in _WRITE_COLS)
+        if w:
+            e["writers"].add(a["cpu"])
+            e["stores"] += w
+            e["moves"] += a["xfer"] + a["inval"]
+            f = elf.symbol(a["pc"], code=True)
+            e["functions"].add(f[0] if f else hex(a["pc"]))
+            e["by_cpu"].setdefault(a["cpu"], set()).add(f[0] if f else hex(a["pc"]))
+        else:
+            e["readers"].add(a["cpu"])
+        e["xfer"] += a["xfer"]
+    return {pa: e for pa, e in out.items() if e["ours"] and e["writers"]}
+
+
+def code_xfers(counts, elf, cell, build_dir):
+    """Transfers a cell's accesses by the RCU variant's own functions made,
+    on any line (run queues and wait queues the variant's wake-ups touch
+    included): the other measure of what its grace-period machinery moves."""
+    _, code = rcu_symbols(build_dir)
+    n = 0
+    for a in counts.acc:
+        if a["cell"] == cell and a["xfer"]:
+            f = elf.symbol(a["pc"], code=True)
+            if f and (f[0] in code or f[0].split(".")[0] in code):
+                n += a["xfer"]
+    return n

@@ -10,9 +10,10 @@ BENCH lines, and print one table:
   a busy thread per CPU (min / median / p99 / max, ms), call_rcu
   throughput, callbacks per grace period, and the idle overhead of seed 000
   Table 2 (cycles the variant's hooks add to a context switch and a tick
-  with no callback in flight). The same boots also count the cache lines
-  each quiescent state writes (ktest=bench_qs_lines) and time
-  synchronize_rcu_expedited() beside synchronize_kernel().
+  with no callback in flight). The same boots also time
+  synchronize_rcu_expedited() beside synchronize_kernel(). The cache lines
+  each quiescent state writes are the coherence plugin's to count
+  (tools/c2c.py qslines, docs/rcu/qs-lines.md), in boots of their own.
 
 --cpus 1,2,4,8 (make compare COMPARE_CPUS=1,2,4,8) boots every variant at
 each CPU count instead and prints the "2002 against today" table
@@ -48,8 +49,6 @@ TUNED = [
 
 # synchronize_kernel() calls per load: enough for a p99 that is not the max.
 SYNC_SAMPLES = 200
-# Grace periods bench_qs_lines counts the lines of quiescent states over.
-QS_GPS = 20
 
 
 def available(cpus):
@@ -70,8 +69,7 @@ def bench(stem, cfg, cpus, kvm, extra="", name=None, samples=SYNC_SAMPLES, label
     # measures the read side as a production build has it.
     r = boot(name=name or f"compare-{stem}", defconfig=cfg, boot="kernel", cpus=cpus,
                   options=["# CONFIG_PROVE_RCU is not set", "# CONFIG_RCU_DEBUG_READ is not set"],
-                  cmdline=(f"ktest=bench_rcu_*,bench_qs_lines bench.sync_samples={samples} "
-                           f"bench.qs_gps={QS_GPS} {extra}").strip(),
+                  cmdline=f"ktest=bench_rcu_* bench.sync_samples={samples} {extra}".strip(),
                   timeout=600,
                   kvm=kvm, label=label or f"compare-smp{cpus}")
     rows = [b for b in r.console.bench]
@@ -99,8 +97,6 @@ def summarise(rows):
             s["variant"] = b["variant"]
         elif kind == "synchronize_rcu_expedited":
             s[f"exp_{b['load']}"] = b
-        elif kind == "qs_lines":
-            s["qs_lines"] = b
         elif kind == "call_rcu":
             s["call_rcu"] = b
         elif kind == "rcu_idle_overhead":

@@ -59,6 +59,9 @@ def efficiency(per_op_1, per_op_n, machine, which="low"):
     return op_ns(per_op_1, machine, which) / op_ns(per_op_n, machine, which)
 
 
+COUNTS = ("insns", "loads", "stores", "rmw", "xfer", "inval", "cold")
+
+
 def per_op(cell, ops):
     """A plugin cell's counts (qs.c2c.Counts.cells) per operation."""
-    return {k: cell[k] / ops for k in ("insns", "loads", "stores", "rmw", "xfer", "inval", "cold")}
+    return {k: cell[k] / ops for k in COUNTS}

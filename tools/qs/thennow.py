@@ -10,11 +10,10 @@ one boot:
   read-side cost: cycles per rcu_read_lock()/unlock() pair, one reader and
     every CPU reading (bench_rcu_read);
   update overhead: ns to queue one call_rcu(), and callbacks per grace
-    period (bench_rcu_call_rcu);
-  cache lines written per quiescent state, counted: private / shared /
-    total, and the most one report wrote; how many distinct shared lines
-    the quiescent states wrote, and the most CPUs that wrote one of them
-    in one grace period (bench_qs_lines).
+    period (bench_rcu_call_rcu).
+
+The cache lines each quiescent state writes are counted by the coherence
+plugin in boots of their own (tools/c2c.py qslines, docs/rcu/qs-lines.md).
 
   tools/compare.py --cpus 1,2,4,8 [--variants ltimer,tree] [--kvm 0]
   make compare COMPARE_CPUS=1,2,4,8
@@ -58,13 +57,8 @@ def _ms(b, key="median_us"):
     return "?" if not b or b.get(key) is None else f"{b[key] / 1000:.2f}"
 
 
-def _x100(v):
-    return "?" if v is None else f"{v / 100:.2f}"
-
-
 HEAD = ["variant", "CPUs", "sync idle ms", "sync busy ms", "expedited idle ms",
-        "expedited busy ms", "read cycles 1/all", "call_rcu ns", "cbs/gp",
-        "QS lines private/shared/total (max)", "shared lines: how many, most CPUs on one a GP"]
+        "expedited busy ms", "read cycles 1/all", "call_rcu ns", "cbs/gp"]
 
 
 def rows(results):
@@ -83,16 +77,10 @@ def rows(results):
             r1 = rd.get(1, rd.get("1", {})).get("rcu", "?")
             rn = rd[max(rd, key=int)].get("rcu", "?") if rd else "?"
             c = s.get("call_rcu", {})
-            q = s.get("qs_lines")
-            lines = ("?" if not q else
-                     f"{_x100(q['private_x100'])}/{_x100(q['shared_x100'])}/"
-                     f"{_x100(q['total_x100'])} ({q['max_lines']})")
             out.append([s.get("variant", stem), str(cpus), _ms(s.get("sync_idle")),
                         _ms(s.get("sync_busy")), _ms(s.get("exp_idle")), _ms(s.get("exp_busy")),
                         f"{r1}/{rn}", str(c.get("queue_ns_per_call", "?")),
-                        str(c.get("callbacks_per_gp", "?")), lines,
-                        "?" if not q or "max_writers" not in q else
-                        f"{q['shared_lines_seen']}, {q['max_writers']}"])
+                        str(c.get("callbacks_per_gp", "?"))])
     return out
 
 
