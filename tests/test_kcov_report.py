@@ -98,3 +98,18 @@ def test_table_counts_reached_and_lists_the_rest(demo):
     assert kcov.summary(cov)[0].startswith("kernel/fs: functions 1/3 (33.3%)")
     assert kcov.rows(cov, exclude_tests=True) == kcov.rows(cov)
     assert not kcov.in_areas("kernel/fs/dcache_test.c", exclude_tests=True)
+
+
+def test_suite_puts_kcov_all_among_the_kernel_options():
+    """kcov.all=1 goes before " -- ", also where the cmdline begins with
+    it (the user-mode scenarios), not into init's script."""
+    import kcov_report
+    from qs import scenario
+    assert scenario.add_kernel_args("-- true; poweroff", "kcov.all=1") == "kcov.all=1 -- true; poweroff"
+    assert scenario.add_kernel_args("a=1 -- x", "kcov.all=1") == "a=1 kcov.all=1 -- x"
+    assert scenario.add_kernel_args("ktest=x", "kcov.all=1") == "ktest=x kcov.all=1"
+    cases = {sc.name: sc for sc in kcov_report.suite_cases(["user-shell-status*", "kcov-*"], [])}
+    assert cases and all("CONFIG_KCOV=y" in sc.options for sc in cases.values())
+    for sc in cases.values():
+        head, _, script = sc.cmdline.partition("-- ")
+        assert "kcov.all=1" in head.split() and "kcov.all" not in script, sc.cmdline
