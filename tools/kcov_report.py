@@ -18,8 +18,9 @@ ktest= reaches.
 marked full, not soak-*, one guest each; net pairs are left out) with CONFIG_KCOV=y
 added to each one's build and kcov.all=1 to its command line, and adds
 up what each reached. It writes build/coverage/report.txt (the table,
-with the unreached functions), cases.txt (each case, its verdict and
-its blocks) and prints the table's summary. A case that fails still
+with the unreached functions), cases.txt (each case, its build, its
+verdict and its blocks), pcs/<case>.txt (the blocks it reached, for
+`report --elf build/<build>/quiescent.elf`) and prints the summary. A case that fails still
 counts: coverage is what ran.
 """
 import argparse
@@ -91,15 +92,22 @@ def cmd_suite(args):
         image = images[key]
         before = len(cov.reached)
         cov.add(image, pcs)
+        hit = image.hit(pcs)
+        # The blocks as exact PCs, for `report` against this build's ELF.
+        (out / "pcs").mkdir(exist_ok=True)
+        (out / "pcs" / f"{sc.name}.txt").write_text("".join(f"{p:x}\n" for p in sorted(hit)))
         note = "" if pcs.dumps else " (no kcov.all dump: the run did not reach qemu_exit())"
         verdict = "fail" if why else "pass"
-        lines.append(f"{sc.name}\t{verdict}\t{len(image.hit(pcs))} blocks\t"
+        lines.append(f"{sc.name}\t{sc.build_name}\t{verdict}\t{len(hit)} blocks\t"
                      f"+{len(cov.reached) - before} new{note}")
         print(f"[{i}/{len(cases)} {time.monotonic() - t0:6.0f}s] {line.split('  log=')[0]}"
               f"  +{len(cov.reached) - before} blocks{note}", flush=True)
     (out / "cases.txt").write_text("\n".join(lines) + "\n")
     report = kcov.table(cov, unreached=True, exclude_tests=args.exclude_tests)
     summ = kcov.summary(cov, exclude_tests=args.exclude_tests)
+    if not args.exclude_tests:
+        summ += ["without the kernel's own tests and benchmarks (*_test.c, *_bench.c, *_stress.c):"]
+        summ += ["  " + x for x in kcov.summary(cov, exclude_tests=True)]
     (out / "report.txt").write_text(
         f"Coverage of {len(cases)} scenario cases of make test under KCOV (kcov.all=1)"
         f"{', configurations ' + ','.join(configs) if configs else ''}\n\n"
