@@ -4,9 +4,11 @@
 #include <arch/cpu.h>
 #include <arch/acpi.h>
 #include <time.h>
+#include <kcov.h>
 
 void qemu_exit(unsigned int code)
 {
+	kcov_all_dump();		/* every way out of a run passes here */
 	outb(0xf4, code);
 	/* Not under QEMU (or no debug-exit device): stop here. */
 	for (;;) {
@@ -24,6 +26,7 @@ void machine_poweroff(void)
 {
 	u32 pm1a = acpi_pm1a_cnt();
 
+	kcov_all_dump();		/* before QEMU acts on the soft-off */
 	if (pm1a)
 		outw(pm1a, 1 << 13);
 	for (int i = 0; i < 1000; i++)
