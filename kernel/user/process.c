@@ -19,8 +19,8 @@
  * delays memory, never a slot (fork waits for it only when memory runs
  * out, proc_fork()).
  */
-#include <fault_inject.h>
 #include "user.h"
+#include <fault_inject.h>
 #include <kmalloc.h>
 #include <rculist.h>
 #include <spinlock.h>
@@ -480,6 +480,11 @@ long proc_signal(int pid, int sig, int sender_uid)
 	if (sender_uid != 0 && sender_uid != READ_ONCE(p->uid))
 		err = -EPERM;
 	else if (sig && !sig_ignored(p, sig)) {	/* an ignored signal is discarded */
+		/* A delay here holds the target found and not yet signalled (it
+		 * may exit meanwhile). Only a caller with a live pid of its uid
+		 * and a real signal gets here, which makes it the fuzzers'
+		 * planted bug when armed with :warn (docs/fuzzing.md). */
+		fault_inject(kill_signal_queued, p);
 		/* The first signal wins: it is what waitpid() reports. */
 		__sync_bool_compare_and_swap(&p->kill_signal, 0, sig);
 		task_interrupt(t);		/* out of an interruptible sleep */
