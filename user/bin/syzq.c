@@ -405,6 +405,7 @@ static char *line_end(char *s, char *end)
 #define MAP_BITS	18		/* the edge map: 2^18 bits, 32 KiB (fork copies it) */
 #define MAP_MASK	((1u << MAP_BITS) - 1)
 #define DEADLINE_NS	300000000L	/* a program that runs longer is killed: a hang */
+#define RESULT_FD	200
 
 static uint8_t edge_map[1u << (MAP_BITS - 3)];
 static int worker_id;
@@ -595,10 +596,10 @@ static void execute(const struct fz_prog *p, int out, bool cover)
 	}
 	if (nfresh)
 		write(out, fresh, nfresh * sizeof(fresh[0]));
-	for (int i = 0; i < nforked; i++) {
-		kill(forked[i], QS_SIGKILL);
+	/* Waited for, not killed: the cleanup must not reach what a
+	 * program's own kill() does (the planted bug is there). */
+	for (int i = 0; i < nforked; i++)
 		waitpid(forked[i], NULL, 0);
-	}
 	_exit(0);
 }
 
@@ -670,11 +671,18 @@ static void run(const struct fz_prog *p, bool cover, struct run_result *r)
 	pid = fork();
 	if (pid == 0) {
 		close(fds[0]);
+		/* A worker has done so already; a replay runs as root till here. */
+		if (setuid(1000))
+			_exit(4);
+		/* The edges go out on a descriptor no literal of the table names,
+		 * so the program's own calls do not write into it or close it. */
+		dup2(fds[1], RESULT_FD);
+		close(fds[1]);
 		/* No console for the program: its calls get descriptors from 0 up. */
 		close(0);
 		close(1);
 		close(2);
-		execute(p, fds[1], cover);
+		execute(p, RESULT_FD, cover);
 	}
 	close(fds[1]);
 	for (int polls = 0; pid > 0; polls++) {
@@ -931,36 +939,49 @@ static int fuzz_phase(const char *what, int procs, int ncpus, long seconds, unsi
 	return bad;
 }
 
-/* The programs of a file, each once, in order (the host's reproductions). */
-static int replay(const char *file)
+/* The programs of a file, in order, once (the host's reproductions). */
+static void replay_pass(char *data, size_t size)
 {
 	static char text[PROG_TEXT];
 	static struct run_result r;
-	char *data, *line;
-	size_t size;
 	int n = 0;
 
-	if (read_file(file, (void **)&data, &size)) {
-		printf("syzq: FAIL: cannot read %s\n", file);
-		return 1;
-	}
-	strcpy(sandbox, "/tmp/sq0");
-	if (chdir(sandbox) || setuid(1000))
-		return 1;
-	for (line = data; line < data + size; ) {
-		char *nl = line_end(line, data + size);
+	for (char *line = data, *nl; line < data + size; line = nl ? nl + 1 : data + size) {
 		struct fz_prog p;
 
+		nl = line_end(line, data + size);
 		if (nl)
 			*nl = '\0';
 		if (!parse(line, &p) && !format(&p, text, sizeof(text))) {
 			printf("syzq: replay %d %s\n", n++, text);
 			run(&p, false, &r);
 		}
-		line = nl ? nl + 1 : data + size;
+		if (nl)
+			*nl = '\n';
 	}
+}
+
+static void take_baseline(struct qs_stats *b);
+
+/* Twice: a warm-up, then the same after the baseline, so that a leak
+ * reproduces as it was found (after a warm-up). */
+static int replay(const char *file, struct qs_stats *base)
+{
+	char *data;
+	size_t size;
+
+	if (read_file(file, (void **)&data, &size)) {
+		printf("syzq: FAIL: cannot read %s\n", file);
+		return 1;
+	}
+	strcpy(sandbox, "/tmp/sq0");
+	if (chdir(sandbox))
+		return 1;
+	replay_pass(data, size);
+	take_baseline(base);
+	replay_pass(data, size);
+	printf("syzq: replay done\n");
 	free(data);
-	printf("syzq: replay done: %d programs\n", n);
 	return 0;
 }
 
@@ -1037,8 +1058,7 @@ int main(int argc, char **argv)
 		mkdir(dir, 0777);	/* made as root, open to the workers' uid */
 	}
 	if (replay_file) {
-		take_baseline(&base);
-		bad |= replay(replay_file);
+		bad |= replay(replay_file, &base);
 		return bad | baseline_check(&base);
 	}
 	long r = kcov(QS_KCOV_ENABLE, 1, 0);
