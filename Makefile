@@ -5,6 +5,8 @@
 #                       the same with configs/rcu_poll[_kpreempt]_defconfig, in build/rcu_poll[_kpreempt]
 #   make run KASAN=1    the same with KASAN (docs/kasan.md), in build/kasan (or build/rcu_<name>-kasan)
 #   make run KCSAN=1    the same with KCSAN (docs/kcsan.md), in build/kcsan (or build/rcu_<name>-kcsan)
+#   make run KCOV=1     the same with KCOV (docs/kcov.md), in build/kcov; beside KASAN=1 or KCSAN=1
+#                       too (build/kasan-kcov)
 #   make test           build the test configurations and run the pytest suites
 #   make iso            the GRUB rescue ISO
 #   make initrd         the user programs (user/) packed as the initrd
@@ -44,11 +46,15 @@ KASAN		?=
 KASAN_ON	:= $(filter 1 y yes,$(KASAN))
 KCSAN		?=
 KCSAN_ON	:= $(filter 1 y yes,$(KCSAN))
+# KCOV=1 (docs/kcov.md): the coverage hooks, with either of the two or alone.
+KCOV		?=
+KCOV_ON		:= $(filter 1 y yes,$(KCOV))
 ifneq ($(and $(KASAN_ON),$(KCSAN_ON)),)
 $(error KASAN=1 and KCSAN=1 cannot share a build: GCC refuses -fsanitize=kernel-address \
 	with -fsanitize=thread; build them one at a time)
 endif
-SANITIZER	:= $(if $(KASAN_ON),kasan)$(if $(KCSAN_ON),kcsan)
+SANITIZERS	:= $(if $(KASAN_ON),kasan) $(if $(KCSAN_ON),kcsan) $(if $(KCOV_ON),kcov)
+SANITIZER	:= $(subst $(eval) ,-,$(strip $(SANITIZERS)))
 ifneq ($(RCU),)
 RCU_NAMES	:= $(patsubst configs/rcu_%_defconfig,%,$(filter-out %_kpreempt_defconfig,\
 		   $(wildcard configs/rcu_*_defconfig)))
@@ -129,8 +135,9 @@ include $(RCU_CHOICE_MK)
 endif
 include kernel/rcu/variants.mk
 
-# kernel/kcsan is the runtime of an option: built only with it.
-C_SRCS		:= $(filter-out $(RCU_VARIANT_FILES) $(if $(filter y,$(CONFIG_KCSAN)),,kernel/kcsan/%),$(shell find kernel -name '*.c' | sort)) \
+# kernel/kcsan and kernel/kcov are the runtimes of options: built only with them.
+C_SRCS		:= $(filter-out $(RCU_VARIANT_FILES) $(if $(filter y,$(CONFIG_KCSAN)),,kernel/kcsan/%) \
+		   $(if $(filter y,$(CONFIG_KCOV)),,kernel/kcov/%),$(shell find kernel -name '*.c' | sort)) \
 		   $(wildcard $(rcu-variant-y))
 ASM_SRCS	:= boot/multiboot.asm boot/entry.asm $(shell find kernel -name '*.asm' | sort)
 # KASAN (kernel/kasan/, docs/kasan.md): its runtime and tests only where it
@@ -156,8 +163,10 @@ endif
 # kmain() (early boot, before the shadow exists) is excluded by attribute;
 # memset() and memcpy() are inline asm, which GCC does not instrument, and
 # check their ranges by hand (kernel/lib/string.c).
+#   kernel/kcov/*           KCOV's hook, called from every basic block: a
+#                           check there would double the cost of each.
 KASAN_SANITIZE_NOT := kernel/kasan/%.c kernel/mm/kmalloc.c kernel/user/uaccess.c \
-		   kernel/arch/x86/nmi.c
+		   kernel/arch/x86/nmi.c kernel/kcov/%.c
 kasan_cflags	= $(if $(filter $(KASAN_SANITIZE_NOT),$<),,$(KASAN_CFLAGS))
 OBJS		:= $(patsubst %.c,$(O)/%.o,$(C_SRCS)) $(patsubst %.asm,$(O)/%.o,$(ASM_SRCS))
 KSYMTAB_EMPTY	:= $(O)/ksymtab_empty.o
@@ -193,7 +202,33 @@ ifeq ($(CONFIG_KCSAN),y)
 KCSAN_CFLAGS	:= -fsanitize=thread --param tsan-distinguish-volatile=1 \
 		   --param tsan-instrument-func-entry-exit=0 -Wno-tsan \
 		   -fno-optimize-sibling-calls
-KCSAN_SKIP	:= kernel/kcsan/%
+KCSAN_SKIP	:= kernel/kcsan/% kernel/kcov/%
+endif
+
+# KCOV (kernel/kcov, docs/kcov.md): a call to __sanitizer_cov_trace_pc()
+# at the start of every basic block, in every kernel file but these:
+#   kernel/kcov/*           the hook itself, and what it calls: recursion;
+#   kernel/kasan/*, kernel/kcsan/*
+#                           the other runtimes: called on every access,
+#                           KASAN's before the per-CPU area exists;
+#   kernel/arch/x86/percpu.c, kernel/arch/x86/smp.c, kernel/lib/string.c
+#                           code that runs before %gs points at the CPU's
+#                           area, where the hook finds current
+#                           (percpu_init_boot_cpu() and the memcpy() it
+#                           calls, an AP's ap_main());
+#   kernel/arch/x86/idt.c, kernel/arch/x86/nmi.c
+#                           interrupt and NMI entry: their blocks before
+#                           irq_enter() or NMI_OFFSET would be counted to
+#                           the task they interrupted;
+#   kernel/sched/*          the scheduler: what it runs depends on timing,
+#                           not on the program, and irq_exit() runs it out
+#                           of interrupts (Linux leaves it out for both).
+# kmain() is excluded by attribute (__no_kcov, include/kcov.h). Modules are
+# not instrumented: the hook is not among a module's exports.
+ifeq ($(CONFIG_KCOV),y)
+KCOV_CFLAGS	:= -fsanitize-coverage=trace-pc
+KCOV_SKIP	:= kernel/kcov/% kernel/kasan/% kernel/kcsan/% kernel/arch/x86/percpu.c \
+		   kernel/arch/x86/smp.c kernel/lib/string.c kernel/arch/x86/idt.c kernel/arch/x86/nmi.c kernel/sched/%
 endif
 
 .DEFAULT_GOAL := all
@@ -334,7 +369,7 @@ KCONFIG_PY	= { $(PYTHON) -c 'import kconfiglib' 2>/dev/null || PYTHON=$(PYTHON) 
 KCONFIG_FILES	:= $(shell find . -name Kconfig -not -path './$(O)/*' -not -path './build/*')
 
 # With KASAN=1 or KCSAN=1 the defconfig is read with its option added.
-SAN_DEFCONFIG	= { cat $(1); echo CONFIG_$(shell echo $(SANITIZER) | tr a-z A-Z)=y; } \
+SAN_DEFCONFIG	= { cat $(1); printf 'CONFIG_%s=y\n' $(shell echo $(SANITIZERS) | tr a-z A-Z); } \
 		  > $(O)/$(SANITIZER).defconfig && $(KCONFIG_PY) defconfig $(O)/$(SANITIZER).defconfig
 read_defconfig	= $(if $(SANITIZER),$(call SAN_DEFCONFIG,$(1)),$(KCONFIG_PY) defconfig $(1))
 ifneq ($(RCU),)
@@ -386,7 +421,8 @@ $(AUTOCONF_RSP): $(AUTOCONF)
 $(O)/%.o: %.c $(AUTOCONF_RSP) $(VERMAGIC_H)
 	@mkdir -p $(dir $@)
 	@echo "  CC      $<"
-	$(Q)$(CC) $(CFLAGS) $(kasan_cflags) $(if $(filter $(KCSAN_SKIP),$<),,$(KCSAN_CFLAGS)) -MMD -MP -c $< -o $@
+	$(Q)$(CC) $(CFLAGS) $(kasan_cflags) $(if $(filter $(KCSAN_SKIP),$<),,$(KCSAN_CFLAGS)) \
+		$(if $(filter $(KCOV_SKIP),$<),,$(KCOV_CFLAGS)) -MMD -MP -c $< -o $@
 
 $(O)/%.o: %.asm
 	@mkdir -p $(dir $@)

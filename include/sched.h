@@ -122,6 +122,13 @@ struct task {
 #ifdef CONFIG_KCSAN
 	int kcsan_disable;		/* data_race() nesting: this task's accesses not checked */
 #endif
+#ifdef CONFIG_KCOV
+	/* KCOV (kernel/kcov): the PCs this task's own code ran, for a fuzzer. */
+	u64 *kcov_area;			/* kcov_size PCs, kcov_pos of them written */
+	unsigned long kcov_size, kcov_pos;
+	int kcov_mode;			/* 1: recording (set after the area) */
+	bool kcov_overflow;		/* PCs dropped since the last read */
+#endif
 	struct list_head sleep_list;	/* a CPU's timed sleepers */
 	unsigned long sleep_expires;	/* jiffies */
 	int sleep_cpu;			/* whose sleep list, -1 if none */

@@ -55,7 +55,7 @@ SCRATCH = REPO / "build" / "mutants" / "src"
 KINDS = ("quiescent state too early", "stale snapshot", "cpu left out",
          "callbacks a batch early", "ordering dropped", "wrong context",
          "lock order reversed", "wrong comparison", "returns early",
-         "callbacks dropped")
+         "callbacks dropped", "resource leaked")
 KEYS = {"description", "variant", "kind", "file", "find", "replace", "config", "options",
         "cpus", "cmdline", "budget", "timeout", "site"}
 

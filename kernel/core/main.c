@@ -8,6 +8,7 @@
  */
 #include <kasan.h>
 #include <kcsan.h>
+#include <kcov.h>
 #include <printk.h>
 #include <percpu.h>
 #include <bootinfo.h>
@@ -108,9 +109,10 @@ static void run_constructors(void)
 
 /*
  * Not instrumented by KASAN: its frame would be poisoned before
- * kasan_early_init() has mapped anything for the shadow.
+ * kasan_early_init() has mapped anything for the shadow. Nor by KCOV:
+ * its hook reads current through %gs, which percpu_init_boot_cpu() sets.
  */
-__no_sanitize_address void kmain(u32 magic, u32 info)
+__no_sanitize_address __no_kcov void kmain(u32 magic, u32 info)
 {
 	kasan_early_init();
 	percpu_init_boot_cpu();

@@ -36,6 +36,7 @@
 #include <smp.h>
 #include <cmdline.h>
 #include <time.h>
+#include <kcov.h>
 
 static LIST_HEAD(all_processes);
 static DEFINE_SPINLOCK(proc_lock);	/* the tree, zombie states, writers of the list */
@@ -230,6 +231,7 @@ __noreturn void proc_exit(int wstatus)
 	unsigned long flags;
 	bool wake_init = false;
 
+	kcov_task_exit(current);	/* before the teardown: not its coverage */
 	/* Off our own tables before freeing them (the switch would do the same). */
 	preempt_disable();
 	current->cr3 = 0;

@@ -2,6 +2,7 @@
 #include <sys/syscall.h>
 #include <sys/wait.h>
 #include <sys/utsname.h>
+#include <sys/kcov.h>
 #include <unistd.h>
 #include <sched.h>
 #include <time.h>
@@ -46,6 +47,8 @@ int poweroff(int code)				{ return ret(__syscall1(SYS_poweroff, code)); }
 long qs_cpu(long op, unsigned long cpu)		{ return ret(__syscall2(SYS_qs_cpu, op, cpu)); }
 long qs_rcu(int op, unsigned long n)		{ return ret(__syscall2(SYS_qs_rcu, op, n)); }
 long qs_tasklist(long op, long arg)		{ return ret(__syscall2(SYS_qs_tasklist, op, arg)); }
+/* A READ result with QS_KCOV_OVERFLOW set is positive: ret() passes it on. */
+long qs_kcov(int op, unsigned long a, unsigned long b) { return ret(__syscall3(SYS_qs_kcov, op, a, b)); }
 
 void _exit(int status)
 {
