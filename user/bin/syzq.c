@@ -38,14 +38,10 @@
 #include <sys/sem.h>
 #include <sys/module.h>
 #include <sys/trace.h>
-#ifndef QS_KCOV_ENABLE		/* until the kernel side lands: the agreed interface */
-#define SYS_qs_kcov		95
-#define QS_KCOV_ENABLE		1
-#define QS_KCOV_READ		2
-#define QS_KCOV_DISABLE		3
-#define QS_KCOV_OVERFLOW	(1ull << 62)
-#endif
+#include <sys/kcov.h>
 #include "fuzz/prog.h"
+#include "fuzz/edges.h"
+#include "fuzz/rnd.h"
 
 /* ---------------------------------------------------------------- the table */
 #define NARGS(...)	(sizeof((uint8_t[]){ 0, ##__VA_ARGS__ }) - 1)
@@ -54,16 +50,6 @@
 	  .nargs = NARGS(__VA_ARGS__), .kind = { __VA_ARGS__ } },
 static const struct fz_desc fz_descs[] = { FUZZ_CALLS(FZ_DESC) };
 #define NR_DESCS	((int)(sizeof(fz_descs) / sizeof(fz_descs[0])))
-
-static unsigned long long state;
-
-static unsigned long long rnd(void)
-{
-	state ^= state << 13;
-	state ^= state >> 7;
-	state ^= state << 17;
-	return state;
-}
 
 static int desc_by_nr(int nr)
 {
@@ -165,7 +151,7 @@ static int producer(int kind)
 	case K_FD:
 	case K_NEWFD:	return desc_by_nr(fds[rnd() % 3]);
 	case K_SOCK:	return desc_by_nr(SYS_socket);
-	case K_PID:	return desc_by_nr(rnd() % 4 ? SYS_fork : SYS_getpid);
+	case K_PID:	return desc_by_nr(rnd() % 2 ? SYS_fork : SYS_getpid);
 	case K_SEMID:	return desc_by_nr(SYS_semget);
 	default:	return -1;
 	}
@@ -191,8 +177,29 @@ static void gen_arg(struct fz_prog *p, int i, int k)
 	}
 }
 
-static int pick_desc(void)
+static bool uses(int desc, int res)
 {
+	for (int k = 0; k < fz_descs[desc].nargs; k++)
+		if (res_fits(fz_descs[desc].kind[k], res))
+			return true;
+	return false;
+}
+
+/* A call to put at pos: half the time one that uses what a call before it
+ * made, as syzkaller's choice table prefers calls related by their
+ * resources (a program with a pid in it is worth a kill()). */
+static int pick_desc(const struct fz_prog *p, int pos)
+{
+	if (rnd() % 2 && pos > 0) {
+		int res = fz_descs[p->c[rnd() % pos].desc].res;
+
+		for (int tries = 0; res != R_NONE && tries < 4 * NR_DESCS; tries++) {
+			int i = rnd() % NR_DESCS;
+
+			if (!(fz_descs[i].flags & F_NOGEN) && uses(i, res))
+				return i;
+		}
+	}
 	for (;;) {
 		int i = rnd() % NR_DESCS;
 
@@ -276,7 +283,7 @@ static void generate(struct fz_prog *p)
 
 	p->n = 0;
 	while (p->n < n)
-		insert_call(p, p->n, pick_desc(), 0);
+		insert_call(p, p->n, pick_desc(p, p->n), 0);
 }
 
 static void mutate(struct fz_prog *p, const struct fz_prog *other)
@@ -285,9 +292,12 @@ static void mutate(struct fz_prog *p, const struct fz_prog *other)
 
 	while (ops--) {
 		switch (rnd() % 5) {
-		case 0:		/* insert */
-			insert_call(p, rnd() % (p->n + 1), pick_desc(), 0);
+		case 0: {	/* insert */
+			int pos = rnd() % (p->n + 1);
+
+			insert_call(p, pos, pick_desc(p, pos), 0);
 			break;
+		}
 		case 1:		/* remove */
 			if (p->n > 1)
 				remove_call(p, rnd() % p->n);
@@ -402,16 +412,15 @@ static char *line_end(char *s, char *end)
 /* ---------------------------------------------------------------- running one */
 #define BUFSZ		4096
 #define KCOV_CAP	16384
-#define MAP_BITS	18		/* the edge map: 2^18 bits, 32 KiB (fork copies it) */
-#define MAP_MASK	((1u << MAP_BITS) - 1)
 #define DEADLINE_NS	300000000L	/* a program that runs longer is killed: a hang */
 #define RESULT_FD	200
 
-static uint8_t edge_map[1u << (MAP_BITS - 3)];
+static uint8_t edge_map[MAP_BYTES];
 static int worker_id;
 static char sandbox[32];
 static bool have_kcov;
 
+/* The raw call, not qs_kcov(): READ's count carries the overflow bit. */
 static long kcov(int op, unsigned long a, unsigned long b)
 {
 	return __syscall3(SYS_qs_kcov, op, a, b);
@@ -578,15 +587,10 @@ static void execute(const struct fz_prog *p, int out, bool cover)
 			continue;
 		n &= ~QS_KCOV_OVERFLOW;
 		for (long k = 0; k < n; k++) {
-			/* AFL's edge: the hash of this block xor half the last one's,
-			 * so that A->B and B->A differ and A->A is not zero. */
-			uint32_t cur = (uint32_t)((pcs[k] * 0x9e3779b97f4a7c15ULL) >> 40);
-			uint32_t e = (cur ^ prev) & MAP_MASK;
+			uint32_t e = fz_edge(pcs[k], &prev);
 
-			prev = cur >> 1;
-			if (edge_map[e >> 3] & (1 << (e & 7)))
+			if (!fz_mark(edge_map, e))
 				continue;
-			edge_map[e >> 3] |= 1 << (e & 7);
 			fresh[nfresh++] = e;
 			if (nfresh == N(fresh)) {
 				write(out, fresh, sizeof(fresh));
@@ -819,7 +823,7 @@ static int worker(int id, int ncpus, long end_ns, const char *seed_file, int nwo
 		signaled += r.signaled;
 		if (r.nedges) {
 			for (int k = 0; k < r.nedges; k++)
-				edge_map[r.edges[k] >> 3] |= 1 << (r.edges[k] & 7);
+				fz_mark(edge_map, r.edges[k]);
 			keep(&p);
 			send_new(&r, text);
 		}
@@ -874,10 +878,7 @@ static int take(const char *m, int have, struct totals *t, uint8_t *global, bool
 		int fresh = 0;
 
 		for (uint32_t k = 0; k < h->nedges; k++)
-			if (!(global[e[k] >> 3] & (1 << (e[k] & 7)))) {
-				global[e[k] >> 3] |= 1 << (e[k] & 7);
-				fresh++;
-			}
+			fresh += fz_mark(global, e[k]);
 		t->edges += fresh;
 		if (fresh) {
 			t->corpus++;
