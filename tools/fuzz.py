@@ -53,7 +53,7 @@ def main(argv=None):
     print(f"fuzz: {fz.boots} boots; corpus {len(fz.corpus)} programs; last: {fz.last_progress}")
     for c in fz.crashes:
         where = c.dir.relative_to(REPO) if c.dir.is_relative_to(REPO) else c.dir
-        print(f"fuzz: crash: {c.title}\n      {where}" + (f"\n      reproducer: {c.repro}" if c.repro else "")
+        print(f"fuzz: crash: {c.title} ({c.count} boot{'s' if c.count > 1 else ''})\n      {where}" + (f"\n      reproducer: {c.repro}" if c.repro else "")
               + (f"\n      C: {c.c_path.name} ({'reproduces' if c.c_reproduces else 'does not reproduce'})"
                  if c.c_path else ""))
     return 1 if fz.crashes else 0

@@ -333,6 +333,7 @@ class Crash:
     c_path: Path = None
     c_reproduces: bool = False
     boots: int = 0
+    count: int = 1          # boots of this run that hit it
 
 
 class Fuzzer:
@@ -418,6 +419,10 @@ class Fuzzer:
         self.say(f"fuzz: CRASH [{variant}] {title}{'' if new else ' (seen before)'}")
         n = len(list(d.glob("log*.txt")))
         shutil.copyfile(r.log_path, d / f"log{n}.txt")
+        seen = [c for c in self.crashes if c.title == title]
+        if seen:
+            seen[0].count += 1
+            return seen[0]
         c = Crash(title=title, dir=d, programs=programs)
         (d / "programs.txt").write_text("\n".join(programs) + "\n")
         (d / "title").write_text(title + "\n")
