@@ -16,8 +16,10 @@
  * it runs, so that the host has what ran before a crash. -r runs the
  * programs of a file once each, for the host's reproduction and reduction.
  *
- * Before and after, as `fuzz` does: a warm-up, then the allocation
- * counters after rcu_barrier() must be back at their baseline.
+ * Before and after, as `fuzz` does: a warm-up (a tenth of the time, which
+ * runs the host's corpus and learns; the main phase starts from what it
+ * learnt), then the allocation counters after rcu_barrier() must be back
+ * at their baseline.
  */
 #include <stdio.h>
 #include <stdlib.h>
@@ -862,8 +864,12 @@ static void progress(const char *what, long t0, const struct totals *t)
 	       sum(t->hangs), sum(t->signaled));
 }
 
+/* Where the parent keeps what a phase found, for the next phase to start from. */
+#define SEEDS		"/tmp/sq-seeds"
+static int save_fd = -1;
+
 /* One message from a worker; its length, or 0 if the buffer holds less. */
-static int take(const char *m, int have, struct totals *t, uint8_t *global, bool quiet)
+static int take(const char *m, int have, struct totals *t, uint8_t *global)
 {
 	const struct msg_head *h = (const void *)m;
 
@@ -881,17 +887,21 @@ static int take(const char *m, int have, struct totals *t, uint8_t *global, bool
 			fresh += fz_mark(global, e[k]);
 		t->edges += fresh;
 		if (fresh) {
+			const char *text = m + sizeof(*h) + h->nedges * 4;
+
 			t->corpus++;
-			if (!quiet)
-				printf("syzq: new w%d +%d %s\n", h->worker, fresh,
-				       m + sizeof(*h) + h->nedges * 4);
+			printf("syzq: new w%d +%d %s\n", h->worker, fresh, text);
+			if (save_fd >= 0) {
+				write(save_fd, text, strlen(text));
+				write(save_fd, "\n", 1);
+			}
 		}
 	}
 	return h->len;
 }
 
 static int fuzz_phase(const char *what, int procs, int ncpus, long seconds, unsigned long seed,
-		      const char *seed_file, bool quiet, struct totals *t)
+		      const char *seed_file, struct totals *t)
 {
 	static uint8_t global[sizeof(edge_map)];
 	static char buf[2 * QS_PIPE_BUF];
@@ -924,7 +934,7 @@ static int fuzz_phase(const char *what, int procs, int ncpus, long seconds, unsi
 		if (n <= 0)
 			break;			/* every worker is done */
 		have += n;
-		while ((used = take(buf, have, t, global, quiet)) > 0) {
+		while ((used = take(buf, have, t, global)) > 0) {
 			memmove(buf, buf + used, have - used);
 			have -= used;
 		}
@@ -984,6 +994,17 @@ static int replay(const char *file, struct qs_stats *base)
 	printf("syzq: replay done\n");
 	free(data);
 	return 0;
+}
+
+static void copy_corpus(const char *file, int fd)
+{
+	char *data;
+	size_t size;
+
+	if (fd < 0 || read_file(file, (void **)&data, &size))
+		return;
+	write(fd, data, size);
+	free(data);
 }
 
 static bool same(const char *what, unsigned long before, unsigned long after)
@@ -1072,10 +1093,21 @@ int main(int argc, char **argv)
 	       have_kcov ? "from KCOV" : "off (no CONFIG_KCOV: programs are generated blind)");
 	/* What the kernel allocates once and keeps (the first use of a path on
 	 * a CPU) is not a leak: a short warm-up before the baseline. */
-	bad += fuzz_phase("warm-up", procs, u.ncpus, seconds / 10 + 1, seed + 1000, NULL, true, &t);
+	/*
+	 * The warm-up runs the host's corpus first and learns; the main phase
+	 * starts from that corpus and what the warm-up found (SEEDS, written
+	 * before the baseline: a file of ramfs is an allocation), its edges
+	 * counted afresh.
+	 */
+	save_fd = open(SEEDS, O_CREAT | O_WRONLY | O_TRUNC, 0644);
+	copy_corpus(corpus_file, save_fd);
+	bad += fuzz_phase("warm-up", procs, u.ncpus, seconds / 10 + 1, seed + 1000, corpus_file, &t);
+	close(save_fd);
+	save_fd = -1;
 	take_baseline(&base);
-	bad += fuzz_phase("progress", procs, u.ncpus, seconds, seed, corpus_file, false, &t);
+	bad += fuzz_phase("progress", procs, u.ncpus, seconds, seed, SEEDS, &t);
 	bad += baseline_check(&base);
+	unlink(SEEDS);
 	printf("syzq: %s: %ld programs, %ld edges, corpus %ld\n", bad ? "FAIL" : "done",
 	       sum(t.progs), t.edges, t.corpus);
 	return bad ? 1 : 0;
