@@ -90,7 +90,7 @@ def _cpio_entry(name, data, ino, mode):
 
 def cpio_with(src, files):
     """The newc archive src with files {name: bytes} added (replacing any of
-    the same name) and the directories they need."""
+    the same name) and the directories they need; those in bin/ can run."""
     blob, pos, names = open(src, "rb").read(), 0, set()
     out = b""
     while True:
@@ -116,7 +116,7 @@ def cpio_with(src, files):
                 out += _cpio_entry(d, b"", ino, 0o040755)
                 names.add(d)
                 ino += 1
-        out += _cpio_entry(name, files[name], ino, 0o100644)
+        out += _cpio_entry(name, files[name], ino, 0o100755 if name.startswith("bin/") else 0o100644)
         ino += 1
     out += _cpio_entry("TRAILER!!!", b"", 0, 0)
     return out + b"\0" * (-len(out) % 512)
@@ -334,6 +334,7 @@ class Crash:
     c_reproduces: bool = False
     boots: int = 0
     count: int = 1          # boots of this run that hit it
+    nlast: int = 0          # programs at the end of .programs that ran last, one a worker
 
 
 class Fuzzer:
@@ -389,13 +390,19 @@ class Fuzzer:
 
     def fuzz_boot(self, variant, secs):
         recent = deque(maxlen=self.keep)
+        last = {}               # worker: the last program it started before the report
         files = {"etc/fuzz/corpus": ("\n".join(self.corpus) + "\n").encode()}
+        held = {}
 
         def watch(line):
+            if not held and unexpected_lines(line):
+                held["at"] = line   # what runs after the report did not cause it
             line = RE_PREFIX.sub("", line.rstrip("\r\n"))
             m = RE_RUN.match(line)
-            if m:
+            if m and not held:
                 recent.append(m.group(2))
+                last[m.group(1)] = m.group(2)
+            if m:
                 return
             m = RE_NEW.match(line)
             if m:
@@ -409,10 +416,13 @@ class Fuzzer:
                       tag=f"fuzz-{variant}")
         title = crash_title(r)
         if title:
-            self.found(title, variant, r, list(recent))
+            # Each worker's last program at the end, where the reducer looks first.
+            tail = [p for p in last.values()]
+            progs = [p for p in recent if p not in tail] + tail
+            self.found(title, variant, r, progs, len(tail))
         return r
 
-    def found(self, title, variant, r, programs):
+    def found(self, title, variant, r, programs, nlast=0):
         d = self.work / "crashes" / slug(title)
         new = not d.exists()
         d.mkdir(parents=True, exist_ok=True)
@@ -423,7 +433,7 @@ class Fuzzer:
         if seen:
             seen[0].count += 1
             return seen[0]
-        c = Crash(title=title, dir=d, programs=programs)
+        c = Crash(title=title, dir=d, programs=programs, nlast=nlast)
         (d / "programs.txt").write_text("\n".join(programs) + "\n")
         (d / "title").write_text(title + "\n")
         self.crashes.append(c)
@@ -450,8 +460,8 @@ class Fuzzer:
             (c.dir / "NOT-REPRODUCED").write_text("the saved programs did not crash a fresh boot\n")
             return c
         c.reproduced = True
-        last = progs[-self.cpus:]
-        if len(progs) > len(last) and self.reproduces(c, variant, last):
+        last = progs[-c.nlast:] if c.nlast else []
+        if last and len(progs) > len(last) and self.reproduces(c, variant, last):
             progs = last         # most crashes are in what ran last
         progs = ddmin(progs, lambda s: self.reproduces(c, variant, s))
         if len(progs) == 1:
