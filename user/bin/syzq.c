@@ -710,10 +710,13 @@ static void run(const struct fz_prog *p, bool cover, struct run_result *r)
 			kill(pid, QS_SIGKILL);
 			r->hung = true;
 		}
-		if (polls)
-			usleep(polls < 20 ? 200 : 2000);
-		else
+		/* Yield, not sleep: a sleep is a tick at least (4 ms at HZ=250),
+		 * longer than most programs run. The CPU is the child's anyway:
+		 * it inherited the worker's affinity. */
+		if (polls < 20000)
 			sched_yield();
+		else
+			usleep(2000);
 	}
 	close(fds[0]);
 	cleanup();
