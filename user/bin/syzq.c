@@ -4,9 +4,10 @@
  * (docs/fuzzing.md; `fuzz` is the random one it is measured against).
  *
  * Programs are sequences of calls built from the descriptions
- * (fuzz/calls.h), a later call using what an earlier one made. Each runs
- * in a child of its own (a crash of the program is contained, a hang is
- * killed at a deadline) with KCOV on for that child only; the PCs it
+ * (fuzz/calls.h), a later call using what an earlier one made. They run
+ * in a child of the worker, the executor (a program that crashes it or
+ * hangs past its deadline ends it, and the worker starts another), with
+ * KCOV on for that child only; the PCs each program
  * reached become edges, and a program that reached an edge nobody had is
  * kept in the corpus, which the workers mutate (insert, remove, change an
  * argument, splice) or add fresh programs to. One worker per CPU; the
@@ -415,10 +416,12 @@ static char *line_end(char *s, char *end)
 #define BUFSZ		4096
 #define KCOV_CAP	16384
 #define DEADLINE_NS	300000000L	/* a program that runs longer is killed: a hang */
-#define RESULT_FD	200
+#define RESULT_FD	200		/* the executor's edges out */
+#define CMD_FD		201		/* and its programs in */
+#define END_MARK	0xffffffffu	/* after a program's edges */
 
 static uint8_t edge_map[MAP_BYTES];
-static int worker_id;
+static int worker_id, worker_cpu;
 static char sandbox[32];
 static bool have_kcov;
 
@@ -530,19 +533,45 @@ static void fill(char *buf, int64_t seed)
 		buf[k] = (char)('a' + (seed + k) % 26);
 }
 
-/* In the program's child: run it, send each edge not yet in the map down out. */
-static void execute(const struct fz_prog *p, int out, bool cover)
+/* What a program left in the executor that the next one would see: its
+ * descriptors, working directory, signal dispositions and affinity. */
+static void reset_after(const struct fz_prog *p)
+{
+	bool fds = false, sigs = false, cpus = false;
+
+	for (int i = 0; i < p->n; i++) {
+		const struct fz_desc *d = &fz_descs[p->c[i].desc];
+
+		fds |= d->res == R_FD || d->res == R_PIPE || d->res == R_SOCK || d->nr == SYS_fcntl;
+		sigs |= d->nr == SYS_signal;
+		cpus |= d->nr == SYS_sched_setaffinity || d->nr == SYS_sched_setscheduler;
+	}
+	for (int fd = 0; fds && fd < QS_OPEN_MAX; fd++)
+		if (fd != RESULT_FD && fd != CMD_FD)
+			close(fd);
+	for (int sig = 1; sigs && sig < QS_NSIG; sig++)
+		__syscall2(SYS_signal, sig, QS_SIG_DFL);
+	if (cpus) {
+		cpu_set_t set;
+
+		CPU_ZERO(&set);
+		CPU_SET(worker_cpu, &set);
+		sched_setaffinity(0, sizeof(set), &set);
+	}
+	if (chdir(sandbox))
+		_exit(5);
+}
+
+/* In the executor: run one program, send each edge not yet in the map
+ * down RESULT_FD, then END_MARK. */
+static void execute(const struct fz_prog *p, bool cover, char *bufs, uint64_t *pcs)
 {
 	long res[MAX_CALLS], res2[MAX_CALLS];
 	pid_t forked[MAX_CALLS];
-	int nforked = 0;
-	char *bufs = malloc(MAX_CALLS * BUFSZ);
-	uint64_t *pcs = cover ? malloc(KCOV_CAP * sizeof(uint64_t)) : NULL;
+	int nforked = 0, out = RESULT_FD;
 	uint32_t fresh[256];
 	int nfresh = 0;
 
-	if (!bufs || (cover && (!pcs || kcov(QS_KCOV_ENABLE, KCOV_CAP, 0))))
-		_exit(3);
 	for (int i = 0; i < p->n; i++) {
 		const struct fz_desc *d = &fz_descs[p->c[i].desc];
 		char *buf = bufs + i * BUFSZ;
@@ -600,12 +629,35 @@ static void execute(const struct fz_prog *p, int out, bool cover)
 			}
 		}
 	}
-	if (nfresh)
-		write(out, fresh, nfresh * sizeof(fresh[0]));
 	/* Waited for, not killed: the cleanup must not reach what a
 	 * program's own kill() does (the planted bug is there). */
 	for (int i = 0; i < nforked; i++)
 		waitpid(forked[i], NULL, 0);
+	reset_after(p);
+	fresh[nfresh++] = END_MARK;
+	write(out, fresh, nfresh * sizeof(fresh[0]));
+}
+
+/*
+ * The executor: a child of the worker that runs programs one after the
+ * other until one kills it, crashes it or hangs (then the worker starts
+ * another). A fork per program is what contains a program; a fork per
+ * program costs some 50 ms here (no copy-on-write: fork copies the
+ * address space), fifty times what a program's calls take.
+ */
+static __attribute__((noreturn)) void executor(bool cover)
+{
+	char *bufs = malloc(MAX_CALLS * BUFSZ);
+	uint64_t *pcs = cover ? malloc(KCOV_CAP * sizeof(uint64_t)) : NULL;
+	struct fz_prog p;
+
+	if (!bufs || (cover && (!pcs || kcov(QS_KCOV_ENABLE, KCOV_CAP, 0))))
+		_exit(3);
+	while (read(CMD_FD, &p, sizeof(p)) == sizeof(p)) {
+		if (cover)
+			kcov(QS_KCOV_READ, (unsigned long)pcs, 0);	/* not the read's own */
+		execute(&p, cover, bufs, pcs);
+	}
 	_exit(0);
 }
 
@@ -663,62 +715,106 @@ struct run_result {
 	bool hung, signaled;
 };
 
-static void run(const struct fz_prog *p, bool cover, struct run_result *r)
-{
-	int fds[2], st = 0;
-	long deadline = now_ns() + DEADLINE_NS;
-	pid_t pid;
+static pid_t exec_pid = -1;
+static int exec_cmd = -1, exec_res = -1;
 
-	r->nedges = 0;
-	r->hung = r->signaled = false;
-	if (pipe2(fds, 0))
-		return;
-	fcntl(fds[0], F_SETFL, O_NONBLOCK);
-	pid = fork();
-	if (pid == 0) {
-		close(fds[0]);
+static void exec_stop(void)
+{
+	if (exec_pid > 0) {
+		kill(exec_pid, QS_SIGKILL);
+		waitpid(exec_pid, NULL, 0);
+	}
+	close(exec_cmd);
+	close(exec_res);
+	exec_pid = exec_cmd = exec_res = -1;
+}
+
+static int exec_start(bool cover)
+{
+	int c[2], r[2];
+
+	if (pipe2(c, 0))
+		return -1;
+	if (pipe2(r, 0)) {
+		close(c[0]);
+		close(c[1]);
+		return -1;
+	}
+	fcntl(r[0], F_SETFL, O_NONBLOCK);
+	exec_pid = fork();
+	if (exec_pid == 0) {
 		/* A worker has done so already; a replay runs as root till here. */
 		if (setuid(1000))
 			_exit(4);
-		/* The edges go out on a descriptor no literal of the table names,
-		 * so the program's own calls do not write into it or close it. */
-		dup2(fds[1], RESULT_FD);
-		close(fds[1]);
-		/* No console for the program: its calls get descriptors from 0 up. */
-		close(0);
-		close(1);
-		close(2);
-		execute(p, RESULT_FD, cover);
+		/* Descriptors no literal of the table names, so a program's own
+		 * calls do not write into them or close them. */
+		dup2(c[0], CMD_FD);
+		dup2(r[1], RESULT_FD);
+		/* No console for the programs: their descriptors start at 0. */
+		for (int fd = 0; fd < 8; fd++)
+			close(fd);
+		executor(cover);
 	}
-	close(fds[1]);
-	for (int polls = 0; pid > 0; polls++) {
-		uint32_t got[256];
-		long n = read(fds[0], got, sizeof(got));
+	close(c[0]);
+	close(r[1]);
+	exec_cmd = c[1];
+	exec_res = r[0];
+	if (exec_pid < 0) {
+		exec_stop();
+		return -1;
+	}
+	return 0;
+}
 
-		for (long k = 0; k < n / 4 && r->nedges < N(r->edges); k++)
-			r->edges[r->nedges++] = got[k];
-		if (n > 0)
-			continue;
-		if (waitpid(pid, &st, QS_WNOHANG) == pid) {
-			while ((n = read(fds[0], got, sizeof(got))) > 0)
-				for (long k = 0; k < n / 4 && r->nedges < N(r->edges); k++)
-					r->edges[r->nedges++] = got[k];
+/* One program in the executor (a new one if the last is gone): its new
+ * edges, or that it hung (killed at the deadline) or ended the executor. */
+static void run(const struct fz_prog *p, bool cover, struct run_result *r)
+{
+	long deadline = now_ns() + DEADLINE_NS;
+	int st = 0;
+
+	r->nedges = 0;
+	r->hung = r->signaled = false;
+	if (exec_pid < 0 && exec_start(cover))
+		return;
+	if (write(exec_cmd, p, sizeof(*p)) != sizeof(*p)) {
+		exec_stop();
+		return;
+	}
+	for (int polls = 0;; polls++) {
+		uint32_t got[256];
+		long n = read(exec_res, got, sizeof(got));
+		bool end = false;
+
+		for (long k = 0; k < n / 4 && !end; k++) {
+			end = got[k] == END_MARK;
+			if (!end && r->nedges < N(r->edges))
+				r->edges[r->nedges++] = got[k];
+		}
+		if (end)
+			break;
+		if (n == 0) {			/* the executor is gone */
+			waitpid(exec_pid, &st, 0);
 			r->signaled = WIFSIGNALED(st);
+			exec_pid = -1;
+			exec_stop();
 			break;
 		}
-		if (now_ns() > deadline && !r->hung) {
-			kill(pid, QS_SIGKILL);
+		if (n > 0)
+			continue;
+		if (now_ns() > deadline) {
 			r->hung = true;
+			exec_stop();
+			break;
 		}
 		/* Yield, not sleep: a sleep is a tick at least (4 ms at HZ=250),
-		 * longer than most programs run. The CPU is the child's anyway:
-		 * it inherited the worker's affinity. */
+		 * longer than most programs run. The CPU is the executor's
+		 * anyway: it inherited the worker's affinity. */
 		if (polls < 20000)
 			sched_yield();
 		else
 			usleep(2000);
 	}
-	close(fds[0]);
 	cleanup();
 }
 
@@ -791,8 +887,9 @@ static int worker(int id, int ncpus, long end_ns, const char *seed_file, int nwo
 	int line = 0;
 	cpu_set_t set;
 
+	worker_cpu = id % ncpus;
 	CPU_ZERO(&set);
-	CPU_SET(id % ncpus, &set);
+	CPU_SET(worker_cpu, &set);
 	sched_setaffinity(0, sizeof(set), &set);
 	signal(SIGPIPE, SIG_IGN);
 	if (seed_file && read_file(seed_file, (void **)&seeds, &size) == 0)
@@ -837,6 +934,7 @@ static int worker(int id, int ncpus, long end_ns, const char *seed_file, int nwo
 			last_stats = now_ns();
 		}
 	}
+	exec_stop();		/* before the parent counts processes */
 	send_stats(progs, hangs, signaled);
 	free(seeds);
 	return 0;
@@ -991,9 +1089,12 @@ static int replay(const char *file, struct qs_stats *base)
 	strcpy(sandbox, "/tmp/sq0");
 	if (chdir(sandbox))
 		return 1;
+	signal(SIGPIPE, SIG_IGN);
 	replay_pass(data, size);
+	exec_stop();
 	take_baseline(base);
 	replay_pass(data, size);
+	exec_stop();
 	printf("syzq: replay done\n");
 	free(data);
 	return 0;
