@@ -6,8 +6,10 @@ scenario syzq-kcov-smp2 is make test's short run of the loop itself. The planted
 a WARNING when kill() queues a real signal on the caller's own process,
 reachable only by a program that passes what getpid() returned to
 kill()) is found, reduced to a few calls and written as a C program
-that reproduces it, while the random `fuzz` misses it in the same time:
-make test-full (a PROVE_RCU build and some twenty boots).
+that reproduces it, while the random `fuzz` misses it in the same time;
+and tools/fuzz.py, make fuzz's command, run twice, keeps its corpus
+between the runs: make test-full (a PROVE_RCU+KCOV build and some twenty
+boots, about four minutes).
 """
 import re
 
@@ -120,3 +122,23 @@ def test_random_fuzz_misses_the_planted_bug(kvm):
                    cmdline=f"{PLANTED} -- fuzz 2 500000; poweroff", kvm=kvm)
     assert "fuzz: PASS" in r.log, r.tail()
     assert "kill_signal_self reached" not in r.log, r.tail()
+
+
+@pytest.mark.qemu
+@pytest.mark.full
+def test_make_fuzz_keeps_its_corpus(tmp_path, capsys):
+    """tools/fuzz.py twice (40 s each, make fuzz's own command): the first
+    run finds no crash and leaves a corpus in its folder; the second
+    boots with it in the initrd, and its warm-up, as long as the first
+    one's, reaches more edges than the first one's did."""
+    from fuzz import main as fuzz_main      # tools/fuzz.py
+    assert fuzz_main(["--duration", "40s", "--work", str(tmp_path)]) == 0
+    first = (tmp_path / "corpus.txt").read_text().split()
+    out = capsys.readouterr().out
+    assert len(first) > 20, out
+    warm1 = [int(m) for m in re.findall(r"warm-up \d+ s: \d+ programs \S+, (\d+) edges", out)]
+    assert fuzz_main(["--duration", "40s", "--work", str(tmp_path), "--seed", "2"]) == 0
+    out2 = capsys.readouterr().out
+    assert f"fuzz: {len(first)} programs in the corpus" in out2, out2
+    warm2 = [int(m) for m in re.findall(r"warm-up \d+ s: \d+ programs \S+, (\d+) edges", out2)]
+    assert warm1 and warm2 and warm2[-1] > warm1[-1], (warm1, warm2)
