@@ -275,6 +275,8 @@ def c_arg(kind, tok, i, nr_name):
         k = v % (2 ** 32) % (len(NAMES) + len(OTHER_NAMES))
         p = "/tmp/sq0" + NAMES[k] if k < len(NAMES) else OTHER_NAMES[k - len(NAMES)]
         return f'(long)"{p}"'
+    if kind == "PID" and 0 < v < 1000000:
+        return "0x7fffffffL"    # a literal never names a live process
     if kind == "SEMKEY":
         return hex(0x5a7a0000 + (v & 3))
     if kind == "MODE" and nr_name == "mkdir":

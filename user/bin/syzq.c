@@ -519,6 +519,12 @@ static long materialize(int kind, int64_t v, char *buf, int nr)
 			return (long)buf;
 		}
 		return (long)v;
+	case K_PID:
+		/* A literal never names a live process: the workers and their
+		 * executors share the programs' uid, and a mutated literal that
+		 * hit one would kill the fuzzer, not find a bug. Live pids come
+		 * from fork() and getpid() results only. */
+		return v > 0 && v < 1000000 ? 0x7fffffff : (long)v;
 	case K_MODE:
 		/* A directory its owner cannot search could not be cleaned up. */
 		return nr == SYS_mkdir ? (long)(v | 0700) : (long)v;
