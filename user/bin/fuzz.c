@@ -627,10 +627,9 @@ static void cover_save(int id)
 	qs_kcov(QS_KCOV_DISABLE, 0, 0);
 	snprintf(path, sizeof(path), "/tmp/fzcov%d", id);
 	fd = open(path, O_CREAT | O_WRONLY | O_TRUNC, 0644);
-	if (fd >= 0) {
-		write(fd, cover_map, MAP_BYTES);
-		close(fd);
-	}
+	if (fd < 0 || write(fd, cover_map, MAP_BYTES) != MAP_BYTES)
+		printf("fuzz: FAIL: child %d could not save its coverage in %s\n", id, path);
+	close(fd);
 	free(cover_map);
 	free(cover_pcs);
 }
@@ -698,10 +697,10 @@ static int child(int id, int ncpus, long calls)
 		fs_note(nr, ret);
 		cover_note();
 	}
-	cover_save(id);
 	sem_cleanup();
 	if (fs_cleanup(id))
 		return 1;
+	cover_save(id);		/* after fs_cleanup(): the calls may have filled the fd table */
 	printf("\nfuzz: child %d (pid %d, uid %d) on cpu %d: %ld calls, %ld failed as expected or not, "
 	       "%ld socket calls succeeded, %ld pipes made\n", id, getpid(), getuid(), sched_getcpu(),
 	       ok + err, err, sock_ok, pipes);
