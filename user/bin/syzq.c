@@ -404,6 +404,11 @@ static int parse(const char *s, struct fz_prog *p)
 	return 0;
 }
 
+static long max(long a, long b)
+{
+	return a > b ? a : b;
+}
+
 /* The newline that ends the line at s, or NULL if it runs to end. */
 static char *line_end(char *s, char *end)
 {
@@ -533,26 +538,28 @@ static long materialize(int kind, int64_t v, char *buf, int nr)
 	}
 }
 
+/* A call's buffer: the same bytes each time (a program's result must not
+ * depend on what the last one left), cheap (a byte loop is a cost under
+ * TCG that every call of every program pays). */
 static void fill(char *buf, int64_t seed)
 {
-	for (int k = 0; k < BUFSZ - 128; k++)
-		buf[k] = (char)('a' + (seed + k) % 26);
+	memset(buf, 'a' + (int)(seed % 26), BUFSZ - 128);
 }
 
 /* What a program left in the executor that the next one would see: its
- * descriptors, working directory, signal dispositions and affinity. */
-static void reset_after(const struct fz_prog *p)
+ * descriptors (each one a call made came back as its result: up to
+ * maxfd), working directory, signal dispositions and affinity. */
+static void reset_after(const struct fz_prog *p, long maxfd)
 {
-	bool fds = false, sigs = false, cpus = false;
+	bool sigs = false, cpus = false;
 
 	for (int i = 0; i < p->n; i++) {
 		const struct fz_desc *d = &fz_descs[p->c[i].desc];
 
-		fds |= d->res == R_FD || d->res == R_PIPE || d->res == R_SOCK || d->nr == SYS_fcntl;
 		sigs |= d->nr == SYS_signal;
 		cpus |= d->nr == SYS_sched_setaffinity || d->nr == SYS_sched_setscheduler;
 	}
-	for (int fd = 0; fds && fd < QS_OPEN_MAX; fd++)
+	for (int fd = 0; fd <= maxfd && fd < QS_OPEN_MAX; fd++)
 		if (fd != RESULT_FD && fd != CMD_FD)
 			close(fd);
 	for (int sig = 1; sigs && sig < QS_NSIG; sig++)
@@ -575,6 +582,7 @@ static void execute(const struct fz_prog *p, bool cover, char *bufs, uint64_t *p
 	long res[MAX_CALLS], res2[MAX_CALLS];
 	pid_t forked[MAX_CALLS];
 	int nforked = 0, out = RESULT_FD;
+	long maxfd = 2;
 	uint32_t fresh[256];
 	int nfresh = 0;
 
@@ -615,6 +623,12 @@ static void execute(const struct fz_prog *p, bool cover, char *bufs, uint64_t *p
 			res[i] = ((int *)buf)[0];
 			res2[i] = ((int *)buf)[1];
 		}
+		/* Every call that can make a descriptor returns it (fcntl's
+		 * F_DUPFD too), but a failed call may still have made one
+		 * (pipe2 into a bad buffer): then everything is closed. */
+		if (d->res == R_FD || d->res == R_SOCK || d->nr == SYS_fcntl || d->res == R_PIPE)
+			maxfd = ret < 0 && d->res == R_PIPE ? QS_OPEN_MAX :
+				max(maxfd, max(res[i], res2[i]));
 		if (!cover)
 			continue;
 		long n = kcov(QS_KCOV_READ, (unsigned long)pcs, KCOV_CAP);
@@ -639,7 +653,7 @@ static void execute(const struct fz_prog *p, bool cover, char *bufs, uint64_t *p
 	 * program's own kill() does (the planted bug is there). */
 	for (int i = 0; i < nforked; i++)
 		waitpid(forked[i], NULL, 0);
-	reset_after(p);
+	reset_after(p, maxfd);
 	fresh[nfresh++] = END_MARK;
 	write(out, fresh, nfresh * sizeof(fresh[0]));
 }
@@ -704,15 +718,26 @@ static void rm_tree(const char *path, int depth)
 		rmdir(path);
 }
 
-static void cleanup(void)
+/* What a program left in the sandbox and the worker's semaphore sets,
+ * removed; only where a call of the program could have made any. */
+static void cleanup(const struct fz_prog *p)
 {
-	for (int k = 0; k < 4; k++) {
+	bool files = false, sems = false;
+
+	for (int i = 0; i < p->n; i++) {
+		int nr = fz_descs[p->c[i].desc].nr;
+
+		files |= nr == SYS_open || nr == SYS_rename || (nr >= SYS_mkdir && nr <= SYS_qs_creat);
+		sems |= nr == SYS_semget;
+	}
+	for (int k = 0; sems && k < 4; k++) {
 		int id = semget(sem_key(k), 0, 0);
 
 		if (id >= 0)
 			semctl(id, 0, IPC_RMID);
 	}
-	rm_tree(sandbox, 0);
+	if (files)
+		rm_tree(sandbox, 0);
 }
 
 struct run_result {
@@ -821,7 +846,7 @@ static void run(const struct fz_prog *p, bool cover, struct run_result *r)
 		else
 			usleep(2000);
 	}
-	cleanup();
+	cleanup(p);
 }
 
 /* ---------------------------------------------------------------- the workers */
