@@ -350,7 +350,7 @@ initrd: $(INITRD)
 
 # ---------------------------------------------------------------- top targets
 .PHONY: check all kernel initrd modules iso run gdb console replay test test-full test-quick soak repeat trace mutants torture fuzz torture-bisect litmus compare amlat \
-	modbench semopbench rtbench chatbench figures grade c2c c2c-plugin clean \
+	modbench semopbench rtbench chatbench figures grade c2c c2c-plugin coverage clean \
 	distclean deps \
 	menuconfig defconfig olddefconfig savedefconfig FORCE
 
@@ -679,6 +679,17 @@ GRADE_ARGS	?=
 grade: deps
 	$(Q)$(PYTHON) tools/grade.py $(LAB) --kvm $(if $(filter auto,$(KVM)),0,$(KVM)) \
 		$(if $(filter 1 y yes,$(JSON)),--json) $(if $(GRADESCOPE),--gradescope $(GRADESCOPE)) $(GRADE_ARGS)
+
+# make test's scenarios under KCOV (CONFIG_KCOV=y added, kcov.all=1): which
+# functions of kernel/fs, kernel/user, kernel/ipc, kernel/net and
+# kernel/module the suite reaches, and which never, in build/coverage/
+# report.txt (docs/kcov.md). COVERAGE_CONFIGS=defconfig,rcu_ltimer_defconfig
+# keeps the cases of those configurations (each is a KCOV build of its
+# own), SCN='user-*' chooses scenarios.
+COVERAGE_CONFIGS ?=
+coverage: deps
+	$(Q)$(PYTHON) tools/kcov_report.py suite $(SCN) $(if $(COVERAGE_CONFIGS),--configs $(COVERAGE_CONFIGS)) \
+		--kvm $(if $(filter auto,$(KVM)),0,$(KVM))
 
 # Every scenario (or SCN='glob'), REPEAT times, one summary line per run.
 repeat: deps

@@ -14,7 +14,8 @@
  *	the result when PCs were dropped since the last read (the buffer
  *	was full): never a silent loss. -EFAULT on a bad buf.
  *   qs_kcov(QS_KCOV_DISABLE, 0, 0)
- *	stops and frees the buffer (exit does the same).
+ *	stops and frees the buffer (exit does the same; execve() keeps it:
+ *	the task is the same).
  *
  * The kernel records PCs; edges (hash of consecutive PCs) are the
  * fuzzer's business (docs/kcov.md).

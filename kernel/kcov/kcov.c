@@ -199,9 +199,10 @@ void kcov_all_dump(void)
 {
 	unsigned long text = _text_end - _text_start, words = 0, pcs = 0;
 
-	if (!READ_ONCE(kcov_all))
+	/* Once, by whichever CPU gets here first (a panic and a power-off may
+	 * race); marking stops with it, so the words do not change under it. */
+	if (!__atomic_exchange_n(&kcov_all, 0, __ATOMIC_RELAXED))
 		return;
-	WRITE_ONCE(kcov_all, 0);
 	if (text > KCOV_ALL_TEXT_MAX)
 		printk("kcov: text is %lu bytes, the map covers only the first %lu\n",
 		       text, KCOV_ALL_TEXT_MAX);

@@ -202,7 +202,9 @@ def add_kernel_args(cmdline, extra):
     follows it is init's)."""
     if not extra:
         return cmdline
-    head, sep, tail = cmdline.partition(" -- ")
+    # "-- ..." alone (no kernel options before it) has no space to split at.
+    head, sep, tail = ("", " -- ", cmdline[3:]) if cmdline.startswith("-- ") \
+        else cmdline.partition(" -- ")
     return f"{head} {extra}".strip() + (sep + tail if sep else "")
 
 

@@ -26,6 +26,7 @@ void machine_poweroff(void)
 {
 	u32 pm1a = acpi_pm1a_cnt();
 
+	kcov_all_dump();		/* before QEMU acts on the soft-off */
 	if (pm1a)
 		outw(pm1a, 1 << 13);
 	for (int i = 0; i < 1000; i++)
