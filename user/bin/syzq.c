@@ -736,8 +736,11 @@ static void cleanup(const struct fz_prog *p)
 		if (id >= 0)
 			semctl(id, 0, IPC_RMID);
 	}
-	if (files)
+	if (files) {
 		rm_tree(sandbox, 0);
+		/* The sandbox is a name of the table too (rmdir() of it works). */
+		mkdir(sandbox, 0777);
+	}
 }
 
 struct run_result {
@@ -1053,6 +1056,7 @@ static int fuzz_phase(const char *what, int procs, int ncpus, long seconds, unsi
 			worker_id = i;
 			state = seed * 0x9e3779b97f4a7c15ULL + i + 1;
 			snprintf(sandbox, sizeof(sandbox), "/tmp/sq%d", i);
+			mkdir(sandbox, 0777);
 			if (chdir(sandbox))
 				_exit(1);
 			_exit(worker(i, ncpus, end, seed_file, procs));
@@ -1118,6 +1122,7 @@ static int replay(const char *file, struct qs_stats *base)
 		return 1;
 	}
 	strcpy(sandbox, "/tmp/sq0");
+	mkdir(sandbox, 0777);
 	if (chdir(sandbox))
 		return 1;
 	signal(SIGPIPE, SIG_IGN);
