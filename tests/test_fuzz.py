@@ -115,9 +115,9 @@ def test_planted_bug_found_reduced_and_reproduced(tmp_path):
 @pytest.mark.qemu
 @pytest.mark.full
 def test_random_fuzz_misses_the_planted_bug(kvm):
-    """A minute of `fuzz` (a million calls: it makes some 20,000 a second
-    where syzq runs 20 programs) never reaches it: its kill() sends
-    signal 0 only."""
+    """A million calls of `fuzz` (some 15 s of guest time here, longer
+    than syzq takes to find the bug; a two-minute soak saturates its
+    coverage) never reach it: its kill() sends signal 0 only."""
     r = qboot.boot(name="fuzz-prove", options=fuzz.options_for("prove"), cpus=2, timeout=400,
                    cmdline=f"{PLANTED} -- fuzz 2 500000; poweroff", kvm=kvm)
     assert "fuzz: PASS" in r.log, r.tail()
