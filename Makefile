@@ -326,6 +326,16 @@ $(O)/user/bin/%: $(O)/user/bin/%.o $(USER_LIBC) user/user.ld
 	@echo "  LD      $@"
 	$(Q)$(LD) $(USER_LDFLAGS) -o $@ $(O)/user/lib/crt0.o $< $(USER_LIBC)
 
+# A program from outside user/bin built the same way: a reproducer that
+# make fuzz wrote (tools/qs/fuzz.py puts NAME.c in $(O)/user/extra/ and
+# asks for $(O)/user/extra/NAME; docs/fuzzing.md).
+$(O)/user/extra/%.o: $(O)/user/extra/%.c
+	@echo "  CC      $<"
+	$(Q)$(CC) $(USER_CFLAGS) -c $< -o $@
+$(O)/user/extra/%: $(O)/user/extra/%.o $(USER_LIBC) user/user.ld
+	@echo "  LD      $@"
+	$(Q)$(LD) $(USER_LDFLAGS) -o $@ $(O)/user/lib/crt0.o $< $(USER_LIBC)
+
 # The initrd holds the programs without their debug information (gdb
 # reads build/user/bin/<name> for that).
 $(INITRD): $(USER_PROGS) tools/mkinitrd.py $(foreach f,$(INITRD_FILES),$(lastword $(subst =, ,$(f))))
@@ -339,7 +349,7 @@ $(INITRD): $(USER_PROGS) tools/mkinitrd.py $(foreach f,$(INITRD_FILES),$(lastwor
 initrd: $(INITRD)
 
 # ---------------------------------------------------------------- top targets
-.PHONY: check all kernel initrd modules iso run gdb console replay test test-full test-quick soak repeat trace mutants torture torture-bisect litmus compare amlat \
+.PHONY: check all kernel initrd modules iso run gdb console replay test test-full test-quick soak repeat trace mutants torture fuzz torture-bisect litmus compare amlat \
 	modbench semopbench rtbench chatbench figures grade c2c c2c-plugin coverage clean \
 	distclean deps \
 	menuconfig defconfig olddefconfig savedefconfig FORCE
@@ -724,6 +734,14 @@ torture: deps
 	$(Q)$(PYTHON) tools/torture.py run '$(SCEN)' $(if $(DURATION),--duration $(DURATION)) \
 		$(if $(SEEDS),--seeds $(SEEDS)) $(if $(SHIFTS),--shifts $(SHIFTS)) \
 		--kvm $(if $(filter auto,$(KVM)),0,$(KVM))
+
+# syzq, the coverage-guided fuzzer, for DURATION on CPUS CPUs, the corpus
+# and the crashes in build/fuzz/ (tools/fuzz.py, docs/fuzzing.md):
+#   make fuzz DURATION=5m CPUS=2 [FUZZ_VARIANTS=prove,kasan,kcsan] [ARGS=...]
+FUZZ_VARIANTS	?= prove
+fuzz: deps
+	$(Q)$(PYTHON) tools/fuzz.py --duration $(or $(DURATION),5m) --cpus $(CPUS) \
+		--variants $(FUZZ_VARIANTS) $(if $(ARGS),--args '$(ARGS)')
 
 torture-bisect: deps
 	$(Q)$(if $(GOOD),,$(error torture-bisect needs GOOD=<commit>))$(PYTHON) tools/torture.py \

@@ -20,4 +20,5 @@
 	X(tasks_rcu_holdout, "rcu_tasks_collect(): a runnable task chosen as a holdout, before its reference is taken")	\
 	X(migrate_off_rq, "finish_task_switch(): a preempted task that may not stay, off every queue until it is queued on an allowed CPU")	\
 	X(dead_tasks_tasklet, "dead_tasks_free(): the tasklet, before it queues the dead tasks put_task() parked")	\
+	X(kill_signal_self, "proc_signal(): a real signal about to be queued on the sender's own process")	\
 	X(cpu_stopper_irqs_off, "cpu_stopper(): interrupts off on the dying CPU, its tick not yet stopped")

@@ -12,6 +12,8 @@
 #include <string.h>
 #include <time.h>
 #include <atomic.h>
+#include <arch/irq.h>
+#include <percpu.h>
 
 static const char *const fault_names[NR_FAULT_POINTS] = {
 #define FAULT_NAME(name, what)	[FAULT_##name] = #name,
@@ -29,11 +31,13 @@ unsigned long fault_armed;
 static fault_handler_t fault_handlers[NR_FAULT_POINTS];
 static unsigned long fault_delay_us[NR_FAULT_POINTS];
 static unsigned long fault_hit_count[NR_FAULT_POINTS];
+static unsigned long fault_warn;	/* bit n: point n is a planted bug (fault=<point>:warn) */
 
 /* Only ever set and cleared by tests and at boot, never on a hot path. */
 static void fault_update_armed(enum fault_point p)
 {
-	if (READ_ONCE(fault_handlers[p]) || READ_ONCE(fault_delay_us[p]))
+	if (READ_ONCE(fault_handlers[p]) || READ_ONCE(fault_delay_us[p]) ||
+	    (READ_ONCE(fault_warn) >> p & 1))
 		__atomic_fetch_or(&fault_armed, 1UL << p, __ATOMIC_SEQ_CST);
 	else
 		__atomic_fetch_and(&fault_armed, ~(1UL << p), __ATOMIC_SEQ_CST);
@@ -47,6 +51,13 @@ int fault_fire(enum fault_point p, void *arg)
 	fault_handler_t fn = READ_ONCE(fault_handlers[p]);
 
 	__atomic_fetch_add(&fault_hit_count[p], 1, __ATOMIC_RELAXED);
+	if (READ_ONCE(fault_warn) >> p & 1) {
+		/* A planted bug: reaching the point is the report a fuzzer
+		 * must provoke and a reproducer must provoke again. */
+		printk("WARNING: CPU %u: fault point %s reached (a bug planted by fault=%s:warn)\n",
+		       smp_processor_id(), fault_names[p], fault_names[p]);
+		dump_stack();
+	}
 	if (us)
 		udelay(us);
 	return fn ? fn(arg) : 0;
@@ -79,13 +90,13 @@ unsigned long fault_hits(enum fault_point p)
 
 static void fault_usage(const char *bad)
 {
-	printk("cmdline: fault=%s: expected <point>:<us> (us 0..%u), comma-separated; the points:\n",
+	printk("cmdline: fault=%s: expected <point>:<us> (us 0..%u) or <point>:warn, comma-separated; the points:\n",
 	       bad, FAULT_MAX_DELAY_US);
 	for (int i = 0; i < NR_FAULT_POINTS; i++)
 		printk("cmdline:   %s\n", fault_names[i]);
 }
 
-/* fault=<point>:<us>[,<point>:<us>...] */
+/* fault=<point>:<us>|warn[,<point>:<us>|warn...] */
 static int set_fault(const char *val)
 {
 	char buf[64];
@@ -110,6 +121,14 @@ static int set_fault(const char *val)
 			*colon = '\0';
 		for (p = 0; p < NR_FAULT_POINTS && strcmp(buf, fault_names[p]); p++)
 			;
+		if (colon && p < NR_FAULT_POINTS && !strcmp(colon + 1, "warn")) {
+			__atomic_fetch_or(&fault_warn, 1UL << p, __ATOMIC_SEQ_CST);
+			fault_update_armed(p);
+			printk("fault: %s armed as a planted bug: a WARNING each time it is reached\n",
+			       fault_names[p]);
+			val += len + (end ? 1 : 0);
+			continue;
+		}
 		if (!colon || p == NR_FAULT_POINTS || kstrtoul(colon + 1, 0, &us) ||
 		    us > FAULT_MAX_DELAY_US) {
 			if (colon)
@@ -124,7 +143,7 @@ static int set_fault(const char *val)
 	return 0;
 }
 CMDLINE_PARAM("fault", set_fault,
-	      "fault=<point>:<us>[,...]: busy-wait us microseconds at a fault-injection point (docs/fault-injection.md)");
+	      "fault=<point>:<us>|warn[,...]: busy-wait us microseconds at a fault-injection point, or WARN there (docs/fault-injection.md)");
 #else
 static int set_fault(const char *val)
 {

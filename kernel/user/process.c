@@ -19,8 +19,8 @@
  * delays memory, never a slot (fork waits for it only when memory runs
  * out, proc_fork()).
  */
-#include <fault_inject.h>
 #include "user.h"
+#include <fault_inject.h>
 #include <kmalloc.h>
 #include <rculist.h>
 #include <spinlock.h>
@@ -482,6 +482,13 @@ long proc_signal(int pid, int sig, int sender_uid)
 	if (sender_uid != 0 && sender_uid != READ_ONCE(p->uid))
 		err = -EPERM;
 	else if (sig && !sig_ignored(p, sig)) {	/* an ignored signal is discarded */
+		/* A process signalling itself: the signal is taken on the way
+		 * back to user mode, after this call returns. Only a program
+		 * that passes the pid getpid() gave it to kill() with a real
+		 * signal gets here, which makes it the fuzzers' planted bug when
+		 * armed with :warn (docs/fuzzing.md). */
+		if (p == current_proc())
+			fault_inject(kill_signal_self, p);
 		/* The first signal wins: it is what waitpid() reports. */
 		__sync_bool_compare_and_swap(&p->kill_signal, 0, sig);
 		task_interrupt(t);		/* out of an interruptible sleep */

@@ -1,5 +1,7 @@
 /*
- * fuzz [procs] [calls] [seed]: the system-call fuzzer.
+ * fuzz [procs] [calls] [seed] [cover]: the random system-call fuzzer
+ * (syzq is the one that learns: docs/fuzzing.md; `cover` counts KCOV's
+ * edges as syzq does, for comparing the two: cover_start() below).
  *
  * Forks `procs` children, spread over every CPU, each an unprivileged
  * user (uid 1000), each making `calls` system calls with random numbers
@@ -60,17 +62,13 @@
 #include <fcntl.h>
 #include <signal.h>
 #include <sys/stat.h>
+#include <time.h>
+#include <sys/kcov.h>
+#include "fuzz/edges.h"
+#include "fuzz/rnd.h"
 
 static char scratch[8192] __attribute__((aligned(4096)));
-static unsigned long long state;
-
-static unsigned long long rnd(void)
-{
-	state ^= state << 13;
-	state ^= state >> 7;
-	state ^= state << 17;
-	return state;
-}
+static bool cover;		/* fuzz ... cover: count KCOV's edges (cover_start()) */
 
 static bool in_scratch(long p)
 {
@@ -115,7 +113,7 @@ static long pick_nr(void)
 			nr = fdcalls[(r >> 4) % (sizeof(fdcalls) / sizeof(fdcalls[0]))];
 		}
 
-		if (nr == SYS_exit || nr == SYS_fork)
+		if (nr == SYS_exit || nr == SYS_fork || (cover && nr == SYS_qs_kcov))
 			continue;
 		return nr;
 	}
@@ -589,6 +587,79 @@ static void sem_grow_table(void)
 		semctl(ids[--n], 0, IPC_RMID);
 }
 
+/*
+ * fuzz ... cover: KCOV's edges, counted as syzq counts them
+ * (fuzz/edges.h), so that the two fuzzers' coverage compare. Each child
+ * keeps a map and leaves it in /tmp/fzcov<id>; the parent merges them.
+ * qs_kcov() itself is not among the calls then: a random DISABLE would
+ * stop the count.
+ */
+#define COVER_PCS	16384
+static uint8_t *cover_map;
+static uint64_t *cover_pcs;
+
+static void cover_start(void)
+{
+	if (!cover)
+		return;
+	cover_map = calloc(1, MAP_BYTES);
+	cover_pcs = malloc(COVER_PCS * sizeof(uint64_t));
+	if (!cover_map || !cover_pcs || qs_kcov(QS_KCOV_ENABLE, COVER_PCS, 0))
+		cover = false;
+}
+
+static void cover_note(void)
+{
+	long n = cover ? __syscall3(SYS_qs_kcov, QS_KCOV_READ, (long)cover_pcs, COVER_PCS) : -1;
+	uint32_t prev = 0;
+
+	for (long k = 0; k < (n & ~(long)QS_KCOV_OVERFLOW); k++)
+		fz_mark(cover_map, fz_edge(cover_pcs[k], &prev));
+}
+
+static void cover_save(int id)
+{
+	char path[32];
+	int fd;
+
+	if (!cover)
+		return;
+	qs_kcov(QS_KCOV_DISABLE, 0, 0);
+	snprintf(path, sizeof(path), "/tmp/fzcov%d", id);
+	fd = open(path, O_CREAT | O_WRONLY | O_TRUNC, 0644);
+	if (fd < 0 || write(fd, cover_map, MAP_BYTES) != MAP_BYTES)
+		printf("fuzz: FAIL: child %d could not save its coverage in %s\n", id, path);
+	close(fd);
+	free(cover_map);
+	free(cover_pcs);
+}
+
+/* The children's maps merged: how many edges they reached in all. */
+static long cover_merge(int procs)
+{
+	uint8_t *all = calloc(1, MAP_BYTES);
+	long edges = 0;
+
+	for (int i = 0; all && i < procs; i++) {
+		char path[32];
+		uint8_t *m;
+		size_t size;
+
+		snprintf(path, sizeof(path), "/tmp/fzcov%d", i);
+		if (read_file(path, (void **)&m, &size) == 0) {
+			for (size_t b = 0; b < size && b < MAP_BYTES; b++)
+				all[b] |= m[b];
+			free(m);
+		}
+		unlink(path);
+	}
+	for (uint32_t b = 0; all && b < MAP_BYTES; b++)
+		for (uint8_t v = all[b]; v; v &= v - 1)	/* no libgcc: no popcount */
+			edges++;
+	free(all);
+	return edges;
+}
+
 static int child(int id, int ncpus, long calls)
 {
 	cpu_set_t set;
@@ -604,6 +675,7 @@ static int child(int id, int ncpus, long calls)
 		return 1;
 	}
 	signal(SIGPIPE, SIG_IGN);	/* a write to a pipe without reader: EPIPE */
+	cover_start();
 	for (long i = 0; i < calls; i++) {
 		long nr = pick_nr(), a[6];
 
@@ -623,10 +695,12 @@ static int child(int id, int ncpus, long calls)
 		}
 		sem_note(nr, ret);
 		fs_note(nr, ret);
+		cover_note();
 	}
 	sem_cleanup();
 	if (fs_cleanup(id))
 		return 1;
+	cover_save(id);		/* after fs_cleanup(): the calls may have filled the fd table */
 	printf("\nfuzz: child %d (pid %d, uid %d) on cpu %d: %ld calls, %ld failed as expected or not, "
 	       "%ld socket calls succeeded, %ld pipes made\n", id, getpid(), getuid(), sched_getcpu(),
 	       ok + err, err, sock_ok, pipes);
@@ -751,6 +825,7 @@ int main(int argc, char **argv)
 	int procs = argc > 1 ? atoi(argv[1]) : 4;
 	long calls = argc > 2 ? atol(argv[2]) : 5000;
 	unsigned long seed = argc > 3 ? strtoul(argv[3], NULL, 0) : 42;
+	struct timespec t0, t1;
 	struct qs_stats before, after;
 	struct qs_module_stats mbefore, mafter;
 	struct utsname u;
@@ -758,9 +833,10 @@ int main(int argc, char **argv)
 	bool ok = true;
 
 	if (procs < 1 || procs > 64 || calls < 0) {
-		fprintf(stderr, "usage: fuzz [procs <= 64] [calls per process] [seed]\n");
+		fprintf(stderr, "usage: fuzz [procs <= 64] [calls per process] [seed] [cover]\n");
 		return 2;
 	}
+	cover = argc > 4 && !strcmp(argv[4], "cover");
 	uname(&u);
 	sem_grow_table();
 	/*
@@ -770,6 +846,7 @@ int main(int argc, char **argv)
 	 */
 	printf("fuzz: warm-up: %d processes x %ld calls\n", procs, calls / 20 + 1);
 	bad += round(procs, u.ncpus, calls / 20 + 1, seed + 1000);
+	cover_merge(procs);		/* the warm-up's maps are not counted */
 	state = seed + 1000;
 	bad += root_modules(10);
 	bad += root_routes(20);
@@ -781,7 +858,15 @@ int main(int argc, char **argv)
 	state = seed;
 	bad += root_modules(calls / 20 < 300 ? calls / 20 : 300);
 	bad += root_routes(calls / 20 < 300 ? calls / 20 : 300);
+	clock_gettime(CLOCK_MONOTONIC, &t0);
 	bad += round(procs, u.ncpus, calls, seed);
+	clock_gettime(CLOCK_MONOTONIC, &t1);
+	if (cover) {
+		long ms = (t1.tv_sec - t0.tv_sec) * 1000 + (t1.tv_nsec - t0.tv_nsec) / 1000000;
+
+		printf("fuzz: coverage: %ld edges (KCOV, as syzq counts them) in %ld.%03ld s\n",
+		       cover_merge(procs), ms / 1000, ms % 1000);
+	}
 	qs_rtcache(QS_RTCACHE_FLUSH, 0, NULL, 0);
 	qs_dcache(QS_DCACHE_SHRINK, 0, NULL);
 	qs_stats(&after, QS_STATS_SYNC);
