@@ -218,7 +218,8 @@ def grader_run(m):
     copy in build/lab8/src): (failed as it must, raw log, symbolized log).
     Cached while the planted file and the check are the same."""
     text = planted_text(m)
-    key = hashlib.sha256((text + repr(sorted(m.items(), key=str))).encode()).hexdigest()
+    boot_keys = [m[k] for k in ("config", "options", "cpus", "cmdline", "timeout")]
+    key = hashlib.sha256((text + repr(boot_keys)).encode()).hexdigest()
     cache = WORK / "grader"
     if (cache / "key").exists() and (cache / "key").read_text() == key:
         return ((cache / "failed").read_text() == "1", (cache / "log").read_text(),
@@ -245,8 +246,18 @@ def measure(m):
     """What the grader reads from its boot: never printed."""
     failed, raw, sym = grader_run(m)
     lab = m["lab"]
-    out = {"failed": failed, "first_failure_s": replay.failure_time(raw), "held": lab["held"]}
+    # The first failure: replay's (an unexpected WARNING/BUG line, a torture
+    # ERROR, a timestamped `not ok`), or where a test's own complaint
+    # carries the time and its KTAP verdict does not, that line's.
+    t = replay.failure_time(raw)
+    if "time_rx" in lab:
+        mm = re.search(lab["time_rx"], raw, re.M)
+        t = float(mm.group(1)) if mm else None
+    out = {"failed": failed, "first_failure_s": t, "held": lab["held"]}
     for key in ("report", "reader"):
+        if key in lab:           # not on the console: read in gdb (a test's parked reader)
+            out[key] = lab[key]
+            continue
         mm = re.search(lab[key + "_rx"], sym, re.M)
         out[key] = mm.group(1) if mm else None
     return out
@@ -374,10 +385,14 @@ def main(argv=None):
             for m in bugs():
                 if not a.names or m["name"] in a.names:
                     got = measure(m)
+                    keep = WORK / "measured"
+                    keep.mkdir(parents=True, exist_ok=True)
+                    for f in ("log", "log.sym"):
+                        (keep / f"{m['name']}.{f}").write_text((WORK / "grader" / f).read_text())
                     print(f"[{m['name']}]\n" + "".join(
                         f"{k} = {v!r}\n".replace("'", '"') for k, v in got.items()
                         if k != "failed") + f"# failed: {got['failed']}, log: "
-                          f"{(WORK / 'grader' / 'log.sym').relative_to(REPO)}\n",
+                          f"{(keep / (m['name'] + '.log.sym')).relative_to(REPO)}\n",
                           flush=True)
             return 0
         if a.cmd == "grade":
