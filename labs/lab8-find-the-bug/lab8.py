@@ -34,7 +34,7 @@ sys.path.insert(0, str(REPO / "tools"))
 import mutants  # noqa: E402  (tools/mutants.py: the bug files' format and runner)
 from qs import replay  # noqa: E402
 from qs.symbolize import symbolize  # noqa: E402
-from qs.sync_tree import sync_tree  # noqa: E402
+from qs.sync_tree import sync_tree, tree_files  # noqa: E402
 
 LAB = REPO / "labs" / "lab8-find-the-bug"
 BUGS = REPO / "labs" / "instructor" / "lab8" / "bugs"
@@ -160,11 +160,12 @@ def workload_text(m):
     with each tool, without naming the bug."""
     q = replay._q(m["cmdline"])
     run = f"make run {make_args(m)} BOOT=kernel CPUS={m['cpus']} ARGS={q}"
-    opts = " ".join(sorted(m["options"]))
     lines = [f"  the workload:          {run}",
              f"  with KASAN:            {run} KASAN=1",
              f"  with KCSAN:            {run} KCSAN=1",
-             f"  deterministic:         {run} DETERMINISTIC=1" + (" KASAN=1" if "KASAN" in opts else ""),
+             "  deterministic, judged: python3 tools/qrun.py boot --deterministic --config "
+             f"{m['config']} --cpus {m['cpus']} --args {q}"
+             + "".join(f" --option {o}" for o in sorted(m["options"])),
              "  replay, gdb stopped 2 ms before the first failure:",
              "                         " + replay.replay_command(
                  m["config"], m["cpus"], m["cmdline"], m["options"], s=3, stop=-2)]
@@ -219,7 +220,11 @@ def grader_run(m):
     Cached while the planted file and the check are the same."""
     text = planted_text(m)
     boot_keys = [m[k] for k in ("config", "options", "cpus", "cmdline", "timeout")]
-    key = hashlib.sha256((text + repr(boot_keys)).encode()).hexdigest()
+    h = hashlib.sha256((text + repr(boot_keys)).encode())
+    for f in tree_files(REPO):           # the rest of the tree is in the boot too
+        if f != m["file"]:
+            h.update(f.encode() + b"\0" + (REPO / f).read_bytes())
+    key = h.hexdigest()
     cache = WORK / "grader"
     if (cache / "key").exists() and (cache / "key").read_text() == key:
         return ((cache / "failed").read_text() == "1", (cache / "log").read_text(),
