@@ -145,7 +145,7 @@ def test_reference_answers_cover_every_bug():
     assert set(handout) == {"report", "first_failure_s", "reader", "held"}
     assert not any(handout.values())
     for m in BUGS:
-        assert set(ref[m["name"]]) == set(handout), m["name"]
+        assert set(ref[m["name"]]) == set(handout) and all(ref[m["name"]].values()), m["name"]
         assert ref[m["name"]]["held"] == m["lab"]["held"]
 
 

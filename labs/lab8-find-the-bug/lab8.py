@@ -163,8 +163,8 @@ def workload_text(m):
     lines = [f"  the workload:          {run}",
              f"  with KASAN:            {run} KASAN=1",
              f"  with KCSAN:            {run} KCSAN=1",
-             "  deterministic, judged: python3 tools/qrun.py boot --deterministic --config "
-             f"{m['config']} --cpus {m['cpus']} --args {q}"
+             "  deterministic, judged: python3 tools/qrun.py boot --deterministic --name "
+             f"{build_name(m, 'lab8-det-')} --config {m['config']} --cpus {m['cpus']} --args {q}"
              + "".join(f" --option {o}" for o in sorted(m["options"])),
              "  replay, gdb stopped 2 ms before the first failure:",
              "                         " + replay.replay_command(
