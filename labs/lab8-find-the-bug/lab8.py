@@ -248,7 +248,7 @@ def grader_run(m):
     boot_keys = [m[k] for k in ("config", "options", "cpus", "cmdline", "timeout")]
     h = hashlib.sha256((text + repr(boot_keys)).encode())
     for f in tree_list():                # the rest of the tree is in the boot too
-        if f != m["file"]:
+        if f != m["file"] and not f.startswith("labs/"):     # answers are not
             h.update(f.encode() + b"\0" + (REPO / f).read_bytes())
     key = h.hexdigest()
     cache = WORK / "grader"
