@@ -349,7 +349,7 @@ $(INITRD): $(USER_PROGS) tools/mkinitrd.py $(foreach f,$(INITRD_FILES),$(lastwor
 initrd: $(INITRD)
 
 # ---------------------------------------------------------------- top targets
-.PHONY: check all kernel initrd modules iso run gdb console replay test test-full test-quick soak repeat trace mutants torture fuzz torture-bisect litmus compare amlat \
+.PHONY: check all kernel initrd modules iso run gdb console replay lab8 lab8-workload test test-full test-quick soak repeat trace mutants torture fuzz torture-bisect litmus compare amlat \
 	modbench semopbench rtbench chatbench figures grade c2c c2c-plugin coverage clean \
 	distclean deps \
 	menuconfig defconfig olddefconfig savedefconfig FORCE
@@ -693,6 +693,19 @@ COVERAGE_CONFIGS ?=
 coverage: deps
 	$(Q)$(PYTHON) tools/kcov_report.py suite $(SCN) $(if $(COVERAGE_CONFIGS),--configs $(COVERAGE_CONFIGS)) \
 		--kvm $(if $(filter auto,$(KVM)),0,$(KVM))
+
+# Lab 8 (labs/lab8-find-the-bug/README.md): plant the student's RCU bug in
+# this tree, chosen by their id (STUDENT=) or by the instructor (PICK=n);
+# lab8-workload prints the commands that reproduce it, with each tool.
+STUDENT		?=
+PICK		?=
+FORCE		?=
+lab8:
+	$(Q)$(PYTHON) labs/lab8-find-the-bug/lab8.py plant $(if $(STUDENT),--student "$(STUDENT)") \
+		$(if $(PICK),--pick $(PICK)) $(if $(filter 1 y yes,$(FORCE)),--force)
+
+lab8-workload:
+	$(Q)$(PYTHON) labs/lab8-find-the-bug/lab8.py workload
 
 # Every scenario (or SCN='glob'), REPEAT times, one summary line per run.
 repeat: deps

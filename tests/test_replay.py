@@ -48,6 +48,27 @@ def test_command_line_in_the_mode(deterministic):
                       f"replay.stop={0:020d} -- ps")
 
 
+def test_initrd_name_is_one_length_wherever_the_tree_is(deterministic, tmp_path):
+    """The guest sees the -initrd path (the Multiboot module's name) and
+    copies and prints it: were it the build directory's, a checkout at
+    another path would boot another run (more instructions, another
+    interleaving: a racy stress failed 38 ms later at a path 4
+    characters longer). Outside the mode the path is left as it is."""
+    names = []
+    for d in (tmp_path / "a" / "build" / "x", tmp_path / "a-much-longer-checkout" / "build" / "y"):
+        d.mkdir(parents=True)
+        (d / "quiescent.elf").write_bytes(b"elf")
+        (d / "initrd.cpio").write_bytes(b"cpio " + str(d).encode())
+        cmd = qemu_command(d / "quiescent.elf", cpus=2, cmdline="ktest=x")
+        name = cmd[cmd.index("-initrd") + 1]
+        assert Path(name).read_bytes() == (d / "initrd.cpio").read_bytes(), name
+        names.append(name)
+    assert len(names[0]) == len(names[1]) and names[0] != names[1], names
+    replay.enable(False)
+    cmd = qemu_command(d / "quiescent.elf", cpus=2, cmdline="ktest=x")
+    assert cmd[cmd.index("-initrd") + 1] == str(d / "initrd.cpio")
+
+
 def test_refusals(deterministic, tmp_path):
     with pytest.raises(replay.DeterminismError, match="answer on host time"):
         qemu_command(ELF, nics=[Nic("user")])

@@ -51,3 +51,29 @@ def test_grade_and_mutants_share_the_one_copy():
         assert "from qs.sync_tree import sync_tree" in text, tool
         assert "def sync_tree" not in text and "def sync_scratch" not in text, \
             f"tools/{tool} has its own copy of sync_tree again"
+
+
+def test_a_file_changed_in_the_copy_is_put_back_newer_than_its_object(tmp_path):
+    """A scratch copy's file that a grading replaced (grade.py --with, a
+    lab's planted bug) and the next sync puts back must be newer than the
+    object built from the replacement, or make keeps that object: the
+    next grading in the copy then runs the earlier one's code. A file new
+    to the copy keeps the tree's mtime (the builds seeded into a fresh
+    copy stay newer than their sources)."""
+    import os
+    import time
+    repo, dst = git_tree(tmp_path / "repo"), tmp_path / "copy"
+    now = time.time()
+    os.utime(repo / "kernel" / "a.c", (now - 1000, now - 1000))    # the tree's, long ago
+    sync_tree(dst, repo)
+    assert (dst / "kernel" / "a.c").stat().st_mtime == now - 1000
+    (dst / "kernel" / "a.c").write_text("int planted;\n")
+    os.utime(dst / "kernel" / "a.c", (now - 500, now - 500))       # planted
+    obj = dst / "build" / "a.o"
+    obj.parent.mkdir()
+    obj.write_text("built from the planted a.c\n")
+    os.utime(obj, (now - 400, now - 400))                           # built from it
+    sync_tree(dst, repo)
+    assert (dst / "kernel" / "a.c").read_text() == "int a;\n"
+    assert (dst / "kernel" / "a.c").stat().st_mtime > obj.stat().st_mtime, \
+        "the restored source is older than the planted source's object: make would not rebuild it"

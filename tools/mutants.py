@@ -34,6 +34,9 @@ A mutant file:
     site = ['regex', ...]             # optional: CAUGHT only if each is in the
                                       # symbolized log (qs.symbolize): KASAN's
                                       # report naming the access and free lines
+    [lab]                             # optional, ignored here: what a lab that
+                                      # plants the bug says of it (Lab 8's bugs,
+                                      # labs/instructor/lab8/bugs/)
 """
 import argparse
 import fnmatch
@@ -58,7 +61,7 @@ KINDS = ("quiescent state too early", "stale snapshot", "cpu left out",
          "lock order reversed", "wrong comparison", "returns early",
          "callbacks dropped", "resource leaked")
 KEYS = {"description", "variant", "kind", "file", "find", "replace", "config", "options",
-        "cpus", "cmdline", "budget", "timeout", "site"}
+        "cpus", "cmdline", "budget", "timeout", "site", "lab"}
 
 
 def load(path):

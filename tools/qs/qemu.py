@@ -81,7 +81,7 @@ def qemu_command(image, boot="kernel", cpus=4, cmdline="", accel="tcg", serial="
         # The user programs, as a Multiboot module (the ISO carries its own).
         initrd = Path(image).with_name("initrd.cpio")
         if initrd.exists():
-            cmd += ["-initrd", str(initrd)]
+            cmd += ["-initrd", str(replay.initrd_alias(initrd) if det else initrd)]
         if cmdline:
             cmd += ["-append", cmdline]
     if gdb_port:

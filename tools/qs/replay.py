@@ -34,10 +34,13 @@ What the mode cannot remove: typed input (the console, make run's shell,
 input/shell steps, gdb) arrives on host time. A run is deterministic up
 to its first keystroke; the runner says so when it types.
 """
+import hashlib
 import os
 import re
 import shlex
 import sys
+import tempfile
+from pathlib import Path
 
 ENV, SHIFT_ENV = "QS_DETERMINISTIC", "QS_SHIFT"
 # make replay STOP=: the virtual time (ns) the kernel stops at, for
@@ -150,6 +153,28 @@ def stop_arg():
     v = os.environ.get(STOP_ENV, "")
     n = int(v) + 1 if v.isdigit() else 0
     return f"replay.stop={n:020d}"
+
+
+def initrd_alias(initrd):
+    """A name for the initrd whose length does not depend on where the tree
+    is. QEMU gives the guest the -initrd path as the Multiboot module's
+    name, and the kernel copies it (strlcpy() reads it to its end) and
+    prints it: a longer path is more instructions, and from there another
+    interleaving. Two checkouts, or two build directories, of the same
+    tree then made two different runs (a racy stress failed 38 ms apart).
+    A symlink named by a hash of the path has the same length anywhere."""
+    real = Path(initrd).resolve()
+    alias = Path(tempfile.gettempdir()) / (
+        "qs-initrd-" + hashlib.sha256(str(real).encode()).hexdigest()[:16] + ".cpio")
+    try:
+        if alias.is_symlink() and os.readlink(alias) == str(real):
+            return alias
+        tmp = alias.with_name(alias.name + f".{os.getpid()}")
+        os.symlink(real, tmp)
+        os.replace(tmp, alias)
+    except OSError:
+        return initrd          # a read-only /tmp: the path as it is
+    return alias
 
 
 def kernel_cmdline(cmdline):

@@ -10,6 +10,7 @@ still be compiled there. What was copied last time is listed in
 dst/.synced; a dst without that list (an older copy, or a half-made one)
 is rebuilt from nothing.
 """
+import os
 import shutil
 import subprocess
 
@@ -41,5 +42,12 @@ def sync_tree(dst, repo=REPO):
            out.read_bytes() == src.read_bytes():
             continue
         out.parent.mkdir(parents=True, exist_ok=True)
+        replaced = out.exists()
         shutil.copy2(src, out)
+        if replaced:
+            # The copy's version was built (a grading's --with file, a
+            # planted bug): the tree's older mtime would leave make the
+            # object of what it replaces. A file new here keeps the
+            # tree's, so the builds seeded into a fresh copy stay current.
+            os.utime(out, None)
     manifest.write_text("\n".join(files))

@@ -114,8 +114,15 @@ static void walker(struct result *r, uint64_t end)
 			/* Our children carry our name: listed without a parent,
 			 * one is a process's task published before its process. */
 			if (p[i].ppid == 0 && !strcmp(p[i].name, "psstorm")) {
-				printf("psstorm: walker: pid %d listed as a kernel thread: a task "
-				       "published before its process\n", p[i].pid);
+				/* Stamped on the console's clock (both are ktime_get_ns()):
+				 * a user program's line carries no time of its own, and a
+				 * replay needs one to stop before it. */
+				uint64_t at = now_ns();
+
+				printf("psstorm: walker: at %lu.%06lu s, pid %d listed as a kernel "
+				       "thread: a task published before its process\n",
+				       (unsigned long)(at / 1000000000ull),
+				       (unsigned long)(at % 1000000000ull / 1000), p[i].pid);
 				r->failed = 1;
 			}
 			if (p[i].ppid == 0 || p[i].pid == me)
