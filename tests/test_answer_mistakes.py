@@ -173,7 +173,7 @@ def judge(n, path, r, only=False):
     want = hints_of(meta)
     said = [w for c in r["checks"] for w in c["reasons"] if w.startswith(grade.HINT)]
     others = [h["say"] for h in answer_hints(n) if not any(w in h["say"] for w in want)]
-    if "answer_hint" in Path(grade.__file__).read_text():
+    if hasattr(grade, "answer_hint"):        # the grader shows answer hints
         for w in want:
             if not any(w in s for s in said):
                 why.append(f"no hint {w!r} among {said}")
