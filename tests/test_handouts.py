@@ -497,14 +497,19 @@ def test_lab6_steps_as_handed_out():
 @pytest.mark.qemu
 @pytest.mark.full
 def test_lab6_replay():
-    """Step 7: the deterministic run prints its console; STOP=T stops gdb
-    at a time inside it (T taken from the first run, as a student would)."""
-    code, out = sh(handout_command(6, "make replay") + " RUNS=1", timeout=900)
-    assert code == 0 and "lab6_slow_gp" in out, out[-2000:]
+    """Step 7: the deterministic run's one line names its log, which holds
+    the console; STOP=T (T just after the ktest began, as a student reads
+    it there) stops gdb, which runs qs-rcu typed at its prompt."""
+    code, out = sh(handout_command(6, "make replay"), timeout=900)
+    m = re.search(r"^PASS\s+replay .* log=(\S+)", out, re.M)
+    assert code == 0 and m, out[-2000:]
+    log = (REPO / m.group(1)).read_text()
+    t = re.search(r"^\[\s*([\d.]+)\] cpu\d+: ktest: running lab6_slow_gp", log, re.M)
+    assert t and re.search(r"^ok 1 lab6_slow_gp", log, re.M), m.group(1)
     stop = handout_command(6, "make replay CONFIG=defconfig CPUS=4 ARGS='ktest=lab6_slow_gp "
-                              "lab6.seed=8' STOP=T").replace("STOP=T", "STOP=0.3")
+                              "lab6.seed=8' STOP=T").replace("STOP=T", f"STOP={float(t.group(1)) + 0.1:.3f}")
     code, out = sh(stop, timeout=900, stdin="qs-rcu\nquit\n")
-    assert "rcu" in out, out[-2000:]
+    assert "replay: stopped at" in out and "grace periods" in out, out[-2000:]
 
 
 @pytest.mark.qemu
