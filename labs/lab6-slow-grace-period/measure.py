@@ -25,14 +25,12 @@ for the slowest complete grace period in the recording:
 
 A second line,
 
-  lab6-misread: starter=<n> median_ms=<duration> s=<seconds>
+  lab6-misread: median_ms=<duration> s=<seconds>
 
 holds what the grader's hints recognise in a wrong answer (grade.toml's
-[[answer_hint]]s, labs/instructor/lab6/mistakes/): the CPU that started
-that grace period (its `GP n` slice is on that CPU's track: not the CPU
-that held it up), the median grace period (the typical one, not the
-slowest) and the slowest one's length in seconds (the unit the console
-prints, not the one asked for).
+[[answer_hint]]s, labs/instructor/lab6/mistakes/): the median grace
+period (the typical one, not the slowest) and the slowest one's length in
+seconds (the unit the console prints, not the one asked for).
 
 Running it on your own log hands you the graded answers; the handout's
 written questions ask for the events that show each one, which this
@@ -81,11 +79,11 @@ def measure(tr):
     return seq, cpu, dur * 1.0 / tr.khz, cause
 
 
-def misread(tr, seq, ms):
-    """(starter CPU, median grace period in ms, ms in seconds)."""
-    gps = grace_periods(tr)
-    durs = sorted(e - s for s, e, _, _ in gps.values() if s is not None and e is not None)
-    return gps[seq][2].cpu, durs[len(durs) // 2] * 1.0 / tr.khz, ms / 1000
+def misread(tr, ms):
+    """(the median grace period in ms, ms in seconds)."""
+    durs = sorted(e - s for s, e, _, _ in grace_periods(tr).values()
+                  if s is not None and e is not None)
+    return durs[len(durs) // 2] * 1.0 / tr.khz, ms / 1000
 
 
 def main(argv):
@@ -99,7 +97,7 @@ def main(argv):
         print("measure.py: %s" % e, file=sys.stderr)
         return 1
     print("lab6-measured: gp=%d cpu=%d ms=%.1f cause=%s" % (seq, cpu, ms, cause))
-    print("lab6-misread: starter=%d median_ms=%.1f s=%.3f" % misread(tr, seq, ms))
+    print("lab6-misread: median_ms=%.1f s=%.3f" % misread(tr, ms))
     return 0
 
 
