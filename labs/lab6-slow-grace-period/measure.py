@@ -23,6 +23,15 @@ for the slowest complete grace period in the recording:
          a host stall (every CPU's ticks stop at once) from reading as
          interrupts off.
 
+A second line,
+
+  lab6-misread: median_ms=<duration> s=<seconds>
+
+holds what the grader's hints recognise in a wrong answer (grade.toml's
+[[answer_hint]]s, labs/instructor/lab6/mistakes/): the median grace
+period (the typical one, not the slowest) and the slowest one's length in
+seconds (the unit the console prints, not the one asked for).
+
 Running it on your own log hands you the graded answers; the handout's
 written questions ask for the events that show each one, which this
 script does not give.
@@ -70,16 +79,25 @@ def measure(tr):
     return seq, cpu, dur * 1.0 / tr.khz, cause
 
 
+def misread(tr, ms):
+    """(the median grace period in ms, ms in seconds)."""
+    durs = sorted(e - s for s, e, _, _ in grace_periods(tr).values()
+                  if s is not None and e is not None)
+    return durs[len(durs) // 2] * 1.0 / tr.khz, ms / 1000
+
+
 def main(argv):
     if len(argv) != 1:
         print("usage: measure.py LOG", file=sys.stderr)
         return 2
     try:
-        seq, cpu, ms, cause = measure(Trace(Path(argv[0]).read_text(errors="replace")))
+        tr = Trace(Path(argv[0]).read_text(errors="replace"))
+        seq, cpu, ms, cause = measure(tr)
     except (OSError, ValueError) as e:
         print("measure.py: %s" % e, file=sys.stderr)
         return 1
     print("lab6-measured: gp=%d cpu=%d ms=%.1f cause=%s" % (seq, cpu, ms, cause))
+    print("lab6-misread: median_ms=%.1f s=%.3f" % misread(tr, ms))
     return 0
 
 

@@ -109,10 +109,15 @@ def ms(us):
 
 
 def table(results, cpus, samples=SYNC_SAMPLES):
-    head = ["variant", "read 1 (rcu/rwlock)", f"read {cpus} (rcu/rwlock)",
-            f"sync idle min/med/p99/max ms ({samples})",
-            f"sync busy min/med/p99/max ms ({samples})",
-            "call_rcu/s", "cbs/gp", "idle cycles switch/tick"]
+    # At -smp 1 the all-readers column would repeat the one-reader one.
+    reads = [1] if cpus == 1 else [1, cpus]
+    head = (["variant"] + [f"read {n} (rcu/rwlock)" for n in reads] +
+            [f"sync idle min/med/p99/max ms ({samples})",
+             f"sync busy min/med/p99/max ms ({samples})",
+             # The grace periods' own length (rcu_gp_begin to rcu_gp_end),
+             # beside the latency of the synchronize_kernel() that waits for them.
+             "gp mean idle/busy ms",
+             "call_rcu/s", "cbs/gp", "idle cycles switch/tick"])
     lines = ["| " + " | ".join(head) + " |", "|" + "---|" * len(head)]
     for stem, s in results:
         rd = s.get("read", {})
@@ -126,13 +131,18 @@ def table(results, cpus, samples=SYNC_SAMPLES):
             if not b:
                 return "?"
             return "/".join(ms(b[f]) for f in ("min_us", "median_us", "p99_us", "max_us"))
+
+        def gp_mean(k):
+            b = s.get(k, {})
+            return ms(b["gp_mean_us"]) if b.get("grace_periods") else "?"
         c = s.get("call_rcu", {})
         o = s.get("overhead", {})
-        lines.append("| " + " | ".join([
-            s.get("variant", stem), pair(1), pair(max(rd) if rd else cpus),
-            sync("sync_idle"), sync("sync_busy"), str(c.get("callbacks_per_sec", "?")),
-            str(c.get("callbacks_per_gp", "?")),
-            f"{o.get('context_switch_cycles', '?')}/{o.get('tick_cycles', '?')}"]) + " |")
+        lines.append("| " + " | ".join(
+            [s.get("variant", stem), pair(1)] + ([pair(max(rd) if rd else cpus)] if cpus > 1 else []) +
+            [sync("sync_idle"), sync("sync_busy"),
+             f"{gp_mean('sync_idle')}/{gp_mean('sync_busy')}",
+             str(c.get("callbacks_per_sec", "?")), str(c.get("callbacks_per_gp", "?")),
+             f"{o.get('context_switch_cycles', '?')}/{o.get('tick_cycles', '?')}"]) + " |")
     return "\n".join(lines)
 
 
