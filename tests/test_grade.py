@@ -623,3 +623,20 @@ def test_lab3_prove_rcu_report_is_shown_with_its_place(monkeypatch):
                for e in res["evidence"]), res["evidence"]
     assert any("no locks held" in e for e in res["evidence"]), res["evidence"]
     assert any("rcu_read_lock() around the walk" in w for w in res["reasons"]), res["reasons"]
+
+
+def test_an_answer_hint_fits_the_misreading_and_only_it():
+    """[[answer_hint]]: a wrong answer equal to the decoy value (group 1 of
+    its rx in the log, or a fixed value) gets the hint, a right answer or
+    another wrong one does not, and the decoy is never printed."""
+    c = dict(answers={"cpus": r"CPUs=(\d+)"})
+    log = "config: HZ=250 CPUs=4 (max 16) preemption=none rcu=ltimer"
+    hints = [dict(answer="cpus", rx=r"\(max (\d+)\)", say="16 is CONFIG_NR_CPUS"),
+             dict(answer="cpus", value=[250], say="250 is HZ")]
+    assert grade.check_answers(c, log, {"cpus": 4}, "a.toml", hints) == []
+    why = grade.check_answers(c, log, {"cpus": 16}, "a.toml", hints)
+    assert why[-1] == grade.HINT + "16 is CONFIG_NR_CPUS" and len(why) == 2, why
+    why = grade.check_answers(c, log, {"cpus": "250"}, "a.toml", hints)
+    assert why[-1] == grade.HINT + "250 is HZ", why
+    why = grade.check_answers(c, log, {"cpus": 3}, "a.toml", hints)
+    assert len(why) == 1 and not any("4" in w for w in why), why
