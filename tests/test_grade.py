@@ -253,30 +253,6 @@ def test_lab7_reference_scores_full_marks(tree_build):
     assert code == 0 and r["score"] == r["max"] == 45, r
 
 
-@pytest.mark.qemu
-@pytest.mark.parametrize("mistake,hint,not_hints", [
-    ("no_propagate", "a node emptied and the report stopped there", []),
-    ("no_parent_lock", "a node's bit was cleared without that node's lock", []),
-    ("no_root_lock", "a node's bit was cleared without that node's lock", []),
-    ("leaf_bit_kept", "the bits being reported were not cleared at the node",
-     ["a parent's bit was cleared while the child still owed"]),
-    ("one_bit_only", "a report can carry several CPUs' bits at once",
-     ["the return value"]),
-])
-def test_lab7_planted_mistakes_fail_with_their_hint(tree_build, mistake, hint, not_hints):
-    """Mistakes students make (labs/instructor/lab7/mistakes/): each scores
-    0 on report-unit, and the check says what is wrong in the lab's words,
-    and no hint that does not fit it."""
-    code, r = graded("7", "--with",
-                     f"kernel/rcu/lab7_report.c=labs/instructor/lab7/mistakes/{mistake}.c",
-                     "--only", "report-unit")
-    assert code == 1 and r["score"] == 0 and r["max"] == 30, r
-    reasons = r["checks"][0]["reasons"]
-    assert any(w.startswith("hint: " + hint) for w in reasons), r
-    for wrong in not_hints:
-        assert not any(w.startswith("hint: " + wrong) for w in reasons), (wrong, r)
-
-
 def test_lab7_garbled_trace_dump_is_told_apart():
     """Lab 7's hint for a trace dump the console garbled (lines seen in a
     real failed trace-smp4 run) matches those and no well-formed line."""
@@ -338,27 +314,6 @@ def lab3_kcsan_builds(lab3_builds):
         build("test-rcu_ltimer_defconfig+KCSAN-y", "rcu_ltimer_defconfig", ["CONFIG_KCSAN=y"])
     except BuildError as e:
         pytest.fail(str(e), pytrace=False)
-
-
-@pytest.mark.qemu
-@pytest.mark.full
-@pytest.mark.parametrize("mistake,place", [
-    ("plain_list_walk", "lab3_lookup"),
-])
-def test_lab3_missing_rcu_accessor_loses_points(lab3_kcsan_builds, mistake, place):
-    """A reader that walks the table with list_for_each_entry() passes
-    every stress on x86: KCSAN reports the plain load against the insert's
-    marked store, with the student's function in the report and the hint
-    about the RCU list accessors. (The insert with list_add(),
-    plain_list_add.c, is caught only in about 2 runs of 5: not a test yet,
-    docs/kcsan.md.)"""
-    code, r = graded("3", "--with",
-                     f"kernel/labs/lab3_table.c=labs/instructor/lab3/mistakes/{mistake}.c",
-                     "--only", "races-kcsan-smp4")
-    busted, kcsan = r["checks"]
-    assert busted["ok"] and not kcsan["ok"] and r["score"] == 10 and r["max"] == 20, r
-    assert any("BUG: KCSAN: data-race in" in w and place in w for w in kcsan["reasons"]), kcsan
-    assert any(w.startswith("hint: KCSAN saw a reader and a writer") for w in kcsan["reasons"])
 
 
 @pytest.mark.qemu
@@ -640,3 +595,120 @@ def test_an_answer_hint_fits_the_misreading_and_only_it():
     assert why[-1] == grade.HINT + "250 is HZ", why
     why = grade.check_answers(c, log, {"cpus": 3}, "a.toml", hints)
     assert len(why) == 1 and not any("4" in w for w in why), why
+
+
+# ---------------------------------------------------------------- the catalogue of mistakes
+def catalogue(whole=False):
+    """Every mistake of Labs 3, 4 and 7 (labs/instructor/labN/mistakes.toml)
+    as a pytest param: graded on its own check, those marked make_test in
+    make test and the rest in make test-full; graded whole, all in full."""
+    out = []
+    for n in (3, 4, 7):
+        for name, m in grade.mistakes_of(n).items():
+            fast = m.get("make_test") and not whole
+            out.append(pytest.param(n, name, id=f"lab{n}-{name}",
+                                    marks=() if fast else pytest.mark.full))
+    return out
+
+
+def seed_builds(lab, only=""):
+    """The builds of the checks a grading runs, in this tree: the scratch
+    copy is seeded with them, so that only the mistake's file compiles."""
+    spec = grade.load(lab)
+    for c in grade.selected(spec["check"], only):
+        if "config" in c:
+            sc = grade.scenario_of(c, lab, {})
+            try:
+                build(sc.build_name, sc.config, sc.options)
+            except BuildError as e:
+                pytest.fail(str(e), pytrace=False)
+
+
+def hints_of(reasons):
+    return [w for w in reasons if w.startswith(grade.HINT)]
+
+
+def test_the_catalogue_is_complete_and_applies():
+    """At least six mistakes a lab, each with what the test below holds it
+    to; every edit applies to the reference once, and every line it must
+    name is in its text: a reference that moved under a mistake fails
+    here, not as a mistake that silently became the reference."""
+    for n in (3, 4, 7):
+        ms = grade.mistakes_of(n)
+        checks = {c["name"]: c for c in grade.load(n)["check"]}
+        assert len(ms) >= 6, n
+        for name, m in ms.items():
+            assert m["check"] in checks and m.get("what") and m.get("hint"), (n, name)
+            assert isinstance(m.get("score"), int) and isinstance(m.get("full"), int), (n, name)
+            text = grade.mistake_text(m)
+            base = (REPO / m["base"]).read_text() if "base" in m else None
+            assert text != base, (n, name)
+            if m.get("line"):
+                assert grade.mistake_line(m), (n, name)
+            for wrong in m.get("not_hints", []):
+                assert wrong not in m["hint"], (n, name)
+    with pytest.raises(grade.GradeError, match="not once"):
+        grade.mistake_text(dict(name="x", base="labs/instructor/lab3/lab3_table.c",
+                                replace=[["no such text", "y"]]))
+
+
+@pytest.mark.qemu
+@pytest.mark.parametrize("lab,name", catalogue())
+def test_a_mistake_fails_its_check_with_its_hint(lab, name):
+    """A wrong solution graded on the check that must catch it: it loses
+    that check's points (the score its entry says), the check shows the
+    hint that fits it and none of those that do not, and names the
+    student's line where the entry says the evidence allows."""
+    m = grade.mistakes_of(lab)[name]
+    seed_builds(lab, m["check"])
+    code, r = graded(str(lab), "--mistake", name, "--only", m["check"])
+    by = {c["name"]: c for c in r["checks"]}
+    c = by[m["check"]]
+    assert code == 1 and not c["ok"] and r["score"] == m["score"], (name, r)
+    hints = hints_of(c["reasons"])
+    assert any(m["hint"] in h for h in hints), (name, c["reasons"], c["evidence"])
+    for wrong in m.get("not_hints", []):
+        assert not any(wrong in h for h in hints), (name, wrong, hints)
+    if m.get("line"):
+        want = f"{m['file']}:{grade.mistake_line(m)}"
+        assert any(w.startswith("your line: " + want) for w in c["reasons"]), (name, want, c)
+
+
+@pytest.mark.qemu
+@pytest.mark.full
+@pytest.mark.parametrize("lab,name", catalogue(whole=True))
+def test_a_mistake_graded_whole_loses_points(lab, name):
+    """The whole grading of a mistake: at most its entry's score (less
+    than full marks), the fitting hint under some failed check, no unfit
+    one anywhere, and the line full_line names (the kfree() a KASAN
+    report's free stack names) where the entry gives one."""
+    m = grade.mistakes_of(lab)[name]
+    seed_builds(lab)
+    code, r = graded(str(lab), "--mistake", name)
+    assert code == 1 and r["score"] <= m["full"] < r["max"], (name, r["score"], r)
+    failed = [c for c in r["checks"] if not c["ok"]]
+    hints = [h for c in failed for h in hints_of(c["reasons"])]
+    assert any(m["hint"] in h for h in hints), (name, hints)
+    for wrong in m.get("not_hints", []):
+        assert not any(wrong in h for h in hints), (name, wrong, hints)
+    if m.get("full_line"):
+        want = f"{m['file']}:{grade.mistake_line(dict(m, line=m['full_line']))}"
+        assert any(w.startswith("your line: " + want) for c in failed for w in c["reasons"]), \
+            (name, want)
+
+
+def test_lab4_harder_track_is_graded_by_the_same_checks(monkeypatch, capsys):
+    """--track harder (QEMU faked): the same checks and points as Lab 4's
+    own grading, with the track and its handout in the output; the
+    handout withholds the steps; an unknown track is refused."""
+    spec = grade.load(4)
+    handout = REPO / spec["tracks"]["harder"]
+    assert handout.exists() and "## Steps" not in handout.read_text()
+    assert "## Steps" in (spec["dir"] / "README.md").read_text()
+    fake_qemu(monkeypatch, "echo 'config: booting'; exit 1")
+    code = grade.main(["4", "--track", "harder", "--only", "rcu-api-smp1", "--json"])
+    r = json.loads(capsys.readouterr().out)
+    assert code == 1 and r["track"] == "harder" and r["handout"].endswith("HARDER.md"), r
+    assert [c["name"] for c in r["checks"]] == ["rcu-api-smp1"] and r["max"] == 10, r
+    code, _, err = run_grade("4", "--track", "nosuch")
+    assert code == 2 and "harder" in err

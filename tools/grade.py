@@ -411,30 +411,43 @@ def report_of(lines, stop):
 
 
 def student_lines(report, files):
-    """[(what, "file:line", function)] for a report: the first place in
-    one of the student's files in its first stack, and in each later
-    section's (KASAN's free, allocation and call_rcu() stacks). A
-    symbolized frame names it after the function (`lab3_lookup+0x35/0x70
-    include/rcupdate.h:60 (inlined into lab3_lookup at
-    kernel/labs/lab3_table.c:54)`): the student's place is the last one
-    of theirs on the line, the outermost of what was inlined."""
+    """[(what, "file:line", function)] for a report: in its first stack,
+    the first place in one of the student's files and, when it is another,
+    the outermost (where the student's code was entered: the walk a
+    PROVE_RCU report names is in lab3_find(), the missing rcu_read_lock()
+    in its caller); in each later section (KASAN's free, allocation and
+    call_rcu() stacks) the first. A symbolized frame names its places
+    innermost first (`lab3_lookup+0x17/0x40  kernel/labs/lab3_table.c:27
+    (inlined into lab3_lookup at kernel/labs/lab3_table.c:51)`): each is
+    a place of the stack."""
     if not files:
         return []
     where = re.compile(r"(?:^|[\s/(])(" + "|".join(re.escape(f) for f in files) + r"):(\d+)")
-    out, section = [], "the report"
+    found, section = [], "the report"
     for ln in report:
         m = SECTION.match(ln.strip())
         if m:
             section = {"Allocated by": "allocated", "Freed by": "freed",
                        "call_rcu() queued it": "queued by call_rcu()"}[m.group(1)]
-        if any(w == section for w, _, _ in out):
-            continue
-        places = where.findall(ln)
-        if places:
-            f = re.search(r"\b([A-Za-z_]\w*)\+0x[0-9a-f]+/0x", ln)
-            fn = re.findall(r"inlined into (\w+) at", ln)
-            out.append((section, f"{places[-1][0]}:{places[-1][1]}",
-                        fn[-1] if fn else (f.group(1) if f else "")))
+        f = re.search(r"\b([A-Za-z_]\w*)\+0x[0-9a-f]+/0x", ln)
+        inl = re.findall(r"inlined into (\w+) at", ln)
+        locs = re.findall(r"(?:^|[\s(])(\S+:\d+)", ln[f.end():] if f else ln)
+        for i, loc in enumerate(locs):
+            mine = where.search(" " + loc)
+            if not mine:
+                continue
+            # Place i of an inlined chain is in the function it was inlined
+            # into; the innermost is in the frame's function unless inlined.
+            fn = inl[i - 1] if 0 < i <= len(inl) else (f.group(1) if f and not inl else "")
+            place = (section, f"{mine.group(1)}:{mine.group(2)}", fn)
+            if place not in found:
+                found.append(place)
+    out = []
+    for what in dict.fromkeys(w for w, _, _ in found):
+        mine = [p for p in found if p[0] == what]
+        out.append(mine[0])
+        if what == "the report" and len(mine) > 1 and mine[-1][1] != mine[0][1]:
+            out.append(("called from", mine[-1][1], mine[-1][2]))
     return out
 
 
@@ -477,9 +490,12 @@ def boot_check(c, lab, config_map, kvm, answers, answers_path, say=lambda msg: N
             # The report's own first lines (what it says, not its
             # backtrace) after the line that ended the boot.
             head = [ln.strip() for ln in report[1:] if ln.strip() and not FRAME.match(ln)][:4]
-            evidence = evidence[:1] + [h for h in head if h not in evidence] + evidence[1:]
+            have = {STAMP.sub("", e).strip() for e in evidence}
+            evidence = evidence[:1] + [h for h in head if h not in have] + \
+                [e for e in evidence[1:] if STAMP.sub("", e).strip() not in head]
         mine = [f"your line: {place}" + (f" ({fn})" if fn else "") +
                 (", the first place of yours in the report below" if what == "the report"
+                 else ", where your code was entered" if what == "called from"
                  else f", where the report says it was {what}")
                 for what, place, fn in student_lines(report or sym.split("\n"), student)]
         why = why[:1] + mine + why[1:]
