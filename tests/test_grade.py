@@ -23,15 +23,16 @@ The QEMU half keeps to a small subset, about a minute of guest time in all
          handout: report-unit (the stub clears nothing: the unit tests
          fail, and the torture checks are not run). reference (the model
          answer, in a scratch copy): report-unit and torture-smp8, three
-         levels (45/45). Five planted mistakes
-         (labs/instructor/lab7/mistakes/), each failing report-unit with
-         its hint and without the hints that do not fit it: no_propagate.c
-         (an emptied node does not tell its parent), no_parent_lock.c and
-         no_root_lock.c (parents' bits, or only the root's, cleared without
-         their locks), leaf_bit_kept.c (the reported bits never cleared at
-         the leaf) and one_bit_only.c (a report of several bits clears one).
-         Eight short boots, 30 to 38 s in all here (warm builds; the
-         reference compiles its one file in a scratch copy).
+         levels (45/45).
+  Catalogue  labs/instructor/lab{3,4,7}/mistakes.toml, the wrong solutions
+         each lab must score and explain: each graded on the check that
+         must catch it (its score there, its hint, none of the hints that
+         do not fit it, the student's line it names); those marked
+         make_test here (Lab 7's six on report-unit, about 5 s each with a
+         warm build; Lab 3's kfree() in lab3_delete on stress-ltimer-smp4
+         and synchronize_rcu() in a reader on stress-busted-smp4, about
+         15 s each), the rest and every mistake graded whole in make
+         test-full.
   Stall  one short rcu-ltimer boot: a stall warning the check does not
          allow is quoted as the first line of the evidence.
 The rest (parsing, listing, bad input, requires) needs no QEMU; nor does

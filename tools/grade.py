@@ -491,8 +491,7 @@ def boot_check(c, lab, config_map, kvm, answers, answers_path, say=lambda msg: N
             # backtrace) after the line that ended the boot.
             head = [ln.strip() for ln in report[1:] if ln.strip() and not FRAME.match(ln)][:4]
             have = {STAMP.sub("", e).strip() for e in evidence}
-            evidence = evidence[:1] + [h for h in head if h not in have] + \
-                [e for e in evidence[1:] if STAMP.sub("", e).strip() not in head]
+            evidence = evidence[:1] + [h for h in head if h not in have] + evidence[1:]
         mine = [f"your line: {place}" + (f" ({fn})" if fn else "") +
                 (", the first place of yours in the report below" if what == "the report"
                  else ", where your code was entered" if what == "called from"
