@@ -724,3 +724,32 @@ def test_lab4_harder_track_is_graded_by_the_same_checks(monkeypatch, capsys):
     assert [c["name"] for c in r["checks"]] == ["rcu-api-smp1"] and r["max"] == 10, r
     code, _, err = run_grade("4", "--track", "nosuch")
     assert code == 2 and "harder" in err
+
+
+def test_a_report_is_its_cpus_lines_and_names_the_students_line():
+    """Four CPUs warning at once interleave their reports: the failing
+    report is the stop line's CPU's lines (another CPU's WARNING does not
+    end it), and the student's first place in it, then where their code
+    was entered, is named; KASAN's free stack names the free."""
+    log = ["[ 1.0] cpu1: WARNING: sleeping function called from invalid context at x.c:48",
+           "[ 1.0] cpu0: WARNING: sleeping function called from invalid context at y.c:9",
+           "[ 1.0] cpu1:   inside an RCU read-side critical section: preempt_count 00000000",
+           "[ 1.0] cpu1: Call Trace:",
+           "[ 1.0] cpu1:   [<ff>] synchronize_kernel+0x18/0x40  kernel/rcu/update.c:48",
+           "[ 1.0] cpu1:   [<ff>] lab3_lookup+0x35/0x70  include/rcupdate.h:60 (inlined into "
+           "lab3_lookup at kernel/labs/lab3_table.c:54)",
+           "[ 1.0] cpu0:   [<ff>] lab3_delete+0x35/0x70  kernel/labs/lab3_table.c:99",
+           "[ 1.0] cpu1:   [<ff>] lab3_reader_fn+0x4b/0x90  kernel/labs/lab3_table_test.c:96",
+           "[ 1.1] cpu1: WARNING: the next report"]
+    rep = grade.report_of(log, log[0])
+    assert len(rep) == 6 and "inside an RCU" in rep[1] and "lab3_delete" not in "".join(rep), rep
+    assert grade.student_lines(rep, ["kernel/labs/lab3_table.c"]) == \
+        [("the report", "kernel/labs/lab3_table.c:54", "lab3_lookup")]
+    kasan = ["BUG: KASAN: use-after-free in lab3_lookup+0x9f/0x160  kernel/labs/lab3_table.c:27 "
+             "(inlined into lab3_lookup at kernel/labs/lab3_table.c:51)",
+             "Freed by task 17 on CPU 3:", "  [<ff>] kfree+0x1d/0xb0  kernel/mm/kmalloc.c:576",
+             "  [<ff>] lab3_delete+0x44/0x160  kernel/labs/lab3_table.c:104"]
+    assert grade.student_lines(kasan, ["kernel/labs/lab3_table.c"]) == [
+        ("the report", "kernel/labs/lab3_table.c:27", ""),
+        ("called from", "kernel/labs/lab3_table.c:51", "lab3_lookup"),
+        ("freed", "kernel/labs/lab3_table.c:104", "lab3_delete")]

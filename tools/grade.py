@@ -394,19 +394,25 @@ def build_of(sc, c, say):
 
 def report_of(lines, stop):
     """The failing report: the lines from the one that ended the boot
-    (stop, without its time stamp) to the next report's first line, at
-    most REPORT_LINES; [] when stop is not among them."""
-    bare = [STAMP.sub("", ln) for ln in lines]
+    (stop) to its CPU's next report's first line, at most REPORT_LINES,
+    without their time stamps; [] when stop is not among them. Only that
+    CPU's lines: CPUs warning at once interleave their reports."""
+    cpu = re.match(r"^\[\s*\d+\.\d+\] (cpu\d+): ", stop)
     want = STAMP.sub("", stop).strip()
-    for i, ln in enumerate(bare):
-        if ln.strip() == want:
-            out = [bare[i]]
-            for ln2 in bare[i + 1:i + REPORT_LINES]:
-                if CONSOLE_PROBLEM.search(ln2) and not FRAME.match(ln2) and \
-                        not re.match(r"\s*(inside|outside) ", ln2):
-                    break
-                out.append(ln2)
-            return out
+    for i, ln in enumerate(lines):
+        if STAMP.sub("", ln).strip() != want:
+            continue
+        out = [STAMP.sub("", ln)]
+        for ln2 in lines[i + 1:i + REPORT_LINES]:
+            other = re.match(r"^\[\s*\d+\.\d+\] (cpu\d+): ", ln2)
+            if cpu and other and other.group(1) != cpu.group(1):
+                continue
+            ln2 = STAMP.sub("", ln2)
+            if CONSOLE_PROBLEM.search(ln2) and not FRAME.match(ln2) and \
+                    not re.match(r"\s*(inside|outside) ", ln2):
+                break
+            out.append(ln2)
+        return out
     return []
 
 
