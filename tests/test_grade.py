@@ -753,3 +753,22 @@ def test_a_report_is_its_cpus_lines_and_names_the_students_line():
         ("the report", "kernel/labs/lab3_table.c:27", ""),
         ("called from", "kernel/labs/lab3_table.c:51", "lab3_lookup"),
         ("freed", "kernel/labs/lab3_table.c:104", "lab3_delete")]
+
+
+def test_a_kcsan_report_names_both_accesses():
+    """KCSAN's report (a real one's shape): its first line names the
+    student's place, then each access's stack its own; no 'called from'
+    joins the two accesses' stacks into one."""
+    rep = ["BUG: KCSAN: data-race in lab3_insert+0x19a/0x360 / lab3_find+0x4f/0x140  "
+           "include/list.h:29 (inlined into list_add at include/list.h:37) (inlined into "
+           "lab3_insert at kernel/labs/lab3_table.c:70)",
+           "read (marked) to 0xffff80001ff26c00 of 8 bytes by task 15 (lab3read/2) on cpu 2:",
+           "  [<ff>] lab3_find+0x4f/0x140  kernel/labs/lab3_table.c:27",
+           "  [<ff>] lab3_lookup+0x47/0xc0  kernel/labs/lab3_table.c:51",
+           "write to 0xffff80001ff56c00 of 8 bytes by task 17 (lab3update) on cpu 3:",
+           "  [<ff>] lab3_insert+0x24a/0x380  include/list.h:29 (inlined into lab3_insert at "
+           "kernel/labs/lab3_table.c:70)"]
+    assert grade.student_lines(rep, ["kernel/labs/lab3_table.c"]) == [
+        ("the report", "kernel/labs/lab3_table.c:70", "lab3_insert"),
+        ("access 1: read (marked)", "kernel/labs/lab3_table.c:27", "lab3_find"),
+        ("access 2: write", "kernel/labs/lab3_table.c:70", "lab3_insert")]

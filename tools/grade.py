@@ -151,6 +151,7 @@ FRAME = re.compile(r"^\s*(\[<[0-9a-f]+>\]|Call Trace:|RIP:|RSP:|R[A-Z0-9]{2}:|CR
 # Where a KASAN report's later stacks begin: each names the student's line
 # of its own (the free, the allocation, the call_rcu() that queued it).
 SECTION = re.compile(r"^(Allocated by|Freed by|call_rcu\(\) queued it)")
+KCSAN_ACCESS = re.compile(r"^(read|write)\b.* by task .* on cpu \d+:$")
 REPORT_LINES = 80
 
 
@@ -429,12 +430,17 @@ def student_lines(report, files):
     if not files:
         return []
     where = re.compile(r"(?:^|[\s/(])(" + "|".join(re.escape(f) for f in files) + r"):(\d+)")
-    found, section = [], "the report"
+    found, section, accesses = [], "the report", 0
     for ln in report:
         m = SECTION.match(ln.strip())
         if m:
             section = {"Allocated by": "allocated", "Freed by": "freed",
                        "call_rcu() queued it": "queued by call_rcu()"}[m.group(1)]
+        elif KCSAN_ACCESS.match(ln.strip()):
+            # KCSAN's two accesses, each with its stack, after a first
+            # line that names both places.
+            accesses += 1
+            section = f"access {accesses}: {ln.strip().split(' to ')[0]}"
         f = re.search(r"\b([A-Za-z_]\w*)\+0x[0-9a-f]+/0x", ln)
         inl = re.findall(r"inlined into (\w+) at", ln)
         locs = re.findall(r"(?:^|[\s(])(\S+:\d+)", ln[f.end():] if f else ln)
@@ -452,7 +458,8 @@ def student_lines(report, files):
     for what in dict.fromkeys(w for w, _, _ in found):
         mine = [p for p in found if p[0] == what]
         out.append(mine[0])
-        if what == "the report" and len(mine) > 1 and mine[-1][1] != mine[0][1]:
+        if what == "the report" and not accesses and len(mine) > 1 and \
+                mine[-1][1] != mine[0][1]:
             out.append(("called from", mine[-1][1], mine[-1][2]))
     return out
 
@@ -501,6 +508,7 @@ def boot_check(c, lab, config_map, kvm, answers, answers_path, say=lambda msg: N
         mine = [f"your line: {place}" + (f" ({fn})" if fn else "") +
                 (", the first place of yours in the report below" if what == "the report"
                  else ", where your code was entered" if what == "called from"
+                 else f", the {what.split(': ')[1]} in the race" if what.startswith("access ")
                  else f", where the report says it was {what}")
                 for what, place, fn in student_lines(report or sym.split("\n"), student)]
         why = why[:1] + mine + why[1:]

@@ -2,7 +2,7 @@
  * Lab 3's checks (labs/lab3-rwlock-to-rcu/README.md), over the interface
  * of kernel/labs/lab3_table.h only, whatever the table does inside:
  *
- *   ktest=lab3_table_stress [lab3.duration=S]
+ *   ktest=lab3_table_stress [lab3.duration=S] [lab3.churn=1]
  *
  * A reader thread on every CPU looks keys up without pause and checks
  * each entry it is handed: its key, and its check field against its
@@ -40,6 +40,17 @@
 static unsigned long lab3_duration_s = 2;
 CMDLINE_ULONG_TAGGED("lab3.duration", lab3dur, lab3_duration_s, 1, 600,
 		     "lab3.duration=S: seconds of lab3_table_stress (default 2, 1..600)");
+/*
+ * lab3.churn=1: the updater deletes a key and inserts it again, so that
+ * every other operation links a new entry. Lab 3's KCSAN check needs
+ * inserts that succeed: an insert with list_add() is caught only when a
+ * sampled store of the new entry's links is still in flight as a reader
+ * reaches the entry (docs/kcsan.md), and into a table kept half full one
+ * insert in eight succeeds.
+ */
+static unsigned long lab3_churn;
+CMDLINE_ULONG_TAGGED("lab3.churn", lab3churn, lab3_churn, 0, 1,
+		     "lab3.churn=1: lab3_table_stress's updater deletes and reinserts keys");
 static unsigned long lab3_bench_ms = 500;
 CMDLINE_ULONG_TAGGED("lab3.bench_ms", lab3bms, lab3_bench_ms, 50, 60000,
 		     "lab3.bench_ms=MS: each phase of bench_lab3_table (default 500, 50..60000)");
@@ -125,7 +136,10 @@ static int lab3_updater_fn(void *arg)
 	while (!READ_ONCE(lab3_stop)) {
 		unsigned long key = rnd(&seed) % LAB3_KEYS, op = rnd(&seed) % 8;
 
-		if (op < 2)
+		if (lab3_churn && op < 4) {
+			deletes += !lab3_delete(key);
+			inserts += !lab3_insert(key, rnd(&seed));
+		} else if (op < 2)
 			deletes += !lab3_delete(key);
 		else if (op < 4)
 			inserts += !lab3_insert(key, rnd(&seed));
