@@ -496,6 +496,9 @@ def test_gradescope_results_of_a_graded_lab(monkeypatch, tmp_path):
     assert busted["name"] == "stress-busted-smp4" and busted["max_score"] == 10
     assert "detected stalls" in busted["output"] and busted["status"] == "failed"
     assert "needs stress-busted-smp4" in ltimer["output"]
+    # what the prerequisite saw, not only that it failed
+    assert re.search(r"stress-busted-smp4 saw: INFO: \S+ detected stalls", ltimer["output"]), \
+        ltimer["output"]
 
 
 def test_gradescope_format_check_can_fail():
