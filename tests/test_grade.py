@@ -610,6 +610,9 @@ def test_an_answer_hint_fits_the_misreading_and_only_it():
     assert why[-1] == grade.HINT + "250 is HZ", why
     why = grade.check_answers(c, log, {"cpus": 3}, "a.toml", hints)
     assert len(why) == 1 and not any("4" in w for w in why), why
+    near = [dict(answer="cpus", value=[10], within=0.5, say="near ten")]
+    assert grade.check_answers(c, log, {"cpus": 14}, "a.toml", near)[-1] == grade.HINT + "near ten"
+    assert len(grade.check_answers(c, log, {"cpus": 16}, "a.toml", near)) == 1
 
 
 # ---------------------------------------------------------------- the catalogue of mistakes
