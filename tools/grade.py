@@ -403,7 +403,8 @@ def report_of(lines, stop):
     cpu = re.match(r"^\[\s*\d+\.\d+\] (cpu\d+): ", stop)
     want = STAMP.sub("", stop).strip()
     for i, ln in enumerate(lines):
-        if STAMP.sub("", ln).strip() != want:
+        # The symbolizer may have added the line's file:line after it.
+        if not STAMP.sub("", ln).strip().startswith(want):
             continue
         out = [STAMP.sub("", ln)]
         for ln2 in lines[i + 1:i + REPORT_LINES]:
@@ -504,7 +505,10 @@ def boot_check(c, lab, config_map, kvm, answers, answers_path, say=lambda msg: N
         if report:
             # The report's own first lines (what it says, not its
             # backtrace) after the line that ended the boot.
-            head = [ln.strip() for ln in report[1:] if ln.strip() and not FRAME.match(ln)][:4]
+            said = [ln.strip() for ln in report[1:] if ln.strip() and not FRAME.match(ln)]
+            # Its first lines, and where it says what happened: KASAN's RCU
+            # verdict, KCSAN's fix in words.
+            head = said[:2] + [ln for ln in said[2:] if re.match(r"(RCU|hint): ", ln)][:2]
             have = {STAMP.sub("", e).strip() for e in evidence}
             evidence = evidence[:1] + [h for h in head if h not in have] + evidence[1:]
         mine = [f"your line: {place}" + (f" ({fn})" if fn else "") +
