@@ -146,8 +146,8 @@ BUILD_ERROR = re.compile(r"^\S+:\d+(?::\d+)?: (?:fatal )?error: |undefined refer
 STAMP = re.compile(r"^\[\s*\d+\.\d+\] cpu\d+: ")
 # The lines of a report that are its backtrace, or a register dump: what
 # its first lines shown as evidence leave out.
-FRAME = re.compile(r"^\s*(\[<[0-9a-f]+>\]|Call Trace:|RIP:|RSP:|R[A-Z0-9]{2}:|CR[0-4]:|"
-                   r"\.\.\.$)")
+FRAME = re.compile(r"^\s*(\[<[0-9a-f]+>\]|Call Trace:|RIP:|RSP:|R[A-D]X:|R[SD]I:|RBP:|R\d\d:|"
+                   r"CR[0-4]:|preempt_count:|\.\.\.$)")
 # Where a KASAN report's later stacks begin: each names the student's line
 # of its own (the free, the allocation, the call_rcu() that queued it).
 SECTION = re.compile(r"^(Allocated by|Freed by|call_rcu\(\) queued it)")
@@ -433,7 +433,7 @@ def student_lines(report, files):
     if not files:
         return []
     where = re.compile(r"(?:^|[\s/(])(" + "|".join(re.escape(f) for f in files) + r"):(\d+)")
-    found, section, accesses = [], "the report", 0
+    found, section, accesses, interrupted = [], "the report", 0, None
     for ln in report:
         m = SECTION.match(ln.strip())
         if m:
@@ -445,6 +445,13 @@ def student_lines(report, files):
             accesses += 1
             section = f"access {accesses}: {ln.strip().split(' to ')[0]}"
         f = re.search(r"\b([A-Za-z_]\w*)\+0x[0-9a-f]+/0x", ln)
+        if f and re.match(r"(isr_common|irq_exit|__do_softirq)", f.group(1)):
+            # What an interrupt interrupted is below its entry: not the
+            # code that made the report's section (an RCU callback's free
+            # in a softirq on top of lab3_insert()'s kmalloc()).
+            interrupted = section
+        if interrupted == section:
+            continue
         inl = re.findall(r"inlined into (\w+) at", ln)
         locs = re.findall(r"(?:^|[\s(])(\S+:\d+)", ln[f.end():] if f else ln)
         for i, loc in enumerate(locs):
