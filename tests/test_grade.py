@@ -679,9 +679,11 @@ def test_a_mistake_fails_its_check_with_its_hint(lab, name):
     student's line where the entry says the evidence allows."""
     m = grade.mistakes_of(lab)[name]
     seed_builds(lab, m["check"])
-    code, r = graded(str(lab), "--mistake", name, "--only", m["check"])
-    by = {c["name"]: c for c in r["checks"]}
-    c = by[m["check"]]
+    for _ in range(m.get("tries", 1)):      # a sampling detector (KCSAN): its entry says
+        code, r = graded(str(lab), "--mistake", name, "--only", m["check"])
+        c = {c["name"]: c for c in r["checks"]}[m["check"]]
+        if not c["ok"]:
+            break
     assert code == 1 and not c["ok"] and r["score"] == m["score"], (name, r)
     hints = hints_of(c["reasons"])
     assert any(m["hint"] in h for h in hints), (name, c["reasons"], c["evidence"])
@@ -702,7 +704,10 @@ def test_a_mistake_graded_whole_loses_points(lab, name):
     report's free stack names) where the entry gives one."""
     m = grade.mistakes_of(lab)[name]
     seed_builds(lab)
-    code, r = graded(str(lab), "--mistake", name)
+    for _ in range(m.get("tries", 1)):
+        code, r = graded(str(lab), "--mistake", name)
+        if r["score"] <= m["full"]:
+            break
     assert code == 1 and r["score"] <= m["full"] < r["max"], (name, r["score"], r)
     failed = [c for c in r["checks"] if not c["ok"]]
     hints = [h for c in failed for h in hints_of(c["reasons"])]

@@ -86,6 +86,10 @@ A lab's catalogue of wrong solutions, labs/instructor/labN/mistakes.toml
     line = "kfree(e);"                          # the student's line it must name
                                                 # (the patched file's first line
                                                 # holding this text)
+    full_line = "..."                           # a line the whole grading must name
+    make_test = true                            # graded on its check in make test
+    tries = 3                                   # a sampling detector's (KCSAN): the
+                                                # tests grade it up to this often
 
 Checks with the same boot keys share one boot. With `files` (or --with),
 the grader copies the tree into build/grade/labN-ref/src (or -with/; only
