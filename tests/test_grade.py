@@ -759,8 +759,8 @@ def test_a_report_is_its_cpus_lines_and_names_the_students_line():
     # The symbolizer adds file:line to the stop line: still the report's start.
     sym = ["[ 1.3] cpu0: x", "[ 1.3] cpu0: BUG: KASAN: use-after-free in lab3_find+0x37/0x100  "
            "kernel/labs/lab3_table.c:27", "[ 1.3] cpu0: Read of size 8 at addr ffff8000"]
-    assert grade.report_of(sym, "[ 1.3] cpu0: BUG: KASAN: use-after-free in lab3_find+0x37/0x100")[1:] \
-        == ["Read of size 8 at addr ffff8000"]
+    stop = "[ 1.3] cpu0: BUG: KASAN: use-after-free in lab3_find+0x37/0x100"
+    assert grade.report_of(sym, stop)[1:] == ["Read of size 8 at addr ffff8000"]
     kasan = ["BUG: KASAN: use-after-free in lab3_lookup+0x9f/0x160  kernel/labs/lab3_table.c:27 "
              "(inlined into lab3_lookup at kernel/labs/lab3_table.c:51)",
              "Freed by task 17 on CPU 3:", "  [<ff>] kfree+0x1d/0xb0  kernel/mm/kmalloc.c:576",

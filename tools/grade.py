@@ -60,8 +60,9 @@ A grade.toml:
     rx = 'lab3-stress: a reader .* found a freed'
     say = "an entry was freed while a reader still held it: ..."
     # in = "report": rx must match in the failing report itself (the line
-    # that ended the boot and the lines after it up to its Call Trace's end),
-    # not anywhere in the console (a register dump, another CPU's state)
+    # that ended the boot and its CPU's lines after it, up to that CPU's
+    # next report), not anywhere in the console (a register dump, a panic
+    # the check expected, another CPU's report)
 
     student = ["kernel/labs/lab3_table.c"]   # the student's files: a failed check
                                       # names the first line of theirs in its report
@@ -296,9 +297,9 @@ def same_answer(want, got, within=0.0):
 
 def answer_hint(key, answer, text, within, answer_hints):
     """The first [[answer_hint]] about key that fits the student's wrong
-    answer: the same (same_answer, the hint's within, else the check's) as group 1 of its rx in the
-    boot's log and measure output, or as one of its values; None if none
-    fits. The value it matched is never printed: it could be the answer."""
+    answer: the same (same_answer, the hint's within, else the check's) as
+    group 1 of its rx in the boot's log and measure output, or as one of
+    its values; None if none fits. The value it matched is never printed: it could be the answer."""
     for h in answer_hints:
         if h.get("answer") != key:
             continue
