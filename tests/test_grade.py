@@ -29,10 +29,10 @@ The QEMU half keeps to a small subset, about a minute of guest time in all
          must catch it (its score there, its hint, none of the hints that
          do not fit it, the student's line it names); those marked
          make_test here (Lab 7's six on report-unit, about 5 s each with a
-         warm build; Lab 3's kfree() in lab3_delete on stress-ltimer-smp4
-         and synchronize_rcu() in a reader on stress-busted-smp4, about
-         15 s each), the rest and every mistake graded whole in make
-         test-full.
+         warm build; Lab 3's synchronize_rcu() in a reader on
+         stress-busted-smp4 and Lab 4's missing stall information on
+         rcu-api-smp4, 10 to 15 s each on this loaded host), the rest and
+         every mistake graded whole in make test-full.
   Stall  one short rcu-ltimer boot: a stall warning the check does not
          allow is quoted as the first line of the evidence.
 The rest (parsing, listing, bad input, requires) needs no QEMU; nor does
