@@ -23,15 +23,16 @@ The QEMU half keeps to a small subset, about a minute of guest time in all
          handout: report-unit (the stub clears nothing: the unit tests
          fail, and the torture checks are not run). reference (the model
          answer, in a scratch copy): report-unit and torture-smp8, three
-         levels (45/45). Five planted mistakes
-         (labs/instructor/lab7/mistakes/), each failing report-unit with
-         its hint and without the hints that do not fit it: no_propagate.c
-         (an emptied node does not tell its parent), no_parent_lock.c and
-         no_root_lock.c (parents' bits, or only the root's, cleared without
-         their locks), leaf_bit_kept.c (the reported bits never cleared at
-         the leaf) and one_bit_only.c (a report of several bits clears one).
-         Eight short boots, 30 to 38 s in all here (warm builds; the
-         reference compiles its one file in a scratch copy).
+         levels (45/45).
+  Catalogue  labs/instructor/lab{3,4,7}/mistakes.toml, the wrong solutions
+         each lab must score and explain: each graded on the check that
+         must catch it (its score there, its hint, none of the hints that
+         do not fit it, the student's line it names); those marked
+         make_test here (Lab 7's six on report-unit, about 5 s each with a
+         warm build; Lab 3's synchronize_rcu() in a reader on
+         stress-busted-smp4 and Lab 4's missing stall information on
+         rcu-api-smp4, 10 to 15 s each on this loaded host), the rest and
+         every mistake graded whole in make test-full.
   Stall  one short rcu-ltimer boot: a stall warning the check does not
          allow is quoted as the first line of the evidence.
 The rest (parsing, listing, bad input, requires) needs no QEMU; nor does
@@ -253,30 +254,6 @@ def test_lab7_reference_scores_full_marks(tree_build):
     assert code == 0 and r["score"] == r["max"] == 45, r
 
 
-@pytest.mark.qemu
-@pytest.mark.parametrize("mistake,hint,not_hints", [
-    ("no_propagate", "a node emptied and the report stopped there", []),
-    ("no_parent_lock", "a node's bit was cleared without that node's lock", []),
-    ("no_root_lock", "a node's bit was cleared without that node's lock", []),
-    ("leaf_bit_kept", "the bits being reported were not cleared at the node",
-     ["a parent's bit was cleared while the child still owed"]),
-    ("one_bit_only", "a report can carry several CPUs' bits at once",
-     ["the return value"]),
-])
-def test_lab7_planted_mistakes_fail_with_their_hint(tree_build, mistake, hint, not_hints):
-    """Mistakes students make (labs/instructor/lab7/mistakes/): each scores
-    0 on report-unit, and the check says what is wrong in the lab's words,
-    and no hint that does not fit it."""
-    code, r = graded("7", "--with",
-                     f"kernel/rcu/lab7_report.c=labs/instructor/lab7/mistakes/{mistake}.c",
-                     "--only", "report-unit")
-    assert code == 1 and r["score"] == 0 and r["max"] == 30, r
-    reasons = r["checks"][0]["reasons"]
-    assert any(w.startswith("hint: " + hint) for w in reasons), r
-    for wrong in not_hints:
-        assert not any(w.startswith("hint: " + wrong) for w in reasons), (wrong, r)
-
-
 def test_lab7_garbled_trace_dump_is_told_apart():
     """Lab 7's hint for a trace dump the console garbled (lines seen in a
     real failed trace-smp4 run) matches those and no well-formed line."""
@@ -338,27 +315,6 @@ def lab3_kcsan_builds(lab3_builds):
         build("test-rcu_ltimer_defconfig+KCSAN-y", "rcu_ltimer_defconfig", ["CONFIG_KCSAN=y"])
     except BuildError as e:
         pytest.fail(str(e), pytrace=False)
-
-
-@pytest.mark.qemu
-@pytest.mark.full
-@pytest.mark.parametrize("mistake,place", [
-    ("plain_list_walk", "lab3_lookup"),
-])
-def test_lab3_missing_rcu_accessor_loses_points(lab3_kcsan_builds, mistake, place):
-    """A reader that walks the table with list_for_each_entry() passes
-    every stress on x86: KCSAN reports the plain load against the insert's
-    marked store, with the student's function in the report and the hint
-    about the RCU list accessors. (The insert with list_add(),
-    plain_list_add.c, is caught only in about 2 runs of 5: not a test yet,
-    docs/kcsan.md.)"""
-    code, r = graded("3", "--with",
-                     f"kernel/labs/lab3_table.c=labs/instructor/lab3/mistakes/{mistake}.c",
-                     "--only", "races-kcsan-smp4")
-    busted, kcsan = r["checks"]
-    assert busted["ok"] and not kcsan["ok"] and r["score"] == 10 and r["max"] == 20, r
-    assert any("BUG: KCSAN: data-race in" in w and place in w for w in kcsan["reasons"]), kcsan
-    assert any(w.startswith("hint: KCSAN saw a reader and a writer") for w in kcsan["reasons"])
 
 
 @pytest.mark.qemu
@@ -540,6 +496,9 @@ def test_gradescope_results_of_a_graded_lab(monkeypatch, tmp_path):
     assert busted["name"] == "stress-busted-smp4" and busted["max_score"] == 10
     assert "detected stalls" in busted["output"] and busted["status"] == "failed"
     assert "needs stress-busted-smp4" in ltimer["output"]
+    # what the prerequisite saw, not only that it failed
+    assert re.search(r"stress-busted-smp4 saw: INFO: \S+ detected stalls", ltimer["output"]), \
+        ltimer["output"]
 
 
 def test_gradescope_format_check_can_fail():
@@ -558,18 +517,29 @@ def test_gradescope_format_check_can_fail():
             check_gradescope_results(bad)
 
 
-def test_lab3_freed_entry_panic_is_explained(monkeypatch):
-    """Lab 3's hint: a reader that found a freed entry on a real variant
-    means a kfree() that did not wait for a grace period; the check says so."""
+@pytest.mark.parametrize("where,hint,not_hint", [
+    (", inside rcu_read_lock()", "freed while a reader still held it", "after rcu_read_unlock()"),
+    ("", "freed while a reader still held it", "after rcu_read_unlock()"),
+    (", outside any RCU read-side critical section", "after rcu_read_unlock()",
+     "freed while a reader still held it"),
+], ids=["inside", "unknown", "outside"])
+def test_lab3_freed_entry_panic_is_explained(monkeypatch, where, hint, not_hint):
+    """Lab 3's hints: a reader that found a freed entry on a real variant
+    inside its read-side section means a kfree() that did not wait for a
+    grace period; outside it, an entry used after rcu_read_unlock(). The
+    check says which, and not the other (the stress test's panic says
+    where the reader was when PROVE_RCU keeps the count)."""
     fake_qemu(monkeypatch, "echo '[    2.5] cpu1: Kernel panic on CPU 1: lab3-stress: a reader "
-              "on cpu1 found a freed or torn entry in lookup: asked key 7'; exit 1")
+              f"on cpu1 found a freed or torn entry at once{where}: asked key 7'; exit 1")
     spec = grade.load(3)
-    hints = [(h["rx"], h["say"]) for h in spec["hint"]]
+    hints = [(h["rx"], h["say"], h.get("in", "console")) for h in spec["hint"]]
     c = next(c for c in spec["check"] if c["name"] == "stress-ltimer-smp4")
-    c = dict(c, config="grade_fake_freed_defconfig", requires=[])
+    # A config of its own per case: qs.boot caches a boot by its build.
+    c = dict(c, config=f"grade_fake_freed{len(where)}_defconfig", requires=[])
     res = grade.run_check(c, 3, {}, "0", {}, "answers.toml", {}, hints=hints)
     assert not res["ok"]
-    assert any("freed while a reader still held it" in w for w in res["reasons"]), res["reasons"]
+    assert any(hint in w for w in hints_of(res["reasons"])), res["reasons"]
+    assert not any(not_hint in w for w in hints_of(res["reasons"])), res["reasons"]
     assert any("lab3-stress:" in e for e in res["evidence"]), res["evidence"]
 
 
@@ -623,3 +593,209 @@ def test_lab3_prove_rcu_report_is_shown_with_its_place(monkeypatch):
                for e in res["evidence"]), res["evidence"]
     assert any("no locks held" in e for e in res["evidence"]), res["evidence"]
     assert any("rcu_read_lock() around the walk" in w for w in res["reasons"]), res["reasons"]
+
+
+def test_an_answer_hint_fits_the_misreading_and_only_it():
+    """[[answer_hint]]: a wrong answer equal to the decoy value (group 1 of
+    its rx in the log, or a fixed value) gets the hint, a right answer or
+    another wrong one does not, and the decoy is never printed."""
+    c = dict(answers={"cpus": r"CPUs=(\d+)"})
+    log = "config: HZ=250 CPUs=4 (max 16) preemption=none rcu=ltimer"
+    hints = [dict(answer="cpus", rx=r"\(max (\d+)\)", say="16 is CONFIG_NR_CPUS"),
+             dict(answer="cpus", value=[250], say="250 is HZ")]
+    assert grade.check_answers(c, log, {"cpus": 4}, "a.toml", hints) == []
+    why = grade.check_answers(c, log, {"cpus": 16}, "a.toml", hints)
+    assert why[-1] == grade.HINT + "16 is CONFIG_NR_CPUS" and len(why) == 2, why
+    why = grade.check_answers(c, log, {"cpus": "250"}, "a.toml", hints)
+    assert why[-1] == grade.HINT + "250 is HZ", why
+    why = grade.check_answers(c, log, {"cpus": 3}, "a.toml", hints)
+    assert len(why) == 1 and not any("4" in w for w in why), why
+    near = [dict(answer="cpus", value=[10], within=0.5, say="near ten")]
+    assert grade.check_answers(c, log, {"cpus": 14}, "a.toml", near)[-1] == grade.HINT + "near ten"
+    assert len(grade.check_answers(c, log, {"cpus": 16}, "a.toml", near)) == 1
+
+
+# ---------------------------------------------------------------- the catalogue of mistakes
+def catalogue(whole=False):
+    """Every mistake of Labs 3, 4 and 7 (labs/instructor/labN/mistakes.toml)
+    as a pytest param: graded on its own check, those marked make_test in
+    make test and the rest in make test-full; graded whole, all in full."""
+    out = []
+    for n in (3, 4, 7):
+        for name, m in grade.mistakes_of(n).items():
+            fast = m.get("make_test") and not whole
+            out.append(pytest.param(n, name, id=f"lab{n}-{name}",
+                                    marks=() if fast else pytest.mark.full))
+    return out
+
+
+def seed_builds(lab, only=""):
+    """The builds of the checks a grading runs, in this tree: the scratch
+    copy is seeded with them, so that only the mistake's file compiles."""
+    spec = grade.load(lab)
+    for c in grade.selected(spec["check"], only):
+        if "config" in c:
+            sc = grade.scenario_of(c, lab, {})
+            try:
+                build(sc.build_name, sc.config, sc.options)
+            except BuildError as e:
+                pytest.fail(str(e), pytrace=False)
+
+
+def hints_of(reasons):
+    return [w for w in reasons if w.startswith(grade.HINT)]
+
+
+def test_the_catalogue_is_complete_and_applies():
+    """At least six mistakes a lab, each with what the test below holds it
+    to; every edit applies to the reference once, and every line it must
+    name is in its text: a reference that moved under a mistake fails
+    here, not as a mistake that silently became the reference."""
+    for n in (3, 4, 7):
+        ms = grade.mistakes_of(n)
+        checks = {c["name"]: c for c in grade.load(n)["check"]}
+        assert len(ms) >= 6, n
+        for name, m in ms.items():
+            assert m["check"] in checks and m.get("what") and m.get("hint"), (n, name)
+            assert isinstance(m.get("score"), int) and isinstance(m.get("full"), int), (n, name)
+            text = grade.mistake_text(m)
+            base = (REPO / m["base"]).read_text() if "base" in m else None
+            assert text != base, (n, name)
+            if m.get("line"):
+                assert grade.mistake_line(m), (n, name)
+            says = [h["say"] for h in grade.load(n).get("hint", [])]
+            assert any(m["hint"] in h for h in says), (n, name, m["hint"])
+            for wrong in m.get("not_hints", []):
+                # a hint the lab has, or the test of its absence proves nothing
+                assert wrong not in m["hint"] and any(wrong in h for h in says), (n, name, wrong)
+    with pytest.raises(grade.GradeError, match="not once"):
+        grade.mistake_text(dict(name="x", base="labs/instructor/lab3/lab3_table.c",
+                                replace=[["no such text", "y"]]))
+
+
+@pytest.mark.qemu
+@pytest.mark.parametrize("lab,name", catalogue())
+def test_a_mistake_fails_its_check_with_its_hint(lab, name):
+    """A wrong solution graded on the check that must catch it: it loses
+    that check's points (the score its entry says), the check shows the
+    hint that fits it and none of those that do not, and names the
+    student's line where the entry says the evidence allows."""
+    m = grade.mistakes_of(lab)[name]
+    seed_builds(lab, m["check"])
+    for _ in range(m.get("tries", 1)):      # a sampling detector (KCSAN): its entry says
+        code, r = graded(str(lab), "--mistake", name, "--only", m["check"])
+        c = {c["name"]: c for c in r["checks"]}[m["check"]]
+        if not c["ok"]:
+            break
+    assert code == 1 and not c["ok"] and r["score"] == m["score"], (name, r)
+    hints = hints_of(c["reasons"])
+    assert any(m["hint"] in h for h in hints), (name, c["reasons"], c["evidence"])
+    for wrong in m.get("not_hints", []):
+        assert not any(wrong in h for h in hints), (name, wrong, hints)
+    if m.get("line"):
+        want = f"{m['file']}:{grade.mistake_line(m)}"
+        assert any(w.startswith("your line: " + want) for w in c["reasons"]), (name, want, c)
+
+
+@pytest.mark.qemu
+@pytest.mark.full
+@pytest.mark.parametrize("lab,name", catalogue(whole=True))
+def test_a_mistake_graded_whole_loses_points(lab, name):
+    """The whole grading of a mistake: at most its entry's score (less
+    than full marks), the fitting hint under some failed check, no unfit
+    one anywhere, and the line full_line names (the kfree() a KASAN
+    report's free stack names) where the entry gives one."""
+    m = grade.mistakes_of(lab)[name]
+    seed_builds(lab)
+    for _ in range(m.get("tries", 1)):
+        code, r = graded(str(lab), "--mistake", name)
+        if r["score"] <= m["full"]:
+            break
+    assert code == 1 and r["score"] <= m["full"] < r["max"], (name, r["score"], r)
+    failed = [c for c in r["checks"] if not c["ok"]]
+    hints = [h for c in failed for h in hints_of(c["reasons"])]
+    assert any(m["hint"] in h for h in hints), (name, hints)
+    for wrong in m.get("not_hints", []):
+        assert not any(wrong in h for h in hints), (name, wrong, hints)
+    if m.get("full_line"):
+        want = f"{m['file']}:{grade.mistake_line(dict(m, line=m['full_line']))}"
+        assert any(w.startswith("your line: " + want) for c in failed for w in c["reasons"]), \
+            (name, want)
+
+
+def test_lab4_harder_track_is_graded_by_the_same_checks(monkeypatch, capsys):
+    """--track harder (QEMU faked): the same checks and points as Lab 4's
+    own grading, with the track and its handout in the output; the
+    handout withholds the steps; an unknown track is refused."""
+    spec = grade.load(4)
+    handout = REPO / spec["tracks"]["harder"]
+    assert handout.exists() and "## Steps" not in handout.read_text()
+    assert "## Steps" in (spec["dir"] / "README.md").read_text()
+    fake_qemu(monkeypatch, "echo 'config: booting'; exit 1")
+    code = grade.main(["4", "--track", "harder", "--only", "rcu-api-smp1", "--json"])
+    r = json.loads(capsys.readouterr().out)
+    assert code == 1 and r["track"] == "harder" and r["handout"].endswith("HARDER.md"), r
+    assert [c["name"] for c in r["checks"]] == ["rcu-api-smp1"] and r["max"] == 10, r
+    code, _, err = run_grade("4", "--track", "nosuch")
+    assert code == 2 and "harder" in err
+
+
+def test_a_report_is_its_cpus_lines_and_names_the_students_line():
+    """Four CPUs warning at once interleave their reports: the failing
+    report is the stop line's CPU's lines (another CPU's WARNING does not
+    end it), and the student's first place in it, then where their code
+    was entered, is named; KASAN's free stack names the free."""
+    log = ["[ 1.0] cpu1: WARNING: sleeping function called from invalid context at x.c:48",
+           "[ 1.0] cpu0: WARNING: sleeping function called from invalid context at y.c:9",
+           "[ 1.0] cpu1:   inside an RCU read-side critical section: preempt_count 00000000",
+           "[ 1.0] cpu1: Call Trace:",
+           "[ 1.0] cpu1:   [<ff>] synchronize_kernel+0x18/0x40  kernel/rcu/update.c:48",
+           "[ 1.0] cpu1:   [<ff>] lab3_lookup+0x35/0x70  include/rcupdate.h:60 (inlined into "
+           "lab3_lookup at kernel/labs/lab3_table.c:54)",
+           "[ 1.0] cpu0:   [<ff>] lab3_delete+0x35/0x70  kernel/labs/lab3_table.c:99",
+           "[ 1.0] cpu1:   [<ff>] lab3_reader_fn+0x4b/0x90  kernel/labs/lab3_table_test.c:96",
+           "[ 1.1] cpu1: WARNING: the next report"]
+    rep = grade.report_of(log, log[0])
+    assert len(rep) == 6 and "inside an RCU" in rep[1] and "lab3_delete" not in "".join(rep), rep
+    assert grade.student_lines(rep, ["kernel/labs/lab3_table.c"]) == \
+        [("the report", "kernel/labs/lab3_table.c:54", "lab3_lookup")]
+    # The symbolizer adds file:line to the stop line: still the report's start.
+    sym = ["[ 1.3] cpu0: x", "[ 1.3] cpu0: BUG: KASAN: use-after-free in lab3_find+0x37/0x100  "
+           "kernel/labs/lab3_table.c:27", "[ 1.3] cpu0: Read of size 8 at addr ffff8000"]
+    stop = "[ 1.3] cpu0: BUG: KASAN: use-after-free in lab3_find+0x37/0x100"
+    assert grade.report_of(sym, stop)[1:] == ["Read of size 8 at addr ffff8000"]
+    kasan = ["BUG: KASAN: use-after-free in lab3_lookup+0x9f/0x160  kernel/labs/lab3_table.c:27 "
+             "(inlined into lab3_lookup at kernel/labs/lab3_table.c:51)",
+             "Freed by task 17 on CPU 3:", "  [<ff>] kfree+0x1d/0xb0  kernel/mm/kmalloc.c:576",
+             "  [<ff>] lab3_delete+0x44/0x160  kernel/labs/lab3_table.c:104",
+             # an RCU callback's free, in a softirq on top of the student's code:
+             # what it interrupted is not where it was freed
+             "Freed by task 17 on CPU 3 after grace period 8, by an RCU callback:",
+             "  [<ff>] rcu_invoke_one+0xac/0xf0  kernel/rcu/invoke.c:66",
+             "  [<ff>] __do_softirq+0xd1/0x260  kernel/sched/softirq.c:101",
+             "  [<ff>] lab3_insert+0x5a/0x370  kernel/labs/lab3_table.c:35",
+             "RCU: the access is outside any read-side critical section"]
+    assert grade.student_lines(kasan, ["kernel/labs/lab3_table.c"]) == [
+        ("the report", "kernel/labs/lab3_table.c:27", ""),
+        ("called from", "kernel/labs/lab3_table.c:51", "lab3_lookup"),
+        ("freed", "kernel/labs/lab3_table.c:104", "lab3_delete")]
+    assert not grade.FRAME.match(kasan[-1]) and grade.FRAME.match("RAX: 6b6b6b6b6b6b6b6b")
+
+
+def test_a_kcsan_report_names_both_accesses():
+    """KCSAN's report (a real one's shape): its first line names the
+    student's place, then each access's stack its own; no 'called from'
+    joins the two accesses' stacks into one."""
+    rep = ["BUG: KCSAN: data-race in lab3_insert+0x19a/0x360 / lab3_find+0x4f/0x140  "
+           "include/list.h:29 (inlined into list_add at include/list.h:37) (inlined into "
+           "lab3_insert at kernel/labs/lab3_table.c:70)",
+           "read (marked) to 0xffff80001ff26c00 of 8 bytes by task 15 (lab3read/2) on cpu 2:",
+           "  [<ff>] lab3_find+0x4f/0x140  kernel/labs/lab3_table.c:27",
+           "  [<ff>] lab3_lookup+0x47/0xc0  kernel/labs/lab3_table.c:51",
+           "write to 0xffff80001ff56c00 of 8 bytes by task 17 (lab3update) on cpu 3:",
+           "  [<ff>] lab3_insert+0x24a/0x380  include/list.h:29 (inlined into lab3_insert at "
+           "kernel/labs/lab3_table.c:70)"]
+    assert grade.student_lines(rep, ["kernel/labs/lab3_table.c"]) == [
+        ("the report", "kernel/labs/lab3_table.c:70", "lab3_insert"),
+        ("access 1: read (marked)", "kernel/labs/lab3_table.c:27", "lab3_find"),
+        ("access 2: write", "kernel/labs/lab3_table.c:70", "lab3_insert")]
