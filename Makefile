@@ -156,7 +156,7 @@ endif
 #                           shadow's own page tables;
 #   kernel/mm/kmalloc.c     writes poison into and checks objects whose
 #                           shadow says "freed" (it owns their shadow);
-#   kernel/user/uaccess.c   user addresses have no shadow; it checks the
+#   kernel/proc/uaccess.c   user addresses have no shadow; it checks the
 #                           kernel side of each copy itself;
 #   kernel/arch/x86/nmi.c   NMI entry: a report there would take printk's
 #                           lock, which the interrupted code may hold.
@@ -165,7 +165,7 @@ endif
 # check their ranges by hand (kernel/lib/string.c).
 #   kernel/kcov/*           KCOV's hook, called from every basic block: a
 #                           check there would double the cost of each.
-KASAN_SANITIZE_NOT := kernel/kasan/%.c kernel/mm/kmalloc.c kernel/user/uaccess.c \
+KASAN_SANITIZE_NOT := kernel/kasan/%.c kernel/mm/kmalloc.c kernel/proc/uaccess.c \
 		   kernel/arch/x86/nmi.c kernel/kcov/%.c
 kasan_cflags	= $(if $(filter $(KASAN_SANITIZE_NOT),$<),,$(KASAN_CFLAGS))
 OBJS		:= $(patsubst %.c,$(O)/%.o,$(C_SRCS)) $(patsubst %.asm,$(O)/%.o,$(ASM_SRCS))
@@ -684,7 +684,7 @@ grade: deps
 		$(if $(filter 1 y yes,$(JSON)),--json) $(if $(GRADESCOPE),--gradescope $(GRADESCOPE)) $(GRADE_ARGS)
 
 # make test's scenarios under KCOV (CONFIG_KCOV=y added, kcov.all=1): which
-# functions of kernel/fs, kernel/user, kernel/ipc, kernel/net and
+# functions of kernel/fs, kernel/proc, kernel/ipc, kernel/net and
 # kernel/module the suite reaches, and which never, in build/coverage/
 # report.txt (docs/kcov.md). COVERAGE_CONFIGS=defconfig,rcu_ltimer_defconfig
 # keeps the cases of those configurations (each is a KCOV build of its

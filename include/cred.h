@@ -1,8 +1,8 @@
 /*
- * The caller's credentials, for system calls outside kernel/user (ipc,
- * net, module, trace). Processes live in kernel/user (layer 6), which
+ * The caller's credentials, for system calls outside kernel/proc (ipc,
+ * net, module, trace). Processes live in kernel/proc (layer 6), which
  * nothing below it may include; these few questions are all the other
- * subsystems ask of it (kernel/user/cred.c answers them).
+ * subsystems ask of it (kernel/proc/cred.c answers them).
  *
  * Quiescent has one privilege: uid 0 holds every capability, as a Linux
  * root without a capability set would. capable() names the capability

@@ -10,7 +10,7 @@
  * which returns a reference the caller drops with file_put().
  *
  * The descriptor table is per process (struct files, in struct process):
- * fork copies it, exit closes it (kernel/user/file.c). Its array lives in
+ * fork copies it, exit closes it (kernel/proc/file.c). Its array lives in
  * a struct fdtable that grows by copy: a bigger one is filled, published
  * with rcu_assign_pointer() and the old one freed after a grace period,
  * so fd_get() looks up without the lock (files=rcu, the FD-management

@@ -166,7 +166,7 @@ void vfs_exec_put(struct dentry *d);
 #define FS_MAY_READ	4
 int fs_permission(const struct inode *inode, int mask);
 
-/* kernel/user/fs_cwd.c: the calling process's working directory (a
+/* kernel/proc/fs_cwd.c: the calling process's working directory (a
  * reference; the root for kernel threads) and ids. */
 struct dentry *fs_cwd_get(void);
 void fs_cwd_set(struct dentry *d);	/* takes the caller's reference */

@@ -1,6 +1,6 @@
 /*
  * The initrd: the cpio archive the boot loader hands the kernel as a
- * module (docs/user-mode.md), read in place by kernel/user/initrd.c. The
+ * module (docs/user-mode.md), read in place by kernel/proc/initrd.c. The
  * filesystem unpacks it at boot (initrd_each()); exec and the module
  * tests read files from it directly.
  */

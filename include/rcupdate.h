@@ -186,7 +186,7 @@ unsigned long rcu_prove_reports(void);
 	   (__typeof__(*(p)) __force __kernel *)READ_ONCE(p); })
 
 /* A task leaving the kernel (to user mode, or for good) must have closed
- * every read-side section it opened (kernel/user, kernel/sched). */
+ * every read-side section it opened (kernel/proc, kernel/sched). */
 #ifdef CONFIG_PROVE_RCU
 void rcu_prove_task_leaving(const char *where);
 #else

@@ -144,7 +144,7 @@ struct task {
 	volatile bool interrupted;	/* task_interrupt(): wake interruptible sleeps */
 	struct completion exited;
 
-	/* User mode (kernel/user): NULL and 0 for kernel threads. */
+	/* User mode (kernel/proc): NULL and 0 for kernel threads. */
 	struct process *proc;		/* the process this task runs */
 	unsigned long cr3;		/* its page tables; 0: the kernel's */
 

@@ -1,13 +1,13 @@
 /*
  * System-call registration. Each subsystem defines its calls where they
- * belong (kernel/user/ for processes and files, kernel/ipc/ for
+ * belong (kernel/proc/ for processes and files, kernel/ipc/ for
  * semaphores, kernel/net/ for sockets, ...) and registers each with
  *
  *	static long sys_getpid(struct pt_regs *r) { ... }
  *	SYSCALL_DEFINE(SYS_getpid, sys_getpid);
  *
  * which puts a struct syscall_def in the .syscalls section. At boot
- * syscall_table_init() (kernel/user/syscall.c) turns the section into the
+ * syscall_table_init() (kernel/proc/syscall.c) turns the section into the
  * table syscall_dispatch() indexes, and refuses a number out of range or
  * registered twice, so no central list has to name every call.
  *

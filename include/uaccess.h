@@ -1,6 +1,6 @@
 /*
  * Copying between the kernel and the current process's memory
- * (kernel/user/uaccess.c). A user pointer is checked against the user
+ * (kernel/proc/uaccess.c). A user pointer is checked against the user
  * half of the address space; then the copy runs with exception fix-up
  * (kernel/arch/x86/uaccess.asm), so an unmapped or read-only page, or a
  * pointer into the kernel, gives -EFAULT and never a kernel fault.

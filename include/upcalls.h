@@ -99,23 +99,23 @@ int nmi_handle_chain(struct pt_regs *regs);
 bool module_address_lookup(unsigned long addr, struct ksym_info *info);
 bool module_text_address(unsigned long addr);
 
-/* ---- Arch, core and the scheduler call the process layer (kernel/user). */
+/* ---- Arch, core and the scheduler call the process layer (kernel/proc). */
 
 /*
  * The serial receive interrupt (kernel/arch/x86/serial.c), hard IRQ:
- * input arrived; wake a reader of the console. kernel/user/tty.c.
+ * input arrived; wake a reader of the console. kernel/proc/tty.c.
  */
 void console_input_notify(void);
 /*
  * An exception in user mode (kernel/arch/x86/traps.c), interrupts off:
- * end the process, never the kernel. kernel/user/process.c.
+ * end the process, never the kernel. kernel/proc/process.c.
  */
 void user_exception(struct pt_regs *regs, const char *what);
 /*
  * Before an interrupt (irq_exit(), kernel/sched/preempt.c) or a system
- * call (kernel/user/syscall.c) returns to user mode, interrupts possibly
+ * call (kernel/proc/syscall.c) returns to user mode, interrupts possibly
  * off: reschedule if asked, and end a killed process or deliver its
- * signals. kernel/user/signal.c.
+ * signals. kernel/proc/signal.c.
  */
 void user_return_work(struct pt_regs *regs);
 

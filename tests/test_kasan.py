@@ -169,13 +169,13 @@ def test_kasan_rcu_grace_period_cut_short(kvm):
 @pytest.mark.full
 def test_kasan_busted_stress_names_the_reader(kvm):
     """busted under the descriptor-table stress: the first report names
-    the reader's own line (fget_rcu() in kernel/user/file.c, or the test's
+    the reader's own line (fget_rcu() in kernel/proc/file.c, or the test's
     window in file_stress.c), before the stress's poison check counts it."""
     name = "test-rcu_busted_defconfig+KASAN-y"
     r = boot(name=name, defconfig="rcu_busted_defconfig", options=OPTS, cpus=4, timeout=TIMEOUT,
              cmdline="ktest=files_rcu_stress_expect_failure files_stress.duration=2", cache=True)
     text = symbolize(r.log.replace("\r", ""), REPO / "build" / name / "quiescent.elf")
-    m = re.search(r"BUG: KASAN: use-after-rcu-free in (\w+)\+\S+  (kernel/user/file(_stress)?\.c):(\d+)", text)
+    m = re.search(r"BUG: KASAN: use-after-rcu-free in (\w+)\+\S+  (kernel/proc/file(_stress)?\.c):(\d+)", text)
     assert m and (m.group(1) == "fget_rcu" or m.group(1).startswith("fs_window")), \
         f"no report at the reader's line:\n{r.tail(40)}"
     assert re.search(r"^ok \d+ files_rcu_stress_expect_failure$", text, re.M)

@@ -1,5 +1,5 @@
 #!/usr/bin/env python3
-"""Which functions of kernel/fs, kernel/user, kernel/ipc, kernel/net and
+"""Which functions of kernel/fs, kernel/proc, kernel/ipc, kernel/net and
 kernel/module a set of PCs reached (docs/kcov.md; library: tools/qs/kcov.py).
 
     tools/kcov_report.py report --elf build/kcov/quiescent.elf console.txt [pcs.txt ...]

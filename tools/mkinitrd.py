@@ -1,6 +1,6 @@
 #!/usr/bin/env python3
 """Pack files into a "newc" cpio archive, the initrd that the kernel reads
-(kernel/user/initrd.c). Each FILE goes in as bin/<its base name>.
+(kernel/proc/initrd.c). Each FILE goes in as bin/<its base name>.
 
     mkinitrd.py -o build/initrd.cpio build/user/bin/sh build/user/bin/init ...
 

@@ -1,7 +1,7 @@
 /*
  * The system-call interface between the kernel and user programs: call
  * numbers and the structures the calls fill in. The one definition both
- * sides compile against (kernel/user/ and user/lib/ include this file),
+ * sides compile against (kernel/proc/ and user/lib/ include this file),
  * so it uses only fixed-width types and nothing from either side.
  *
  * Calling convention (docs/user-mode.md): the `syscall` instruction with
@@ -38,7 +38,7 @@
 #define SYS_poweroff		19	/* (code): root only; 0 = pass, else fail */
 #define SYS_getcpu		20	/* () -> the CPU the caller runs on */
 
-/* Files and processes (kernel/user/file.c, kernel/user/signal.c). */
+/* Files and processes (kernel/proc/file.c, kernel/proc/signal.c). */
 #define SYS_open		21	/* (path, flags, mode) -> fd: files of the initrd, read only */
 #define SYS_close		22	/* (fd) */
 #define SYS_lseek		23	/* (fd, offset, whence) -> new offset */
@@ -51,17 +51,17 @@
 #define SYS_setgid		30	/* (gid): root may set any, others only their own */
 #define SYS_qs_readdir		31	/* (index, struct qs_dirent *) -> 0, or -ENOENT past the end */
 
-/* RCU work on demand, for the shell's `rcu sync|call N|barrier` (kernel/user/qs_rcu.c). */
+/* RCU work on demand, for the shell's `rcu sync|call N|barrier` (kernel/proc/qs_rcu.c). */
 #define SYS_qs_rcu		32	/* (QS_RCU_*, n) */
-/* CPU hotplug, for user/bin/cpu (`cpu N off|on`, kernel/user/qs_cpu.c). */
+/* CPU hotplug, for user/bin/cpu (`cpu N off|on`, kernel/proc/qs_cpu.c). */
 #define SYS_qs_cpu		33	/* (QS_CPU_*, cpu): root only */
 #define QS_CPU_ONLINE		0x6f6e6c6e	/* -> the online CPUs as a bit mask (CPUs 0-62) */
 #define QS_CPU_DOWN		0x6f666600	/* cpu_down(cpu) */
 #define QS_CPU_UP		0x6f6e0000	/* cpu_up(cpu) */
-/* Pipes and signal dispositions (kernel/user/pipe.c, kernel/user/signal.c). */
+/* Pipes and signal dispositions (kernel/proc/pipe.c, kernel/proc/signal.c). */
 #define SYS_pipe2		34	/* (int fds[2], flags: O_NONBLOCK, O_CLOEXEC) */
 #define SYS_signal		35	/* (sig, QS_SIG_DFL or QS_SIG_IGN) -> the old one */
-/* The task list under test, for user/bin/psstorm (kernel/user/qs_tasklist.c). */
+/* The task list under test, for user/bin/psstorm (kernel/proc/qs_tasklist.c). */
 #define SYS_qs_tasklist		39	/* (QS_TASKLIST_*, arg) */
 #define QS_TASKLIST_MODE	0x6d6f6465	/* arg -1: ask; 0: tasklist=lock, 1: rcu (root) -> 1 if rcu */
 #define QS_TASKLIST_KTHREADS	0x6b746872	/* make and end kernel threads for arg ms (root) -> count */
@@ -223,7 +223,7 @@ struct qs_stats {
 	uint64_t syscalls;		/* since boot, all CPUs */
 	uint64_t files_open;		/* struct file alive (include/file.h) */
 	struct qs_cpu_stats cpu[QS_STATS_MAX_CPUS];
-	uint64_t pipes_open;		/* pipes alive (kernel/user/pipe.c) */
+	uint64_t pipes_open;		/* pipes alive (kernel/proc/pipe.c) */
 	uint64_t pipes_max;		/* the system's limit: pipe() fails with ENFILE */
 };
 

@@ -42,7 +42,7 @@
 #include <net.h>
 
 void kmain(u32 magic, u32 info);
-void start_user_init(void);		/* kernel/user/init.c */
+void start_user_init(void);		/* kernel/proc/init.c */
 
 static bool poweroff_after_boot;
 

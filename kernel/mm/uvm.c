@@ -9,7 +9,7 @@
  *
  * Every user-half table entry carries PTE_US, the leaves also PTE_RW for
  * writable pages and PTE_NX for data. Kernel accesses to user memory go
- * through kernel/user/uaccess.c (the CPU's SMAP refuses any other);
+ * through kernel/proc/uaccess.c (the CPU's SMAP refuses any other);
  * loading a program writes its pages through the direct map instead
  * (uvm_write), which works whatever CR3 holds.
  */

@@ -77,7 +77,7 @@ unsigned long rcu_stall_warnings(void)
 	return READ_ONCE(rcu_gp_stats.stalls);
 }
 
-/* For user space (kernel/user): one CPU's callback counts. */
+/* For user space (kernel/proc): one CPU's callback counts. */
 void rcu_cpu_callback_counts(unsigned int cpu, unsigned long *queued, unsigned long *invoked)
 {
 	*queued = READ_ONCE(per_cpu(rcu_cpu_stats, cpu).queued);

@@ -27,7 +27,7 @@ from pathlib import Path
 
 from qs import REPO
 
-AREAS = ("kernel/fs", "kernel/user", "kernel/ipc", "kernel/net", "kernel/module")
+AREAS = ("kernel/fs", "kernel/proc", "kernel/ipc", "kernel/net", "kernel/module")
 HOOK = "__sanitizer_cov_trace_pc"
 GRANULE_SLACK = 3          # a kcov.all PC is up to 3 bytes before its block's address
 

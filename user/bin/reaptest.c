@@ -1,6 +1,6 @@
 /*
  * reaptest: a reaped process is gone, although its memory waits for a
- * grace period (kernel/user/process.c frees it with call_rcu()).
+ * grace period (kernel/proc/process.c frees it with call_rcu()).
  *
  *   reaptest            slots: fork and reap 300 children, then at once
  *                       fork 120 that stay alive: every fork must succeed

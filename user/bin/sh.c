@@ -9,7 +9,7 @@
  * builtin or a program in /bin. A leading '!' expects the command to fail
  * (a test that a program is killed, say). Builtins: help, ps, cpus, rcu,
  * uptime, poweroff, exit. `rcu sync`, `rcu call N` and `rcu barrier`
- * make the kernel do RCU work now (qs_rcu(), kernel/user/qs_rcu.c): an
+ * make the kernel do RCU work now (qs_rcu(), kernel/proc/qs_rcu.c): an
  * idle kernel starts no grace period, and a student in gdb needs one.
  * `cd [dir]` and `pwd` move in the filesystem; `cmd > file` and
  * `cmd >> file` send a command's standard output to a file.

@@ -1,4 +1,4 @@
-; The entry point of every program. The kernel (kernel/user/exec.c) starts
+; The entry point of every program. The kernel (kernel/proc/exec.c) starts
 ; us with rsp at argc, then argv[], NULL, envp[], NULL, the auxiliary
 ; vector; rsp is 16-byte aligned here, as the System V ABI promises.
 

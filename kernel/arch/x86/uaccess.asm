@@ -1,5 +1,5 @@
 ; The only instructions that touch user memory on the kernel's behalf
-; (kernel/user/uaccess.c checks the range first). Each access that may
+; (kernel/proc/uaccess.c checks the range first). Each access that may
 ; fault has an entry in __ex_table: a page fault or general protection
 ; fault there resumes at the fix-up label (kernel/arch/x86/traps.c,
 ; fixup_exception), which returns the failure instead of panicking.

@@ -8,7 +8,7 @@
  * fills a ring (kernel/arch/x86/serial.c) and wakes readers through
  * console_input_notify(); one reader at a time owns the line being edited.
  */
-#include "user.h"
+#include "proc.h"
 #include <printk.h>
 #include <mutex.h>
 #include <string.h>

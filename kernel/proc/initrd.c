@@ -14,7 +14,7 @@
  * At boot the filesystem unpacks it into ramfs (kernel/fs/ramfs.c), where
  * exec() and open() find its files; the kernel's tests still read it here.
  */
-#include "user.h"
+#include "proc.h"
 #include <syscall.h>
 #include <kmalloc.h>
 #include <bootinfo.h>

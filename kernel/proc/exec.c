@@ -14,7 +14,7 @@
  * rights its flags ask for: writable only with PF_W, executable only
  * with PF_X (NX otherwise).
  */
-#include "user.h"
+#include "proc.h"
 #include <fs.h>
 #include <kmalloc.h>
 #include <string.h>

@@ -21,7 +21,7 @@
  * cannot pin all of memory behind a grace period. A record that cannot be allocated ends the loop: the call
  * returns how many it queued, or -ENOMEM for none.
  */
-#include "user.h"
+#include "proc.h"
 #include <syscall.h>
 #include <kmalloc.h>
 #include <atomic.h>

@@ -4,7 +4,7 @@
  * kernel's own code).
  */
 #include <cred.h>
-#include "user.h"
+#include "proc.h"
 
 int current_uid(void)
 {

@@ -19,7 +19,7 @@
  * holds no lock and no kernel reference, so that exit can undo what it
  * must (its semaphore adjustments, its open files) as a normal exit does.
  */
-#include "user.h"
+#include "proc.h"
 #include <syscall.h>
 #include <printk.h>
 

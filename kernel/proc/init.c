@@ -5,7 +5,7 @@
  * `sh -c` before powering off, the non-interactive mode the tests use.
  * Without it init starts an interactive shell on the console.
  */
-#include "user.h"
+#include "proc.h"
 #include <cmdline.h>
 #include <syscall.h>
 #include <printk.h>

@@ -5,7 +5,7 @@
  * so that the syscall fuzzer's random arguments do not take CPUs away
  * from the tests that run beside it.
  */
-#include "user.h"
+#include "proc.h"
 #include <syscall.h>
 #include <cpuhotplug.h>
 #include <smp.h>

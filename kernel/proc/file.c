@@ -29,7 +29,7 @@
  * A system call works on its own reference, without the lock, so a
  * close() of this descriptor cannot free the file under it.
  */
-#include "user.h"
+#include "proc.h"
 #include <syscall.h>
 #include <kmalloc.h>
 #include <string.h>

@@ -33,7 +33,7 @@
  * default 1024, 4 KiB each): past it pipe2() fails with ENFILE, and with
  * ENOMEM when memory runs out; either way nothing stays allocated.
  */
-#include "user.h"
+#include "proc.h"
 #include <syscall.h>
 #include <kmalloc.h>
 #include <mutex.h>

@@ -5,7 +5,7 @@
  * process itself changes its cwd (chdir), and fork reads the parent's
  * while the parent is inside fork(), so no lock is needed.
  */
-#include "user.h"
+#include "proc.h"
 #include <fs.h>
 
 void cwd_clone(struct process *child, struct process *parent)

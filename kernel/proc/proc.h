@@ -1,10 +1,10 @@
 /*
- * kernel/user internals: processes, the system-call table, the initrd.
+ * kernel/proc internals: processes, the system-call table, the initrd.
  * (Layer 6 of docs/layers.md: it uses the scheduler, memory and the RCU API,
  * and nothing uses it but user programs.)
  */
-#ifndef _KERNEL_USER_USER_H
-#define _KERNEL_USER_USER_H
+#ifndef _KERNEL_PROC_PROC_H
+#define _KERNEL_PROC_PROC_H
 
 #include <types.h>
 #include <list.h>

@@ -15,7 +15,7 @@
  * kernel reference held, a quiescent state for every RCU variant) and
  * ends the process if it was killed.
  */
-#include "user.h"
+#include "proc.h"
 #include <syscall.h>
 #include <time.h>
 #include <smp.h>

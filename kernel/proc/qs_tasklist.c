@@ -19,7 +19,7 @@
  * fuzzer's random arguments do not switch modes under other tests; a
  * kill() of the caller ends a KTHREADS run early.
  */
-#include "user.h"
+#include "proc.h"
 #include <syscall.h>
 #include <sched.h>
 #include <time.h>

@@ -19,7 +19,7 @@
  * delays memory, never a slot (fork waits for it only when memory runs
  * out, proc_fork()).
  */
-#include "user.h"
+#include "proc.h"
 #include <fault_inject.h>
 #include <kmalloc.h>
 #include <rculist.h>
