@@ -114,9 +114,9 @@ class Session:
             raise
 
     def _wait_listening(self):
-        # Up to 30 s: two test workers' builds and boots beside this QEMU
-        # on two host cores have kept it from listening for over 10.
-        for _ in range(600):
+        # Up to 90 s: two test workers' builds and boots beside this QEMU
+        # on two host cores have kept it from listening for over 30.
+        for _ in range(1800):
             with socket.socket() as s:
                 if s.connect_ex(("127.0.0.1", self.port)) == 0 and self.sock_path.exists():
                     return
