@@ -22,6 +22,7 @@
 #include <softirq.h>
 #include <sched.h>
 #include <time.h>
+#include <kmalloc.h>
 
 #define FILE_NAME	"kernel/test/test_lockdep.c"
 
@@ -531,4 +532,37 @@ KTEST(bench_lockdep_cost)
 	local_irq_restore(flags);
 	cost_report("spin_round_trip", raw1, chk1);
 	cost_report("spin_round_trip_nested", raw2, chk2);
+}
+
+/*
+ * ---- misuse: a lock taken after the memory holding it was freed ----
+ *
+ * What an RCU reader does when a grace period ended under it and it
+ * takes the lock of an entry already kfree()d (the SysV semaphore set's
+ * ipc_lock() on the busted variant). kmalloc's poison fills the lock's
+ * cached class index with 0x6b6b; the validator must say so, at the
+ * site, before spin_lock() writes into freed memory.
+ */
+struct lockdep_freed_box {
+	u64 pad;
+	spinlock_t lock;
+};
+
+KTEST_MANUAL(lockdep_misuse_freed_lock)
+{
+	if (!prove_locking(t))
+		return;
+	struct lockdep_freed_box *b = kmalloc(sizeof(*b));
+
+	if (!b) {
+		ktest_fail(t, __FILE__, __LINE__, "kmalloc failed");
+		return;
+	}
+	spin_lock_init(&b->lock, "lockdep_freed_box");
+	spin_lock(&b->lock);		/* caches the class index in the map */
+	spin_unlock(&b->lock);
+	kfree(b);
+	kt_info("taking a lock at %p after kfree(); this must panic", &b->lock);
+	spin_lock(&b->lock);
+	ktest_fail(t, __FILE__, __LINE__, "a lock in freed memory was taken unnoticed");
 }
