@@ -119,8 +119,9 @@ static unsigned int register_class(const struct lockdep_map *m, unsigned int sub
 	}
 	if (nr_classes >= MAX_CLASSES)
 		return 0;
-	unsigned int c = nr_classes++;
+	unsigned int c = nr_classes;
 
+	WRITE_ONCE(nr_classes, c + 1);
 	lock_classes[c].key = key;
 	lock_classes[c].name = m->name ? m->name : "(unnamed)";
 	lock_classes[c].subclass = sub;
@@ -128,10 +129,21 @@ static unsigned int register_class(const struct lockdep_map *m, unsigned int sub
 	return c;
 }
 
-static unsigned int class_of(struct lockdep_map *m, unsigned int sub)
+static unsigned int class_of(struct lockdep_map *m, unsigned int sub,
+			     const struct lock_site *site)
 {
 	unsigned int c = READ_ONCE(m->class_idx[sub]);
+	unsigned int nr;
 
+	/*
+	 * An index is published (below) only after register_class() counted
+	 * it, under graph_lock: seeing the index, the read of the count that
+	 * follows it sees that count or a later one.
+	 */
+	smp_rmb();
+	nr = READ_ONCE(nr_classes);
+	if (unlikely(c >= nr))
+		report_bad_map(m, c, nr, site);
 	if (likely(c))
 		return c;
 	arch_spin_lock(&graph_lock);
@@ -292,7 +304,7 @@ static void __lock_acquire(struct lockdep_map *m, unsigned int sub, bool trylock
 
 	if (sub >= LOCKDEP_MAX_SUBCLASSES)
 		sub = LOCKDEP_MAX_SUBCLASSES - 1;
-	c = class_of(m, sub);
+	c = class_of(m, sub, site);
 	if (!c)
 		return;
 	if (ld->depth >= LOCKDEP_MAX_DEPTH) {

@@ -54,5 +54,8 @@ void report_recursive(const struct held_lock *prev, unsigned int next,
 void report_usage(unsigned int cls, enum lock_usage new, const struct lock_site *site);
 void report_bad_unlock(struct lockdep_map *m, const struct lock_site *site);
 void report_limit(const char *what, int limit, const char *option);
+/* A cached class index no class has: the map is freed or overwritten. */
+__noreturn void report_bad_map(const struct lockdep_map *m, unsigned int idx,
+			       unsigned int nr_classes, const struct lock_site *site);
 
 #endif

@@ -14,6 +14,8 @@
 #include <printk.h>
 #include <string.h>
 #include <arch/irq.h>
+#include <kmalloc.h>
+#include <panic.h>
 #include "lockdep_internal.h"
 
 static const char *const usage_name[NR_USAGE] = {
@@ -175,6 +177,26 @@ void report_limit(const char *what, int limit, const char *option)
 		return;
 	printk("lockdep: more than %d %s: raise %s\n", limit, what, option);
 	lockdep_report_end();
+}
+
+/*
+ * Not a warning that turns the validator off: the caller is about to
+ * write into the lock, and the memory is not a lock any more. A panic
+ * here names the site; returning would let spin_lock() corrupt the
+ * object (or the allocator's free list) and fail somewhere else.
+ */
+void report_bad_map(const struct lockdep_map *m, unsigned int idx,
+		    unsigned int nr_classes, const struct lock_site *site)
+{
+	const unsigned int freed = POISON_FREE | POISON_FREE << 8;
+
+	if (idx == freed)
+		panic("lockdep: lock at %p taken at %s:%d is in freed memory "
+		      "(its class index reads %#x, kmalloc's free poison)",
+		      m, site_file(site), site_line(site), idx);
+	panic("lockdep: lock at %p taken at %s:%d is in corrupt memory "
+	      "(its class index %#x is past the %u classes registered)",
+	      m, site_file(site), site_line(site), idx, nr_classes);
 }
 
 void lockdep_assert_held_failed(const char *expr, const struct lock_site *site)
