@@ -24,7 +24,14 @@ static void add_mmap(u64 base, u64 len, u32 type)
 	boot_info.mmap[boot_info.mmap_count++] = (struct boot_mmap_entry){ base, len, type };
 }
 
-static void add_module(u64 start, u64 end, const char *name)
+/* What it promises: include/bootinfo.h (kernel/test/test_boot.c checks it). */
+ssize_t boot_strcpy(char *d, size_t dsz, const char *s, size_t max)
+{
+	(void)max;
+	return strlcpy(d, s, dsz);
+}
+
+static void add_module(u64 start, u64 end, const char *name, size_t max)
 {
 	struct boot_module *m;
 
@@ -33,7 +40,7 @@ static void add_module(u64 start, u64 end, const char *name)
 	m = &boot_info.modules[boot_info.module_count++];
 	m->start = start;
 	m->end = end;
-	strlcpy(m->name, name ? name : "", sizeof(m->name));
+	boot_strcpy(m->name, sizeof(m->name), name, max);
 }
 
 static void parse_mb2(u32 info)
@@ -57,7 +64,8 @@ static void parse_mb2(u32 info)
 			strlcpy(boot_info.loader_name, (char *)t + 8, sizeof(boot_info.loader_name));
 			break;
 		case 3:		/* module */
-			add_module(((u32 *)t)[2], ((u32 *)t)[3], (char *)t + 16);
+			add_module(((u32 *)t)[2], ((u32 *)t)[3], (char *)t + 16,
+				   size > 16 ? size - 16 : 0);	/* the string's room in the tag */
 			break;
 		case 6: {	/* memory map */
 			u32 esize = ((u32 *)t)[2];
@@ -97,7 +105,7 @@ static void parse_mb1(u32 info)
 	if (mb->flags & (1 << 3)) {
 		u32 *m = phys_to_virt(mb->mods_addr);
 		for (u32 i = 0; i < mb->mods_count; i++, m += 4)
-			add_module(m[0], m[1], m[2] ? phys_to_virt(m[2]) : "");
+			add_module(m[0], m[1], m[2] ? phys_to_virt(m[2]) : "", BOOT_STR_NOSIZE);
 	}
 	if (mb->flags & (1 << 6)) {
 		u8 *e = phys_to_virt(mb->mmap_addr), *end = e + mb->mmap_length;
