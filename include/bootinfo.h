@@ -40,6 +40,7 @@ struct boot_info {
 	unsigned int module_count;
 	u64 rsdp_phys;			/* 0: search the BIOS areas */
 	u64 info_phys, info_end;	/* the loader's info block: keep it */
+	unsigned int malformed;		/* its strings with no NUL in their tag */
 };
 
 extern struct boot_info boot_info;
