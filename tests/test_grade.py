@@ -389,6 +389,32 @@ def test_a_warning_a_check_allows_does_not_end_it(monkeypatch):
     assert res["seconds"] >= 3 and "after the stall" in open(REPO / res["log"]).read()
 
 
+def test_a_scratch_copys_logs_outlive_it(monkeypatch, tmp_path):
+    """A grading in a scratch copy (--with, --mistake, --reference): the
+    grader runs in the copy (here this tree stands in for it) on behalf of
+    the tree it was started in (QS_GRADE_ROOT, here tmp_path). The log and
+    the symbolized log a failed check names must be files in that tree,
+    named from it, which stay when the copy's own are gone."""
+    fake_qemu(monkeypatch, f"echo 'config: booting'; echo '{STALL}'; "
+              "echo 'RIP: 0010:lab3_lookup+0x1c'; sleep 30")
+    monkeypatch.setenv("QS_GRADE_ROOT", str(tmp_path))
+    c = dict(name="stress", points=10, config="grade_fake_copy_defconfig", cpus=2,
+             cmdline="ktest=lab3_table_stress", timeout=60)
+    res = grade.run_check(c, 3, {}, "0", {}, "answers.toml", {})
+    assert not res["ok"], res
+    sym = [w.split(": ", 1)[1] for w in res["reasons"] if w.startswith("symbolized log: ")]
+    assert len(sym) == 1, res["reasons"]
+    for name in (sym[0], res["log"]):
+        assert not name.startswith(("/", "..")), f"{name}: not named from the student's tree"
+        assert (tmp_path / name).is_file(), f"{name}: no such file in the student's tree"
+    # The copy's own files go (the next grading, or rm -rf build/grade):
+    # what the student was pointed to stays, with the boot's console.
+    for f in (REPO / "build" / "test-grade_fake_copy_defconfig" / "logs").glob("*"):
+        f.unlink()
+    for name in (sym[0], res["log"]):
+        assert STALL in (tmp_path / name).read_text(), name
+
+
 GCC_OUT = """\
   CC      kernel/labs/lab3_table.o
 kernel/labs/lab3_table.c: In function 'lab3_insert':
