@@ -120,7 +120,7 @@ import time
 import tomllib
 
 from qs import REPO
-from qs import grade_gradescope
+from qs import grade_gradescope, grade_logs
 from qs.build import BuildError, build
 from qs.log import user_view
 from qs.scenario import Scenario, default_label, run_scenario
@@ -585,13 +585,17 @@ def run_check(c, lab, config_map, kvm, answers, answers_path, results, say=lambd
                                                say, hints, student, answer_hints)
     else:
         why, evidence, log, shown = host_check(c)
-    # A scratch copy's grader (grade_copy) names its logs from the tree the
-    # grader was started in, where the person reading them is.
-    shown_from = os.environ.get("QS_GRADE_ROOT", str(REPO))
+    log, why = student_logs(c["name"], log, why)
     return dict(name=c["name"], points=c.get("points", 0), ok=not why,
                 seconds=round(time.time() - t0, 1), reasons=why, evidence=evidence,
-                log=os.path.relpath(log, shown_from) if log else None,
-                shown=shown, description=c.get("description", ""))
+                log=log, shown=shown, description=c.get("description", ""))
+
+
+def student_logs(name, log, why):
+    """A scratch copy's grader (grade_copy) keeps the check's log and its
+    symbolized log in the tree the grader was started in, where the person
+    reading them is, and names them from there (qs.grade_logs)."""
+    return grade_logs.keep(name, log, why)
 
 
 # ------------------------------------------------------------------ the reference
