@@ -415,6 +415,43 @@ def test_a_scratch_copys_logs_outlive_it(monkeypatch, tmp_path):
         assert STALL in (tmp_path / name).read_text(), name
 
 
+def test_two_gradings_of_one_copy_take_turns(monkeypatch, tmp_path):
+    """Two gradings that need the same scratch copy at once (two `make
+    grade LAB=3 GRADE_ARGS=--reference` in one tree, or two --mistake):
+    the second must wait for the first to be done with the copy, or its
+    sync (which rebuilds a copy it finds half-made: no .synced yet), its
+    seeding (seed_build() skips a build folder that exists, even half
+    copied) and its make would run in the first's files while it builds
+    and boots them."""
+    import threading
+    import time
+    events = []
+
+    def step(what):
+        def run(*a, **k):
+            me = threading.current_thread().name
+            events.append((me, what, "begin"))
+            time.sleep(0.3)
+            events.append((me, what, "end"))
+            return 0
+        return run
+    monkeypatch.setattr(grade, "REPO", tmp_path)
+    monkeypatch.setattr(grade, "sync_tree", step("sync"))
+    monkeypatch.setattr(grade.subprocess, "call", step("grade"))
+    monkeypatch.delenv("PYTEST_XDIST_WORKER", raising=False)
+    spec = dict(lab=3, check=[])
+    gradings = [threading.Thread(target=grade.grade_copy, args=(spec, {}, ["3"], "ref"), name=n)
+                for n in ("first", "second")]
+    for g in gradings:
+        g.start()
+    for g in gradings:
+        g.join(30)
+    whose = [me for me, what, edge in events]
+    assert len(events) == 8, events
+    assert whose[:4] == [whose[0]] * 4 and whose[4:] == [whose[4]] * 4, \
+        f"the two gradings used the copy at once: {events}"
+
+
 GCC_OUT = """\
   CC      kernel/labs/lab3_table.o
 kernel/labs/lab3_table.c: In function 'lab3_insert':

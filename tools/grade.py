@@ -112,7 +112,6 @@ import fnmatch
 import json
 import os
 import re
-import shutil
 import subprocess
 import sys
 import textwrap
@@ -127,6 +126,7 @@ from qs.scenario import Scenario, default_label, run_scenario
 from qs.judge import CONSOLE_PROBLEM
 from qs.symbolize import symbolize
 from qs.sync_tree import sync_tree
+from qs.sync_tree import seed_build
 
 LABS = REPO / "labs"
 BOOT_KEYS = {"config": str, "option": list, "cpus": int, "cmdline": str, "timeout": int,
@@ -613,15 +613,10 @@ def grade_copy(spec, files, child_args, label):
         if not out.exists() or out.read_bytes() != data:
             out.parent.mkdir(parents=True, exist_ok=True)
             out.write_bytes(data)
-    # Seed the copy's builds with this tree's (their .d files name sources
-    # by relative path, and the copy keeps their mtimes): only the files
-    # put in place are compiled again.
     for c in spec.get("check", []):
         if "config" in c:
             name = scenario_of(c, spec["lab"], {}).build_name
-            src, out = REPO / "build" / name, dst / "build" / name
-            if src.is_dir() and not out.exists():
-                shutil.copytree(src, out, symlinks=True, ignore=shutil.ignore_patterns("logs", "results"))
+            seed_build(REPO / "build" / name, dst / "build" / name)
     env = dict(os.environ, QS_GRADE_ROOT=os.environ.get("QS_GRADE_ROOT", str(REPO)))
     return subprocess.call([sys.executable, str(dst / "tools" / "grade.py")] + child_args, cwd=dst,
                            env=env)
