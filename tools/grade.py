@@ -126,7 +126,7 @@ from qs.scenario import Scenario, default_label, run_scenario
 from qs.judge import CONSOLE_PROBLEM
 from qs.symbolize import symbolize
 from qs.sync_tree import sync_tree
-from qs.sync_tree import seed_build
+from qs.sync_tree import copy_lock, seed_build
 
 LABS = REPO / "labs"
 BOOT_KEYS = {"config": str, "option": list, "cpus": int, "cmdline": str, "timeout": int,
@@ -606,6 +606,12 @@ def grade_copy(spec, files, child_args, label):
     # would each build the other's files.
     worker = os.environ.get("PYTEST_XDIST_WORKER")
     dst = REPO / "build" / "grade" / f"lab{spec['lab']}-{label}{'-' + worker if worker else ''}" / "src"
+    # Two gradings at once outside make test (two shells) take turns.
+    with copy_lock(dst):
+        return _grade_in_copy(spec, files, child_args, dst)
+
+
+def _grade_in_copy(spec, files, child_args, dst):
     sync_tree(dst)
     for target, src in files.items():
         data = (REPO / src).read_bytes()
