@@ -40,10 +40,20 @@ struct boot_info {
 	unsigned int module_count;
 	u64 rsdp_phys;			/* 0: search the BIOS areas */
 	u64 info_phys, info_end;	/* the loader's info block: keep it */
+	unsigned int malformed;		/* its strings with no NUL in their tag */
 };
 
 extern struct boot_info boot_info;
 
 void multiboot_parse(u32 magic, u32 info_phys);
+/*
+ * A string from the loader into d (dsz bytes, always terminated, cut to
+ * fit). Multiboot2 gives each string in a tag of known size: max, the
+ * bytes it may occupy, of which none past the last is read. Multiboot1
+ * gives a bare pointer: BOOT_STR_NOSIZE. Returns the string's length, or
+ * -EINVAL when it has no NUL within max (a malformed tag).
+ */
+#define BOOT_STR_NOSIZE		((size_t)-1)
+ssize_t boot_strcpy(char *d, size_t dsz, const char *s, size_t max);
 
 #endif

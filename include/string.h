@@ -21,6 +21,7 @@ int strncmp(const char *a, const char *b, size_t n);
 char *strchr(const char *s, int c);
 char *strrchr(const char *s, int c);
 size_t strlcpy(char *d, const char *s, size_t n);
+ssize_t strscpy(char *d, const char *s, size_t n);	/* -E2BIG: cut */
 char *strstr(const char *h, const char *n);
 bool glob_match(const char *pat, const char *s);
 int kstrtoul(const char *s, unsigned int base, unsigned long *res);

@@ -389,6 +389,69 @@ def test_a_warning_a_check_allows_does_not_end_it(monkeypatch):
     assert res["seconds"] >= 3 and "after the stall" in open(REPO / res["log"]).read()
 
 
+def test_a_scratch_copys_logs_outlive_it(monkeypatch, tmp_path):
+    """A grading in a scratch copy (--with, --mistake, --reference): the
+    grader runs in the copy (here this tree stands in for it) on behalf of
+    the tree it was started in (QS_GRADE_ROOT, here tmp_path). The log and
+    the symbolized log a failed check names must be files in that tree,
+    named from it, which stay when the copy's own are gone."""
+    fake_qemu(monkeypatch, f"echo 'config: booting'; echo '{STALL}'; "
+              "echo 'RIP: 0010:lab3_lookup+0x1c'; sleep 30")
+    monkeypatch.setenv("QS_GRADE_ROOT", str(tmp_path))
+    c = dict(name="stress", points=10, config="grade_fake_copy_defconfig", cpus=2,
+             cmdline="ktest=lab3_table_stress", timeout=60)
+    res = grade.run_check(c, 3, {}, "0", {}, "answers.toml", {})
+    assert not res["ok"], res
+    sym = [w.split(": ", 1)[1] for w in res["reasons"] if w.startswith("symbolized log: ")]
+    assert len(sym) == 1, res["reasons"]
+    for name in (sym[0], res["log"]):
+        assert not name.startswith(("/", "..")), f"{name}: not named from the student's tree"
+        assert (tmp_path / name).is_file(), f"{name}: no such file in the student's tree"
+    # The copy's own files go (the next grading, or rm -rf build/grade):
+    # what the student was pointed to stays, with the boot's console.
+    for f in (REPO / "build" / "test-grade_fake_copy_defconfig" / "logs").glob("*"):
+        f.unlink()
+    for name in (sym[0], res["log"]):
+        assert STALL in (tmp_path / name).read_text(), name
+
+
+def test_two_gradings_of_one_copy_take_turns(monkeypatch, tmp_path):
+    """Two gradings that need the same scratch copy at once (two `make
+    grade LAB=3 GRADE_ARGS=--reference` in one tree, or two --mistake):
+    the second must wait for the first to be done with the copy, or its
+    sync (which rebuilds a copy it finds half-made: no .synced yet), its
+    seeding (seed_build() skips a build folder that exists, even half
+    copied) and its make would run in the first's files while it builds
+    and boots them."""
+    import threading
+    import time
+    events = []
+
+    def step(what):
+        def run(*a, **k):
+            me = threading.current_thread().name
+            events.append((me, what, "begin"))
+            time.sleep(0.3)
+            events.append((me, what, "end"))
+            return 0
+        return run
+    monkeypatch.setattr(grade, "REPO", tmp_path)
+    monkeypatch.setattr(grade, "sync_tree", step("sync"))
+    monkeypatch.setattr(grade.subprocess, "call", step("grade"))
+    monkeypatch.delenv("PYTEST_XDIST_WORKER", raising=False)
+    spec = dict(lab=3, check=[])
+    gradings = [threading.Thread(target=grade.grade_copy, args=(spec, {}, ["3"], "ref"), name=n)
+                for n in ("first", "second")]
+    for g in gradings:
+        g.start()
+    for g in gradings:
+        g.join(30)
+    whose = [me for me, what, edge in events]
+    assert len(events) == 8, events
+    assert whose[:4] == [whose[0]] * 4 and whose[4:] == [whose[4]] * 4, \
+        f"the two gradings used the copy at once: {events}"
+
+
 GCC_OUT = """\
   CC      kernel/labs/lab3_table.o
 kernel/labs/lab3_table.c: In function 'lab3_insert':

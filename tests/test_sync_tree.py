@@ -4,7 +4,7 @@ kept files the tree had dropped, and the Makefile's wildcards built them)."""
 import subprocess
 from pathlib import Path
 
-from qs.sync_tree import MANIFEST, sync_tree
+from qs.sync_tree import MANIFEST, seed_build, sync_tree
 
 TOOLS = Path(__file__).resolve().parent.parent / "tools"
 
@@ -77,3 +77,27 @@ def test_a_file_changed_in_the_copy_is_put_back_newer_than_its_object(tmp_path):
     assert (dst / "kernel" / "a.c").read_text() == "int a;\n"
     assert (dst / "kernel" / "a.c").stat().st_mtime > obj.stat().st_mtime, \
         "the restored source is older than the planted source's object: make would not rebuild it"
+
+
+def test_a_build_being_made_is_not_seeded_half_made(tmp_path):
+    """grade.py seeds a scratch copy's builds from the tree's (seed_build).
+    Under make test another worker may be making that very build (qs.build,
+    holding its lock): a copy taken then has what the compiler had written
+    so far, an object without its .d file (once: KCSAN's hashlookup.o, and
+    the copy failed to link). The seeding must wait for that make."""
+    import threading
+    from qs.build import build_lock
+    repo, out = tmp_path / "repo", tmp_path / "copy" / "build" / "test-x"
+    src = repo / "build" / "test-x"
+    (src / "kernel").mkdir(parents=True)
+    with build_lock("test-x", repo):                    # a make in src, under way
+        (src / "kernel" / "hashlookup.o").write_text("object\n")
+        seeding = threading.Thread(target=seed_build, args=(src, out))
+        seeding.start()
+        seeding.join(1.0)                               # time enough to copy, were it to
+        (src / "kernel" / "hashlookup.d").write_text("hashlookup.o: hashlookup.c\n")
+    seeding.join(30)
+    assert not seeding.is_alive(), "the seeding never ended"
+    assert (out / "kernel" / "hashlookup.o").exists()
+    assert (out / "kernel" / "hashlookup.d").exists(), \
+        "seeded while its make ran: an object without its .d file"

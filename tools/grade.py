@@ -112,7 +112,6 @@ import fnmatch
 import json
 import os
 import re
-import shutil
 import subprocess
 import sys
 import textwrap
@@ -120,13 +119,14 @@ import time
 import tomllib
 
 from qs import REPO
-from qs import grade_gradescope
+from qs import grade_gradescope, grade_logs
 from qs.build import BuildError, build
 from qs.log import user_view
 from qs.scenario import Scenario, default_label, run_scenario
 from qs.judge import CONSOLE_PROBLEM
 from qs.symbolize import symbolize
 from qs.sync_tree import sync_tree
+from qs.sync_tree import copy_lock, seed_build
 
 LABS = REPO / "labs"
 BOOT_KEYS = {"config": str, "option": list, "cpus": int, "cmdline": str, "timeout": int,
@@ -585,13 +585,17 @@ def run_check(c, lab, config_map, kvm, answers, answers_path, results, say=lambd
                                                say, hints, student, answer_hints)
     else:
         why, evidence, log, shown = host_check(c)
-    # A scratch copy's grader (grade_copy) names its logs from the tree the
-    # grader was started in, where the person reading them is.
-    shown_from = os.environ.get("QS_GRADE_ROOT", str(REPO))
+    log, why = student_logs(c["name"], log, why)
     return dict(name=c["name"], points=c.get("points", 0), ok=not why,
                 seconds=round(time.time() - t0, 1), reasons=why, evidence=evidence,
-                log=os.path.relpath(log, shown_from) if log else None,
-                shown=shown, description=c.get("description", ""))
+                log=log, shown=shown, description=c.get("description", ""))
+
+
+def student_logs(name, log, why):
+    """A scratch copy's grader (grade_copy) keeps the check's log and its
+    symbolized log in the tree the grader was started in, where the person
+    reading them is, and names them from there (qs.grade_logs)."""
+    return grade_logs.keep(name, log, why)
 
 
 # ------------------------------------------------------------------ the reference
@@ -602,6 +606,12 @@ def grade_copy(spec, files, child_args, label):
     # would each build the other's files.
     worker = os.environ.get("PYTEST_XDIST_WORKER")
     dst = REPO / "build" / "grade" / f"lab{spec['lab']}-{label}{'-' + worker if worker else ''}" / "src"
+    # Two gradings at once outside make test (two shells) take turns.
+    with copy_lock(dst):
+        return _grade_in_copy(spec, files, child_args, dst)
+
+
+def _grade_in_copy(spec, files, child_args, dst):
     sync_tree(dst)
     for target, src in files.items():
         data = (REPO / src).read_bytes()
@@ -609,15 +619,10 @@ def grade_copy(spec, files, child_args, label):
         if not out.exists() or out.read_bytes() != data:
             out.parent.mkdir(parents=True, exist_ok=True)
             out.write_bytes(data)
-    # Seed the copy's builds with this tree's (their .d files name sources
-    # by relative path, and the copy keeps their mtimes): only the files
-    # put in place are compiled again.
     for c in spec.get("check", []):
         if "config" in c:
             name = scenario_of(c, spec["lab"], {}).build_name
-            src, out = REPO / "build" / name, dst / "build" / name
-            if src.is_dir() and not out.exists():
-                shutil.copytree(src, out, symlinks=True, ignore=shutil.ignore_patterns("logs", "results"))
+            seed_build(REPO / "build" / name, dst / "build" / name)
     env = dict(os.environ, QS_GRADE_ROOT=os.environ.get("QS_GRADE_ROOT", str(REPO)))
     return subprocess.call([sys.executable, str(dst / "tools" / "grade.py")] + child_args, cwd=dst,
                            env=env)

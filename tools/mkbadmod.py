@@ -173,6 +173,46 @@ def wrong_config(e):
     return e.data
 
 
+def modinfo_strings(e):
+    """The index of .modinfo and its strings, without their NULs."""
+    i = by_name(e, ".modinfo")
+    start, size = e.sections[i][4], e.sections[i][5]
+    return i, bytes(e.data[start:start + size]).split(b"\0")[:-1]
+
+
+def new_modinfo(e, i, blob, after=b""):
+    """.modinfo moved to the end of the file and made `blob`; `after` follows
+    it in the file but lies outside the section."""
+    e.sections[i][4] = len(e.data)
+    e.sections[i][5] = len(blob)
+    e.put_section(i)
+    e.data += blob + after
+    return e.data
+
+
+def long_name(e):
+    # A well-formed name= string (NUL-terminated, legal characters) that is
+    # longer than struct module's name field: it must be refused, not cut.
+    i, strings = modinfo_strings(e)
+    strings = [b"name=" + b"a" * 40 if s.startswith(b"name=") else s for s in strings]
+    return new_modinfo(e, i, b"\0".join(strings) + b"\0")
+
+
+def unterminated_name(e):
+    # name= last in .modinfo and its NUL missing: the section ends inside
+    # the name. The file goes on with more letters and a NUL, so a loader
+    # that read the name with strlen() would find "hellooverrun" there.
+    # The section keeps at least its old size: the __modinfo symbols point
+    # into it, and one past its end would be refused before .modinfo is read.
+    i, strings = modinfo_strings(e)
+    head = b"".join(s + b"\0" for s in strings if not s.startswith(b"name="))
+    tail = b"name=hello"
+    short = e.sections[i][5] - len(head) - len(tail)
+    if short > 0:
+        head += b"pad=" + b"p" * max(0, short - 5) + b"\0"
+    return new_modinfo(e, i, head + tail, after=b"overrun\0")
+
+
 # kind: (maker, errno name, words the loader's message must contain)
 KINDS = {
     "truncated": (truncated, "ENOEXEC", "outside the"),
@@ -188,6 +228,8 @@ KINDS = {
     "common": (common, "ENOEXEC", "is COMMON"),
     "write-exec": (write_exec, "ENOEXEC", "writable and executable"),
     "wrong-config": (wrong_config, "ENOEXEC", "kernel configuration"),
+    "long-name": (long_name, "ENAMETOOLONG", "is 40 characters, longer than"),
+    "unterminated-name": (unterminated_name, "ENOEXEC", "not a list of NUL-terminated"),
 }
 
 

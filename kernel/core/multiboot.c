@@ -6,6 +6,7 @@
  */
 #include <bootinfo.h>
 #include <string.h>
+#include <errno.h>
 #include <printk.h>
 #include <panic.h>
 #include <arch/layout.h>
@@ -24,7 +25,26 @@ static void add_mmap(u64 base, u64 len, u32 type)
 	boot_info.mmap[boot_info.mmap_count++] = (struct boot_mmap_entry){ base, len, type };
 }
 
-static void add_module(u64 start, u64 end, const char *name)
+/* What it promises: include/bootinfo.h (kernel/test/test_boot.c checks it). */
+ssize_t boot_strcpy(char *d, size_t dsz, const char *s, size_t max)
+{
+	size_t n = strnlen(s, max);		/* no byte past max is read */
+	size_t k = n < dsz - 1 ? n : dsz - 1;
+
+	memcpy(d, s, k);
+	d[k] = 0;
+	return n == max ? -EINVAL : (ssize_t)n;
+}
+
+/* A string of the loader's that had no NUL in its tag: counted and said. */
+static void malformed(const char *what, size_t room)
+{
+	boot_info.malformed++;
+	printk("boot: WARNING: the loader's %s has no NUL within its %zu bytes (a malformed "
+	       "Multiboot2 tag): nothing past them was read\n", what, room);
+}
+
+static void add_module(u64 start, u64 end, const char *name, size_t max)
 {
 	struct boot_module *m;
 
@@ -33,7 +53,19 @@ static void add_module(u64 start, u64 end, const char *name)
 	m = &boot_info.modules[boot_info.module_count++];
 	m->start = start;
 	m->end = end;
-	strlcpy(m->name, name ? name : "", sizeof(m->name));
+	/* The module itself is kept: its memory must stay out of the page
+	 * allocator's hands whatever its name (kernel/mm/pmm.c). Only the
+	 * name is refused. */
+	if (boot_strcpy(m->name, sizeof(m->name), name, max) < 0) {
+		m->name[0] = 0;
+		malformed("module name", max);
+	}
+}
+
+/* The bytes a tag of `size` has for its string, after a head of `head`. */
+static size_t room(u32 size, u32 head)
+{
+	return size > head ? size - head : 0;
 }
 
 static void parse_mb2(u32 info)
@@ -49,15 +81,22 @@ static void parse_mb2(u32 info)
 		if (type == 0)
 			break;
 		switch (type) {
-		case 1:		/* command line */
-			boot_info.cmdline_len = strlcpy(boot_info.cmdline, (char *)t + 8,
-							sizeof(boot_info.cmdline));
+		case 1: {	/* command line: the bytes within the tag, if cut */
+			ssize_t n = boot_strcpy(boot_info.cmdline, sizeof(boot_info.cmdline),
+						(char *)t + 8, room(size, 8));
+
+			if (n < 0)
+				malformed("command line", room(size, 8));
+			boot_info.cmdline_len = n < 0 ? strlen(boot_info.cmdline) : (size_t)n;
 			break;
+		}
 		case 2:		/* boot loader name */
-			strlcpy(boot_info.loader_name, (char *)t + 8, sizeof(boot_info.loader_name));
+			if (boot_strcpy(boot_info.loader_name, sizeof(boot_info.loader_name),
+					(char *)t + 8, room(size, 8)) < 0)
+				malformed("name", room(size, 8));
 			break;
 		case 3:		/* module */
-			add_module(((u32 *)t)[2], ((u32 *)t)[3], (char *)t + 16);
+			add_module(((u32 *)t)[2], ((u32 *)t)[3], (char *)t + 16, room(size, 16));
 			break;
 		case 6: {	/* memory map */
 			u32 esize = ((u32 *)t)[2];
@@ -97,7 +136,7 @@ static void parse_mb1(u32 info)
 	if (mb->flags & (1 << 3)) {
 		u32 *m = phys_to_virt(mb->mods_addr);
 		for (u32 i = 0; i < mb->mods_count; i++, m += 4)
-			add_module(m[0], m[1], m[2] ? phys_to_virt(m[2]) : "");
+			add_module(m[0], m[1], m[2] ? phys_to_virt(m[2]) : "", BOOT_STR_NOSIZE);
 	}
 	if (mb->flags & (1 << 6)) {
 		u8 *e = phys_to_virt(mb->mmap_addr), *end = e + mb->mmap_length;

@@ -130,6 +130,28 @@ size_t strlcpy(char *d, const char *s, size_t n)
 	return len;
 }
 
+/*
+ * Copies s into d (n bytes) reading at most n bytes of s, so s need not be
+ * terminated beyond them (strlcpy() reads all of s for its return value).
+ * Returns s's length, or -E2BIG when it does not fit (d then holds what
+ * did, terminated); d is always terminated when n > 0.
+ */
+ssize_t strscpy(char *d, const char *s, size_t n)
+{
+	size_t len;
+
+	if (!n)
+		return -E2BIG;
+	len = strnlen(s, n);
+	if (len == n) {
+		memcpy(d, s, n - 1);
+		d[n - 1] = 0;
+		return -E2BIG;
+	}
+	memcpy(d, s, len + 1);
+	return len;
+}
+
 char *strstr(const char *h, const char *n)
 {
 	size_t ln = strlen(n);

@@ -119,7 +119,10 @@ static void fill_module(struct load_info *li)
 	struct module *mod = li->mod;	/* in the read-write part, mapped RW */
 
 	INIT_LIST_HEAD(&mod->uses);
-	strlcpy(mod->name, li->name, sizeof(mod->name));
+	/* Bounded copies: strlcpy() would read each string to its end. The
+	 * name fits (parse_modinfo() refused it otherwise); the others are
+	 * cut to their fields. */
+	strscpy(mod->name, li->name, sizeof(mod->name));
 	mod->state = MODULE_STATE_COMING;
 	atomic_set(&mod->refcnt, 0);
 	mod->base = li->base;
@@ -132,9 +135,9 @@ static void fill_module(struct load_info *li)
 	mod->rw_size = li->region_size[REGION_RW];
 	mod->pa = li->pa;
 	mod->order = li->order;
-	strlcpy(mod->description, li->description ? li->description : "", sizeof(mod->description));
-	strlcpy(mod->author, li->author ? li->author : "", sizeof(mod->author));
-	strlcpy(mod->license, li->license ? li->license : "", sizeof(mod->license));
+	strscpy(mod->description, li->description ? li->description : "", sizeof(mod->description));
+	strscpy(mod->author, li->author ? li->author : "", sizeof(mod->author));
+	strscpy(mod->license, li->license ? li->license : "", sizeof(mod->license));
 }
 
 /* Steps 2-4, module_mutex held. On failure the caller frees li's memory. */

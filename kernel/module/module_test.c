@@ -163,6 +163,8 @@ static int errno_named(const char *s)
 		return -ENOENT;
 	if (!strncmp(s, "EINVAL", 6))
 		return -EINVAL;
+	if (!strncmp(s, "ENAMETOOLONG", 12))
+		return -ENAMETOOLONG;
 	return 0;
 }
 
@@ -170,6 +172,7 @@ KTEST(module_bad_images)
 {
 	const char *manifest, *line, *end;
 	struct test_module_baseline base;
+	struct qs_module_stats before, after;
 	size_t size;
 	int checked = 0;
 
@@ -177,6 +180,7 @@ KTEST(module_bad_images)
 	KT_ASSERT(t, !initrd_find("lib/modules/bad/manifest", (const void **)&manifest, &size),
 		  "no lib/modules/bad/manifest in the initrd");
 	test_module_baseline(&base);
+	module_get_stats(&before);
 	for (line = manifest, end = manifest + size; line < end; line = strchr(line, '\n') + 1) {
 		char kind[32], words[64], err[QS_MODULE_ERRLEN], path[80];
 		const char *sp1 = strchr(line, ' '), *sp2 = sp1 ? strchr(sp1 + 1, ' ') : NULL;
@@ -198,6 +202,11 @@ KTEST(module_bad_images)
 		checked++;
 	}
 	KT_EXPECT(t, checked >= 10, "%d bad modules checked", checked);
+	/* Each refusal is counted (query_modules' stats), whatever its reason. */
+	module_get_stats(&after);
+	KT_EXPECT(t, after.refused - before.refused == (u64)checked,
+		  "%d bad modules refused, the count went up by %lu", checked,
+		  (unsigned long)(after.refused - before.refused));
 	test_module_same(t, &base, "refused bad modules");
 }
 

@@ -30,9 +30,7 @@
 
 static bool valid_name(const char *s)
 {
-	size_t n = strlen(s);
-
-	if (n == 0 || n >= QS_MODULE_NAME_LEN)
+	if (!*s)
 		return false;
 	for (; *s; s++)
 		if (!((*s >= 'a' && *s <= 'z') || (*s >= 'A' && *s <= 'Z') ||
@@ -41,10 +39,33 @@ static bool valid_name(const char *s)
 	return true;
 }
 
+/*
+ * name= must fit struct module's name field with its NUL: fill_module()
+ * copies it there, and a name cut to fit could clash with a module whose
+ * name is the cut one. Its length is counted only up to .modinfo's end
+ * (whose last byte parse_modinfo() has seen is a NUL), never beyond.
+ */
+static int check_name(struct load_info *li, const char *end)
+{
+	size_t n;
+
+	if (!li->name)
+		return load_fail(li, -ENOEXEC, "no name= in .modinfo");
+	n = strnlen(li->name, end - li->name);
+	if (n >= QS_MODULE_NAME_LEN)
+		return load_fail(li, -ENAMETOOLONG, "name= is %zu characters, longer than the %d "
+				 "a module name may have", n, QS_MODULE_NAME_LEN - 1);
+	if (!valid_name(li->name))
+		return load_fail(li, -ENOEXEC, "no valid name= in .modinfo (letters, digits, _ and -, "
+				 "at most %d)", QS_MODULE_NAME_LEN - 1);
+	return 0;
+}
+
 int parse_modinfo(struct load_info *li)
 {
 	const struct elf64_shdr *s = &li->sh[li->modinfo_idx];
 	const char *p = (const char *)li->image + s->offset, *end = p + s->size;
+	int err;
 
 	if (s->size == 0 || end[-1])
 		return load_fail(li, -ENOEXEC, ".modinfo is not a list of NUL-terminated strings");
@@ -60,9 +81,9 @@ int parse_modinfo(struct load_info *li)
 		else if (!strncmp(p, "author=", 7))
 			li->author = p + 7;
 	}
-	if (!li->name || !valid_name(li->name))
-		return load_fail(li, -ENOEXEC, "no valid name= in .modinfo (letters, digits, _ and -, "
-				 "at most %d)", QS_MODULE_NAME_LEN - 1);
+	err = check_name(li, end);
+	if (err)
+		return err;
 	if (!li->vermagic || strcmp(li->vermagic, QS_VERMAGIC))
 		return load_fail(li, -ENOEXEC, "%s was built for kernel configuration '%s', this kernel "
 				 "is '%s'", li->name, li->vermagic ? li->vermagic : "(none)",

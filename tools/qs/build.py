@@ -14,6 +14,7 @@ import os
 import struct
 import subprocess
 import sys
+from contextlib import contextmanager
 from pathlib import Path
 
 from qs import REPO
@@ -63,17 +64,24 @@ def build(name, defconfig="defconfig", options=(), iso_args=None, jobs=None):
     key = (name, defconfig, tuple(options), iso_args)
     if key in _built:
         return _built[key]
-    # make test runs cases in several processes (pytest-xdist); two that
-    # need build/<name> at once would run two makes in one tree and link
-    # half-written objects. One at a time per build directory: the second
-    # waits, then its make finds everything up to date.
-    lock_dir = REPO / "build" / ".locks"
-    lock_dir.mkdir(parents=True, exist_ok=True)
-    with open(lock_dir / f"{name}.lock", "w") as lock:
-        fcntl.flock(lock, fcntl.LOCK_EX)
+    with build_lock(name):
         out = _build_locked(name, defconfig, options, iso_args, jobs)
     _built[key] = out
     return out
+
+
+@contextmanager
+def build_lock(name, repo=REPO):
+    """build/<name> to this process alone while it is held. make test runs
+    cases in several processes (pytest-xdist); two that need build/<name>
+    at once would run two makes in one tree and link half-written objects.
+    One at a time per build directory: the second waits, then its make
+    finds everything up to date."""
+    lock_dir = repo / "build" / ".locks"
+    lock_dir.mkdir(parents=True, exist_ok=True)
+    with open(lock_dir / f"{name}.lock", "w") as lock:
+        fcntl.flock(lock, fcntl.LOCK_EX)
+        yield
 
 
 def _build_locked(name, defconfig, options, iso_args, jobs):

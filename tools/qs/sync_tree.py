@@ -9,12 +9,19 @@ finds, so a source file renamed or deleted here but left in dst would
 still be compiled there. What was copied last time is listed in
 dst/.synced; a dst without that list (an older copy, or a half-made one)
 is rebuilt from nothing.
+
+copy_lock(dst) keeps a copy to one grading at a time (tools/grade.py
+holds it from the sync to the end of the grading); seed_build() starts
+a copy's build folder from the tree's without copying a make under way.
 """
+import fcntl
 import os
 import shutil
 import subprocess
+from contextlib import contextmanager
 
 from qs import REPO
+from qs.build import build_lock
 
 MANIFEST = ".synced"
 
@@ -51,3 +58,38 @@ def sync_tree(dst, repo=REPO):
             # tree's, so the builds seeded into a fresh copy stay current.
             os.utime(out, None)
     manifest.write_text("\n".join(files))
+
+
+@contextmanager
+def copy_lock(dst):
+    """dst to this process alone while it is held: two gradings in one copy
+    would remove each other's half-made copy (sync_tree() rebuilds one
+    without its list), build in each other's files and boot each other's
+    kernels. The lock file lies beside dst, which a rebuild removes."""
+    dst.parent.mkdir(parents=True, exist_ok=True)
+    with open(dst.parent / f"{dst.name}.lock", "w") as lock:
+        fcntl.flock(lock, fcntl.LOCK_EX)
+        yield
+
+
+def seed_build(src, out):
+    """Start the copy's build out from the tree's build src (its .d files
+    name sources by relative path, and the copy keeps their mtimes): only
+    the files a grading puts in place are compiled again there.
+
+    src is copied under its build lock (qs.build): a make under way there
+    (another make test worker's) would otherwise leave the copy what the
+    compiler had written so far, an object without its .d file. And it is
+    copied aside, then renamed into place, so that out never exists half
+    copied: one that exists is taken as seeded, never copied again."""
+    if out.exists() or not src.is_dir():
+        return
+    with build_lock(src.name, src.parent.parent):
+        if not src.is_dir():
+            return
+        part = out.with_name(out.name + ".seeding")
+        if part.exists():
+            shutil.rmtree(part)                     # a seeding that was killed
+        shutil.copytree(src, part, symlinks=True,
+                        ignore=shutil.ignore_patterns("logs", "results"))
+        part.rename(out)

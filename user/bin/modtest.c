@@ -59,7 +59,7 @@ static int errno_named(const char *s)
 {
 	static const struct { const char *name; int err; } names[] = {
 		{ "ENOEXEC", ENOEXEC }, { "ENOENT", ENOENT }, { "EINVAL", EINVAL },
-		{ "EEXIST", EEXIST },
+		{ "EEXIST", EEXIST }, { "ENAMETOOLONG", ENAMETOOLONG },
 	};
 
 	for (unsigned int i = 0; i < sizeof(names) / sizeof(names[0]); i++)
