@@ -27,7 +27,8 @@ folder first) and for the tests (tests/conftest.py); nothing imports by
 file path. Also here: qs.ktap (the KTAP parser), qs.timeline (the trace
 parser and grace-period checker), qs.sync_tree, and the code of the
 benchmark commands make figures reuses (qs.compare, qs.semopbench,
-qs.amlat, qs.rtbench); each tools/<command>.py is a thin entry point.
+qs.amlat, qs.rtbench), and the lab grader (qs.grade and its qs.grade_*
+parts); each tools/<command>.py is a thin entry point.
 """
 from pathlib import Path
 
