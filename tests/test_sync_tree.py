@@ -46,7 +46,8 @@ def test_a_copy_without_its_list_is_made_again(tmp_path):
 
 
 def test_grade_and_mutants_share_the_one_copy():
-    for tool in ("grade.py", "mutants.py"):
+    # The grader's code is tools/qs/grade.py; tools/grade.py is its command line.
+    for tool in ("qs/grade.py", "mutants.py"):
         text = (TOOLS / tool).read_text()
         assert "from qs.sync_tree import sync_tree" in text, tool
         assert "def sync_tree" not in text and "def sync_scratch" not in text, \

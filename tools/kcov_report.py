@@ -52,7 +52,9 @@ def cmd_report(args):
 
 
 # The hook at every block about doubles the instructions a system call
-# runs (docs/kcov.md); a case gets three times its timeout.
+# runs (docs/kcov.md); a case gets three times its timeout. KCOV is not
+# a sanitizer: this is on top of CONFIG_SANITIZER_SLOWDOWN, which a KASAN
+# or KCSAN case's .config adds when it boots (qs.scenario).
 SLOWDOWN = 3
 
 

@@ -49,7 +49,7 @@ import tomllib
 from pathlib import Path
 
 from qs import replay
-from qs.scenario import KASAN_SLOWDOWN
+from qs.build import boot_timeout
 from qs.symbolize import symbolize
 from qs.sync_tree import sync_tree
 
@@ -106,7 +106,7 @@ def run(m, kvm, seed=None):
     opts = sorted(m["options"])
     name = "mut-" + m["config"][:-len("_defconfig")] + "".join(
         "+" + o.replace("CONFIG_", "").replace("=", "-") for o in opts)
-    timeout = m["timeout"] * (KASAN_SLOWDOWN if "CONFIG_KASAN=y" in opts else 1)
+    timeout = boot_timeout(m["timeout"], name, m["config"], opts, SCRATCH)
     cmdline = m["cmdline"] if seed is None else replay.seeded_cmdline(m["cmdline"], seed)
     cmd = [sys.executable, str(SCRATCH / "tools" / "qrun.py"), "boot", "--name", name,
            "--config", m["config"], "--cpus", str(m["cpus"]), "--args", cmdline,

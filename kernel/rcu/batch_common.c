@@ -1,6 +1,7 @@
 /*
  * The batch machinery X-rcu (rcu_xrcu.c) and rcu (rcu_krcud.c) share
- * (batch_common.h): the global batch state, Figure 39's rcu_reg_batch(),
+ * (batch_common.h, which also holds the list steps of Figures 35 and 36):
+ * the global batch state, Figure 39's rcu_reg_batch(),
  * the reporting half of Figure 37, the tick and idle hooks (in both, the
  * work is done elsewhere, by per-CPU timers or by daemons, and the tick
  * only watches for stalls), the stall report, and the orphaned callbacks

@@ -9,10 +9,12 @@
 #ifndef _KERNEL_RCU_BATCH_COMMON_H
 #define _KERNEL_RCU_BATCH_COMMON_H
 
+#include "rcu_internal.h"
 #include "batch.h"
 #include <spinlock.h>
 #include <cpumask.h>
 #include <list.h>
+#include <arch/cpu.h>
 
 /* The global batch state (both variants' header comments say what each is). */
 extern spinlock_t rcu_lock;
@@ -22,6 +24,53 @@ extern cpumask_t rcu_cpumask;		/* rcu_lock */
 
 /* Figure 39: ask for batch newbatch, starting it if none runs. rcu_lock held. */
 void rcu_reg_batch(rcu_batch_t newbatch);
+
+/*
+ * The list steps of Figures 35 and 36, on one CPU's lists, which each
+ * variant passes under its paper's names (X-rcu's nextlist and currlist,
+ * krcud's nxtlist and curlist). Inline: they are the callback path's,
+ * as they were when each variant wrote them out.
+ *
+ * Figure 35's first step: if the batch currlist waits for is over,
+ * currlist joins the tail of donelist.
+ */
+static inline void rcu_batch_take_done(struct list_head *currlist, unsigned long *currlen,
+				       rcu_batch_t batch, struct list_head *donelist)
+{
+	if (!list_empty(currlist) && RCU_BATCH_GT(READ_ONCE(rcu_currbatch), batch)) {
+		list_splice_tail_init(currlist, donelist);
+		*currlen = 0;
+	}
+}
+
+/*
+ * Figure 36: if currlist is empty and nextlist is not, nextlist becomes
+ * currlist (interrupts off: call_rcu() adds to nextlist from interrupts),
+ * to wait for batch rcu_currbatch + 1, which is registered (*batch).
+ * True when it moved: krcud then marks this CPU active (A.2 difference 3).
+ */
+static inline bool rcu_batch_move_next(struct list_head *nextlist, unsigned long *nextlen,
+				       struct list_head *currlist, unsigned long *currlen,
+				       rcu_batch_t *batch)
+{
+	local_irq_disable();
+	if (!list_empty(nextlist) && list_empty(currlist)) {
+		list_splice_init(nextlist, currlist);
+		*currlen = *nextlen;
+		*nextlen = 0;
+		local_irq_enable();
+		rcu_stats_list_len(*currlen);
+
+		/* start the next batch of callbacks */
+		spin_lock(&rcu_lock);
+		*batch = rcu_currbatch + 1;
+		rcu_reg_batch(*batch);
+		spin_unlock(&rcu_lock);
+		return true;
+	}
+	local_irq_enable();
+	return false;
+}
 
 /*
  * Figure 37's second half: cpu has passed a quiescent state since it

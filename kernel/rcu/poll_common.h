@@ -24,6 +24,7 @@
 
 #include "rcu_internal.h"
 #include <percpu.h>
+#include <smp.h>
 #include <spinlock.h>
 #include <barrier.h>
 #include <time.h>
@@ -42,38 +43,56 @@ static inline void rcu_poll_quiescent(void)
 /*
  * The polling state both variants define under these names (Figures
  * 40-42): the last grace period started, whether one is being polled for,
- * and the CPUs not yet seen to pass a quiescent state since it began.
+ * the CPUs not yet seen to pass a quiescent state since it began, and
+ * each CPU's counter as it was then.
  */
 extern spinlock_t rcu_lock;
 extern unsigned long rcu_gpnum;
 extern int rcu_polling_in_progress;
 extern cpumask_t rcu_qsmask;
+extern long rcu_quiescent_checkpoint[CONFIG_NR_CPUS];
 
 /*
- * Both variants' rcu_variant_stall_info(), from the tick in hard-IRQ
- * context: rcu_lock is not IRQ-safe (the tick may have interrupted the
- * tasklet holding it on this CPU), so read without it. A torn view only
- * makes a warning a little stale.
+ * Figure 40's loop, after the caller has numbered the new grace period:
+ * mark every online CPU (rcu_poll.c note 1), snapshot its counter, and
+ * add it to *force, the CPUs the caller sends a reschedule IPI once it
+ * has dropped rcu_lock. rcu_lock held. Which callbacks wait for this
+ * grace period, and where, is each variant's own.
  */
-static inline bool rcu_poll_stall_info(struct rcu_stall_info *si)
+static inline void rcu_poll_snapshot_cpus(cpumask_t *force)
 {
-	unsigned int i;
-	s64 age;
+	unsigned int cpu;
 
-	si->gpnum = READ_ONCE(rcu_gpnum);
-	/*
-	 * These grace periods last tens of microseconds, so one may start on
-	 * another CPU between stall.c's reading of the clock and of its start
-	 * time; stall.c's age then names a grace period that has just begun.
-	 * Recheck the age here, signed, after reading gpnum.
-	 */
-	smp_rmb();
-	age = (s64)(ktime_get_ns() - READ_ONCE(rcu_gp_seq.start_ns));
-	if (age < (s64)rcu_stall_timeout_ms() * 1000000)
-		return false;
-	for (i = 0; i < CPUMASK_LONGS; i++)
-		si->owing.bits[i] = READ_ONCE(rcu_qsmask.bits[i]);
-	return READ_ONCE(rcu_polling_in_progress) && !cpumask_empty(&si->owing);
+	rcu_gp_count_start();	/* before the snapshots */
+	smp_mb();		/* the updaters' removals before the snapshots */
+	for_each_online_cpu(cpu) {
+		cpumask_set(cpu, &rcu_qsmask);
+		rcu_quiescent_checkpoint[cpu] = READ_ONCE(RCU_quiescent(cpu));
+		cpumask_set(cpu, force);
+	}
+	rcu_gp_begin(rcu_gpnum);	/* after the mask: gdb stops here to see it full */
+}
+
+/*
+ * Figure 41's loop: clear the bit of every CPU whose counter has moved
+ * since the snapshot. True when none is left: the grace period is over,
+ * and the caller completes it (Figure 42, each variant's own). rcu_lock
+ * held, a grace period in progress.
+ */
+static inline bool rcu_poll_scan_cpus(void)
+{
+	unsigned int cpu;
+
+	for_each_online_cpu(cpu) {
+		if (!cpumask_test(cpu, &rcu_qsmask))
+			continue;
+		if (rcu_quiescent_checkpoint[cpu] != READ_ONCE(RCU_quiescent(cpu))) {
+			cpumask_clear_cpu(cpu, &rcu_qsmask);
+			rcu_stats_qs();
+			rcu_trace_qs(cpu);
+		}
+	}
+	return cpumask_empty(&rcu_qsmask);
 }
 
 #endif

@@ -3,9 +3,10 @@
  * and poll-percpu, rcu_poll_percpu.c), the same in both: every pass
  * through the scheduler and the idle loop is seed 000 Figure 19's
  * RCU_quiescent(cpu)++ (poll_common.h), and the tick only looks for
- * stalls. Built with whichever of the two is chosen (variants.mk). And
- * the half of CPU hotplug that is the same in both: a CPU going offline
- * leaves rcu_qsmask.
+ * stalls, which rcu_variant_stall_info() describes from the polling
+ * state both keep. Built with whichever of the two is chosen
+ * (variants.mk). And the half of CPU hotplug that is the same in both: a
+ * CPU going offline leaves rcu_qsmask.
  */
 #include "poll_common.h"
 #include <rcu_hooks.h>
@@ -45,6 +46,32 @@ long *rcu_variant_remote_qs_counter(unsigned int cpu)
 bool rcu_call_rcu_irq_safe(void)
 {
 	return false;
+}
+
+/*
+ * From the tick in hard-IRQ context: rcu_lock is not IRQ-safe (the tick
+ * may have interrupted the tasklet holding it on this CPU), so read
+ * without it. A torn view only makes a warning a little stale.
+ */
+bool rcu_variant_stall_info(struct rcu_stall_info *si)
+{
+	unsigned int i;
+	s64 age;
+
+	si->gpnum = READ_ONCE(rcu_gpnum);
+	/*
+	 * These grace periods last tens of microseconds, so one may start on
+	 * another CPU between stall.c's reading of the clock and of its start
+	 * time; stall.c's age then names a grace period that has just begun.
+	 * Recheck the age here, signed, after reading gpnum.
+	 */
+	smp_rmb();
+	age = (s64)(ktime_get_ns() - READ_ONCE(rcu_gp_seq.start_ns));
+	if (age < (s64)rcu_stall_timeout_ms() * 1000000)
+		return false;
+	for (i = 0; i < CPUMASK_LONGS; i++)
+		si->owing.bits[i] = READ_ONCE(rcu_qsmask.bits[i]);
+	return READ_ONCE(rcu_polling_in_progress) && !cpumask_empty(&si->owing);
 }
 
 /* Figure 40: every grace period sends every CPU a reschedule IPI as it

@@ -149,33 +149,17 @@ static void rcu_mark_active(int cpu)
 }
 
 /*
- * Figure 36: if currlist is empty and nextlist is not, nextlist becomes
- * currlist (interrupts off: call_rcu() adds to nxtlist from interrupts),
- * to wait for batch rcu_currbatch + 1, which is registered; and this CPU
- * becomes active.
+ * Figure 36: if curlist is empty and nxtlist is not, nxtlist becomes
+ * curlist, to wait for batch rcu_currbatch + 1, which is registered
+ * (batch_common.h, X-rcu's too); and this CPU becomes active.
  */
 static void rcu_move_next_batch(void)
 {
 	int cpu = smp_processor_id();
 	struct rcu_data *rd = this_cpu_ptr(&rcu_data);
 
-	local_irq_disable();
-	if (!list_empty(&rd->nxtlist) && list_empty(&rd->curlist)) {
-		list_splice_init(&rd->nxtlist, &rd->curlist);
-		rd->curlen = rd->nxtlen;
-		rd->nxtlen = 0;
-		local_irq_enable();
-		rcu_stats_list_len(rd->curlen);
-
-		/* start the next batch of callbacks */
-		spin_lock(&rcu_lock);
-		rd->batch = rcu_currbatch + 1;
-		rcu_reg_batch(rd->batch);
-		spin_unlock(&rcu_lock);
+	if (rcu_batch_move_next(&rd->nxtlist, &rd->nxtlen, &rd->curlist, &rd->curlen, &rd->batch))
 		rcu_mark_active(cpu);
-	} else {
-		local_irq_enable();
-	}
 }
 
 /*
@@ -232,10 +216,7 @@ static void rcu_process_callbacks(unsigned long data)
 	struct rcu_data *rd = this_cpu_ptr(&rcu_data);
 
 	rcu_batch_adopt_orphans(&rd->nxtlist, &rd->nxtlen);	/* CPU hotplug */
-	if (!list_empty(&rd->curlist) && RCU_BATCH_GT(READ_ONCE(rcu_currbatch), rd->batch)) {
-		list_splice_tail_init(&rd->curlist, &rd->donelist);
-		rd->curlen = 0;
-	}
+	rcu_batch_take_done(&rd->curlist, &rd->curlen, rd->batch, &rd->donelist);
 
 	rcu_move_next_batch();
 

@@ -139,8 +139,6 @@ void call_rcu(struct rcu_head *head, void (*func)(void *arg), void *arg)
  */
 static int rcu_prepare_polling(cpumask_t *force)
 {
-	unsigned int cpu;
-
 	if (list_empty(&rcu_nxtlist))
 		return 1;
 	BUG_ON(!list_empty(&rcu_curlist));
@@ -151,14 +149,7 @@ static int rcu_prepare_polling(cpumask_t *force)
 
 	rcu_polling_in_progress = 1;
 	rcu_gpnum++;
-	rcu_gp_count_start();	/* before the snapshots */
-	smp_mb();		/* the updaters' removals before the snapshots */
-	for_each_online_cpu(cpu) {
-		cpumask_set(cpu, &rcu_qsmask);
-		rcu_quiescent_checkpoint[cpu] = READ_ONCE(RCU_quiescent(cpu));
-		cpumask_set(cpu, force);
-	}
-	rcu_gp_begin(rcu_gpnum);	/* after the mask: gdb stops here to see it full */
+	rcu_poll_snapshot_cpus(force);	/* poll_common.h */
 	return 0;
 }
 
@@ -182,18 +173,7 @@ static int rcu_completion(struct list_head *done, cpumask_t *force)
  */
 static int rcu_polling(struct list_head *done, cpumask_t *force)
 {
-	unsigned int cpu;
-
-	for_each_online_cpu(cpu) {
-		if (!cpumask_test(cpu, &rcu_qsmask))
-			continue;
-		if (rcu_quiescent_checkpoint[cpu] != READ_ONCE(RCU_quiescent(cpu))) {
-			cpumask_clear_cpu(cpu, &rcu_qsmask);
-			rcu_stats_qs();
-			rcu_trace_qs(cpu);
-		}
-	}
-	if (!cpumask_empty(&rcu_qsmask))
+	if (!rcu_poll_scan_cpus())	/* poll_common.h */
 		return 0;
 	smp_mb();		/* the counters read before the callbacks run */
 	return rcu_completion(done, force);
@@ -259,11 +239,7 @@ void rcu_variant_late_init(void)
 {
 }
 
-/* From the tick, without rcu_lock: the rcu-poll family's (poll_common.h). */
-bool rcu_variant_stall_info(struct rcu_stall_info *si)
-{
-	return rcu_poll_stall_info(si);
-}
+/* rcu_variant_stall_info(), from the tick: the rcu-poll family's (poll_hooks.c). */
 
 void rcu_variant_show_state(void)
 {

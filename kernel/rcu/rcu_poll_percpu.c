@@ -136,20 +136,11 @@ void call_rcu(struct rcu_head *head, void (*func)(void *arg), void *arg)
  */
 static void rcu_prepare_polling(cpumask_t *force)
 {
-	unsigned int cpu;
-
 	if (!RCU_BATCH_LT(rcu_gpnum, rcu_gp_wanted))
 		return;
 	rcu_gpnum++;
 	WRITE_ONCE(rcu_polling_in_progress, 1);
-	rcu_gp_count_start();	/* before the snapshots */
-	smp_mb();		/* the updaters' removals before the snapshots */
-	for_each_online_cpu(cpu) {
-		cpumask_set(cpu, &rcu_qsmask);
-		rcu_quiescent_checkpoint[cpu] = READ_ONCE(RCU_quiescent(cpu));
-		cpumask_set(cpu, force);
-	}
-	rcu_gp_begin(rcu_gpnum);	/* after the mask: gdb stops here to see it full */
+	rcu_poll_snapshot_cpus(force);	/* poll_common.h */
 }
 
 /*
@@ -173,18 +164,7 @@ static void rcu_completion(cpumask_t *force)
  */
 static void rcu_polling(cpumask_t *force)
 {
-	unsigned int cpu;
-
-	for_each_online_cpu(cpu) {
-		if (!cpumask_test(cpu, &rcu_qsmask))
-			continue;
-		if (rcu_quiescent_checkpoint[cpu] != READ_ONCE(RCU_quiescent(cpu))) {
-			cpumask_clear_cpu(cpu, &rcu_qsmask);
-			rcu_stats_qs();
-			rcu_trace_qs(cpu);
-		}
-	}
-	if (cpumask_empty(&rcu_qsmask))
+	if (rcu_poll_scan_cpus())	/* poll_common.h */
 		rcu_completion(force);
 }
 
@@ -302,11 +282,7 @@ void rcu_variant_late_init(void)
 {
 }
 
-/* From the tick, without rcu_lock: the rcu-poll family's (poll_common.h). */
-bool rcu_variant_stall_info(struct rcu_stall_info *si)
-{
-	return rcu_poll_stall_info(si);
-}
+/* rcu_variant_stall_info(), from the tick: the rcu-poll family's (poll_hooks.c). */
 
 void rcu_variant_show_state(void)
 {

@@ -81,29 +81,14 @@ void call_rcu(struct rcu_head *head, void (*func)(void *arg), void *arg)
 
 /*
  * Figure 36: if currlist is empty and nextlist is not, nextlist becomes
- * currlist (interrupts off: call_rcu() adds to nextlist from interrupts),
- * to wait for batch rcu_currbatch + 1, which is registered.
+ * currlist, to wait for batch rcu_currbatch + 1, which is registered
+ * (batch_common.h, krcud's too).
  */
 static void rcu_move_next_batch(void)
 {
 	struct rcu_data *rd = this_cpu_ptr(&rcu_data);
 
-	local_irq_disable();
-	if (!list_empty(&rd->nextlist) && list_empty(&rd->currlist)) {
-		list_splice_init(&rd->nextlist, &rd->currlist);
-		rd->currlen = rd->nextlen;
-		rd->nextlen = 0;
-		local_irq_enable();
-		rcu_stats_list_len(rd->currlen);
-
-		/* start the next batch of callbacks */
-		spin_lock(&rcu_lock);
-		rd->batch = rcu_currbatch + 1;
-		rcu_reg_batch(rd->batch);
-		spin_unlock(&rcu_lock);
-	} else {
-		local_irq_enable();
-	}
+	rcu_batch_move_next(&rd->nextlist, &rd->nextlen, &rd->currlist, &rd->currlen, &rd->batch);
 }
 
 /*
@@ -148,10 +133,7 @@ static void rcu_process_callbacks(void)
 	struct rcu_data *rd = this_cpu_ptr(&rcu_data);
 
 	rcu_batch_adopt_orphans(&rd->nextlist, &rd->nextlen);	/* CPU hotplug */
-	if (!list_empty(&rd->currlist) && RCU_BATCH_GT(READ_ONCE(rcu_currbatch), rd->batch)) {
-		list_splice_tail_init(&rd->currlist, &rd->donelist);
-		rd->currlen = 0;
-	}
+	rcu_batch_take_done(&rd->currlist, &rd->currlen, rd->batch, &rd->donelist);
 
 	rcu_move_next_batch();
 

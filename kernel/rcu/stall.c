@@ -16,7 +16,8 @@
 #include <printk.h>
 #include <string.h>
 
-static unsigned long stall_timeout_ms = CONFIG_RCU_STALL_TIMEOUT_MS;
+/* A sanitizer build's grace periods take SANITIZER_SLOWDOWN times as long (Kconfig). */
+static unsigned long stall_timeout_ms = CONFIG_RCU_STALL_TIMEOUT_MS * CONFIG_SANITIZER_SLOWDOWN;
 static u64 next_warn_ns;
 static unsigned long warned_gp = ~0UL;
 static int stall_warning_active;
@@ -24,7 +25,7 @@ cpumask_t rcu_last_stall_mask;	/* CPUs named by the last warning (tests) */
 
 CMDLINE_ULONG("rcu_stall_timeout", stall_timeout_ms, 100, 600000,
 	      "rcu_stall_timeout=<ms>: warn when a grace period lasts longer (100..600000, "
-	      "default CONFIG_RCU_STALL_TIMEOUT_MS)");
+	      "default CONFIG_RCU_STALL_TIMEOUT_MS x CONFIG_SANITIZER_SLOWDOWN)");
 
 unsigned long rcu_stall_timeout_ms(void)
 {

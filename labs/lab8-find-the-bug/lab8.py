@@ -33,6 +33,7 @@ sys.path.insert(0, str(REPO / "tools"))
 
 import mutants  # noqa: E402  (tools/mutants.py: the bug files' format and runner)
 from qs import replay  # noqa: E402
+from qs.build import boot_timeout  # noqa: E402
 from qs.symbolize import symbolize  # noqa: E402
 from qs.sync_tree import sync_tree, tree_files  # noqa: E402
 
@@ -180,8 +181,7 @@ def kvm():
 def boot(tree, name, m, deterministic=False):
     """One qrun.py boot of m's check (its config, options, cpus, cmdline)
     in tree: (passed, log path or None, qrun's last line)."""
-    timeout = m.get("timeout", 240) * (mutants.KASAN_SLOWDOWN if "CONFIG_KASAN=y" in
-                                       m.get("options", []) else 1)
+    timeout = boot_timeout(m.get("timeout", 240), name, m["config"], m.get("options", []), tree)
     if deterministic:
         timeout *= 10            # one thread for every vCPU (docs/replay.md)
     cmd = [sys.executable, str(tree / "tools" / "qrun.py"), "boot", "--name", name,

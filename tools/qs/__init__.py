@@ -26,8 +26,9 @@ command run as `python3 tools/<command>.py` (Python puts the script's
 folder first) and for the tests (tests/conftest.py); nothing imports by
 file path. Also here: qs.ktap (the KTAP parser), qs.timeline (the trace
 parser and grace-period checker), qs.sync_tree (the scratch copies and
-their lock), qs.grade_logs (a scratch copy's logs kept for the student),
-and the code of the benchmark commands make figures reuses (qs.compare,
+their lock), the lab grader (qs.grade and its qs.grade_* parts, among
+them qs.grade_logs: a scratch copy's logs kept for the student), and the
+code of the benchmark commands make figures reuses (qs.compare,
 qs.semopbench, qs.amlat, qs.rtbench); each tools/<command>.py is a thin
 entry point.
 """

@@ -36,13 +36,14 @@ def run_make(args, build_dir=None, quiet=True):
     return p
 
 
-def configure(name, defconfig="defconfig", options=()):
-    """Write build/<name>/.config from configs/<defconfig> plus CONFIG_X=y lines."""
-    bdir = REPO / "build" / name
+def configure(name, defconfig="defconfig", options=(), root=REPO):
+    """Write build/<name>/.config from configs/<defconfig> plus CONFIG_X=y
+    lines; root: the tree whose build it is (a scratch copy's)."""
+    bdir = root / "build" / name
     bdir.mkdir(parents=True, exist_ok=True)
-    src = REPO / "configs" / defconfig
+    src = root / "configs" / defconfig
     if not src.exists():
-        have = sorted(p.name for p in (REPO / "configs").glob("*defconfig"))
+        have = sorted(p.name for p in (root / "configs").glob("*defconfig"))
         raise BuildError(f"no configuration configs/{defconfig}; have: {', '.join(have)}")
     merged = src.read_text()
     if options:
@@ -51,7 +52,7 @@ def configure(name, defconfig="defconfig", options=()):
     if not frag.exists() or frag.read_text() != merged:
         frag.write_text(merged)
     env = dict(os.environ, KCONFIG_CONFIG=str(bdir / ".config"))
-    p = subprocess.run([sys.executable, "tools/kconfig.py", "defconfig", str(frag)], cwd=REPO, env=env,
+    p = subprocess.run([sys.executable, "tools/kconfig.py", "defconfig", str(frag)], cwd=root, env=env,
                        stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True)
     if p.returncode:
         raise BuildError(f"configuration {defconfig} {' '.join(options)} failed:\n{p.stdout}")
@@ -139,6 +140,25 @@ def read_config(bdir):
             k, v = line.split("=", 1)
             conf[k] = v.strip('"')
     return conf
+
+
+def sanitizer_slowdown(bdir):
+    """How many times slower the build in bdir runs: CONFIG_SANITIZER_SLOWDOWN
+    in its .config (Kconfig: 3 with KASAN or KCSAN), 1 without one. A boot's
+    timeout widens by it, as the kernel's own liveness windows do."""
+    value = read_config(bdir).get("CONFIG_SANITIZER_SLOWDOWN", "")
+    return int(value) if value.isdigit() else 1
+
+
+def boot_timeout(seconds, name, defconfig, options=(), root=REPO):
+    """seconds widened by build/<name>'s sanitizer_slowdown(), for a tool
+    whose boot builds in another process (qrun.py boot): the build is
+    configured here to read its .config. A configuration that fails is
+    that build's to report; its boot keeps seconds."""
+    try:
+        return seconds * sanitizer_slowdown(configure(name, defconfig, options, root))
+    except BuildError:
+        return seconds
 
 
 _facts = {}

@@ -62,8 +62,9 @@ Keys (all optional; the defaults in Scenario below):
     full          true: a case make test leaves to make test-full (a build
                   of its own that would push make test past its budget)
 
-A case whose configuration has CONFIG_KASAN=y runs under KASAN_SLOWDOWN
-times its timeout (docs/kasan.md). A failed case's log is symbolized
+A case's timeout is an uninstrumented kernel's: a KASAN or KCSAN build
+boots under CONFIG_SANITIZER_SLOWDOWN times it, read from the build's
+.config (Kconfig, docs/kasan.md). A failed case's log is symbolized
 beside it (<log>.sym, qs.symbolize), and so are the lines it shows.
 
 ${cpus}, ${config} and ${boot} may appear in name, description, cmdline and
@@ -93,7 +94,7 @@ from pathlib import Path
 
 from qs import REPO, replay, variants
 from qs.boot import StopOn, boot, boot_pair, summary_line
-from qs.build import build, facts
+from qs.build import build, facts, sanitizer_slowdown
 from qs.judge import kind_expected
 from qs.log import user_view
 from qs.net import Nic
@@ -108,8 +109,6 @@ SCALAR_KEYS = {"description": str, "name": str, "cmdline": str, "timeout": int, 
 TYPE_NAMES = {str: "a string", int: "a number", bool: "true or false"}
 PRE_BUILD_VARS = ("cpus", "config", "boot")
 RE_VAR = re.compile(r"\$\{(\w+)\}")
-# How much longer a case takes with CONFIG_KASAN (docs/kasan.md, measured).
-KASAN_SLOWDOWN = 3
 
 
 @dataclass
@@ -140,17 +139,11 @@ class Scenario:
     full: bool = False           # only in make test-full (pytest --full)
     expect_console: list = field(default_factory=list)   # qs.judge: lines allowed
 
-    @property
-    def kasan(self):
-        cfg = REPO / "configs" / self.config
-        return "CONFIG_KASAN=y" in self.options or \
-            (cfg.exists() and "CONFIG_KASAN=y" in cfg.read_text().split())
-
-    @property
-    def run_timeout(self):
-        """The timeout the case runs under: KASAN's instrumentation makes
-        everything about KASAN_SLOWDOWN times slower (docs/kasan.md)."""
-        return self.timeout * (KASAN_SLOWDOWN if self.kasan else 1)
+    def run_timeout(self, elf):
+        """The timeout the case runs under, once built (elf): a sanitizer's
+        instrumentation makes everything about CONFIG_SANITIZER_SLOWDOWN
+        times slower (docs/kasan.md)."""
+        return self.timeout * sanitizer_slowdown(Path(elf).parent)
 
     @property
     def build_name(self):
@@ -459,8 +452,10 @@ def run_scenario(sc, kvm="0", cache=True, echo=False, stop_early=False):
     rather than let a stalled kernel run out its timeout."""
     if sc.net == "pair":
         return run_pair_scenario(sc, kvm, echo)
+    # Built first (boot() would, and caches it) for the .config the timeout is read from.
+    elf = build(sc.build_name, sc.config, sc.options)
     r = boot(name=sc.build_name, defconfig=sc.config, options=sc.options, boot=sc.boot,
-             cpus=sc.cpus, cmdline=sc.cmdline, timeout=sc.run_timeout, kvm=kvm,
+             cpus=sc.cpus, cmdline=sc.cmdline, timeout=sc.run_timeout(elf), kvm=kvm,
              label=sc.name, cache=cache, echo=echo, steps=sc.input, shell=sc.shell,
              nics=[Nic("user")] if sc.net == "user" else None,
              stop=stop_on(sc) if stop_early else None)

@@ -353,28 +353,19 @@ static void torture_reset(void)
 }
 
 /*
- * A sanitizer build sends every access through its runtime (KCSAN also
- * stalls one in kcsan.skip for a watchpoint), so an update can take a
- * second by itself. Liveness, not speed, is checked here: such a build
- * gets three times the window.
- */
-#if defined(CONFIG_KASAN) || defined(CONFIG_KCSAN)
-#define TORTURE_SANITIZER_SLOWDOWN	3
-#else
-#define TORTURE_SANITIZER_SLOWDOWN	1
-#endif
-
-/*
  * Liveness: the writer and grace periods moved on since the last check.
  * Checked at stats passes at least a second apart, longer when readers may
  * hold sections for long (torture.long_delay): a grace period must wait
- * for them, and so may the writer, without being stalled.
+ * for them, and so may the writer, without being stalled. A sanitizer
+ * build sends every access through its runtime, so an update can take a
+ * second by itself: liveness, not speed, is checked here, and such a
+ * build gets CONFIG_SANITIZER_SLOWDOWN times the window (Kconfig).
  */
 static void torture_check_progress(struct torture_snapshot *last)
 {
 	struct torture_snapshot now;
 	u64 window_ns = (1000000000ULL + 4000ULL * torture_params.long_delay_us) *
-			TORTURE_SANITIZER_SLOWDOWN;
+			CONFIG_SANITIZER_SLOWDOWN;
 
 	take_snapshot(&now);
 	if (now.ns - last->ns < window_ns)
