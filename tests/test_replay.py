@@ -127,6 +127,52 @@ def test_sweep_output_format(deterministic, monkeypatch, capsys):
                      r"ARGS='ktest=torture_rcu torture\.duration=1 torture\.seed=2'$", out, re.M)
 
 
+BANNER = ("[    0.010000] cpu0: config: HZ=250 CPUs=2 (max 16) preemption=none rcu=tree "
+          "spinlocks=ticket\n")
+STRAY_WARNING = "[    0.120000] cpu1: WARNING: CPU 1 at kernel/sched/softirq.c:146: in_irq()\n"
+
+
+def a_result(log, status="poweroff"):
+    from qs.boot import BootResult
+    from qs.log import parse_console
+    r = BootResult(cmd=[], boot="kernel", cpus=2, cmdline="-- ps; poweroff", accel="tcg",
+                   exit_code=33, status=status, elapsed=1.0, log_path=None, log=log,
+                   console=parse_console(log))
+    r.label = "replay"
+    return r
+
+
+@pytest.mark.parametrize("runs", [1, 2])
+def test_replay_fails_a_console_with_a_stray_warning(monkeypatch, capsys, runs):
+    """The verdict make replay prints is the one a scenario would get
+    (qs.scenario.judge_scenario): a console with an unexpected WARNING line
+    is a failed run, whatever the exit status, in its summary line (once
+    PASS), its `replay:` line and its exit status. Without the WARNING the
+    same run passes."""
+    import replay as replay_cli
+    log = BANNER + "[    0.100000] cpu0: ps\n" + STRAY_WARNING + "[    0.200000] cpu0: bye\n"
+    for text, good in ((log, False), (log.replace(STRAY_WARNING, ""), True)):
+        monkeypatch.setattr(replay_cli, "one_run", lambda a, i=None, t=text: a_result(t))
+        a = SimpleNamespace(
+            config="defconfig", options=[], cpus=2, args="-- ps; poweroff", boot="kernel",
+            expect="poweroff", timeout=60, runs=runs, elf=None)
+        rc = replay_cli.cmd_runs(a)
+        out = capsys.readouterr().out
+        lines = [ln for ln in out.splitlines() if ln.startswith(("PASS", "FAIL"))]
+        assert len(lines) == runs, out
+        if good:
+            assert all(ln.startswith("PASS ") for ln in lines), out
+            assert out.count("replay: passed; no failure line") == runs, out
+            assert rc == 0, out
+        else:
+            assert all(ln.startswith("FAIL ") for ln in lines), out
+            assert "unexpected '[    0.120000] cpu1: WARNING: CPU 1 at" in out, out
+            assert out.count("replay: failed; first failure at 0.120000 s") == runs, out
+            # Two identical consoles are a replay that reproduced: it is the
+            # runs' verdict, not their sameness, that a single run reports.
+            assert rc == (1 if runs == 1 else 0), out
+
+
 def replay_tool(*args, timeout=1800):
     p = subprocess.run([sys.executable, str(REPO / "tools" / "replay.py"), *args], cwd=REPO,
                        stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True,
