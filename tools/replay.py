@@ -34,10 +34,10 @@ import sys
 from pathlib import Path
 
 from qs import REPO, replay
-from qs.boot import boot, summary_line
+from qs.boot import boot
 from qs.build import BuildError, build
 from qs.gdb import Session
-from qs.scenario import Scenario
+from qs.scenario import Scenario, judged_line
 
 
 def qemu_version():
@@ -49,11 +49,26 @@ def build_name(config, options):
     return Scenario(name="replay", config=config, options=list(options)).build_name
 
 
+def as_case(a):
+    """The run as a scenario case: make replay judges it as the scenario
+    runner does (qs.scenario.judged_line), not with a judgement of its own."""
+    return Scenario(name="replay", config=a.config, options=list(a.options), cpus=a.cpus,
+                    boot=a.boot, cmdline=a.args, expect=a.expect, timeout=a.timeout)
+
+
 def describe(r, a):
-    t = replay.failure_time(r.log)
-    ok, why = r.verdict(a.expect)
-    why += r.console_problems(a.expect)
-    return t, ok and not why, why
+    """(first failure time, ok, reasons, summary line) of one run."""
+    why, line = judged_line(as_case(a), r, r.label)
+    return replay.failure_time(r.log), not why, why, line
+
+
+def report(r, a):
+    """Print one run's summary line and its reasons; (time, ok)."""
+    t, ok, why, line = describe(r, a)
+    print(line, flush=True)
+    for w in why:
+        print(f"      {w}")
+    return t, ok
 
 
 def one_run(a, i=None):
@@ -72,11 +87,11 @@ def one_run(a, i=None):
 
 
 def cmd_runs(a):
-    logs, times = [], []
+    logs, times, oks = [], [], []
     for i in range(a.runs):
         r = one_run(a, i if a.runs > 1 else None)
-        t, ok, why = describe(r, a)
-        print(summary_line(r, r.label, a.expect), flush=True)
+        t, ok = report(r, a)
+        oks.append(ok)
         where = f"first failure at {t:.6f} s" if t is not None else "no failure line"
         print(f"replay: {'passed' if ok else 'failed'}; {where}")
         logs.append(r.log)
@@ -86,7 +101,7 @@ def cmd_runs(a):
         print(f"replay: {same} of {a.runs} consoles identical to the first; failure times "
               + ", ".join("none" if t is None else f"{t:.6f}" for t in times))
         return 0 if same == a.runs else 1
-    return 0 if times[0] is None else 1
+    return 0 if oks[0] else 1
 
 
 def stop_ns(a):
@@ -100,7 +115,7 @@ def stop_ns(a):
     else:
         print("replay: a first run, to find when it fails", flush=True)
         r = one_run(a)
-        print(summary_line(r, r.label, a.expect), flush=True)
+        report(r, a)
         text = r.log
     t = replay.failure_time(text)
     if t is None:
@@ -187,8 +202,7 @@ def cmd_rr(a):
     r.label = "rr-record"
     if r.status == "crash" and not r.log.strip():
         raise SystemExit("replay: QEMU would not record:\n" + r.stderr.strip())
-    t = replay.failure_time(r.log)
-    print(summary_line(r, r.label, a.expect), flush=True)
+    t, _ = report(r, a)
     print(f"replay: recorded {rec.stat().st_size / 1e6:.1f} MB in {r.elapsed:.0f} s"
           + (f"; first failure at {t:.6f} s" if t is not None else ""), flush=True)
     os.environ[replay.RR_ENV] = "replay"
