@@ -173,6 +173,27 @@ def test_replay_fails_a_console_with_a_stray_warning(monkeypatch, capsys, runs):
             assert rc == (1 if runs == 1 else 0), out
 
 
+def test_batch_takes_several_commands_and_files(tmp_path):
+    """--batch repeats, --batch-file adds a file of gdb commands (gdb's
+    `source`, which takes what one -ex cannot: blocks over several
+    lines), and both keep the order they were given in. Without a stop
+    there is nothing to run them at: refused, as is a missing file."""
+    import replay as replay_cli
+    script = tmp_path / "check.gdb"
+    script.write_text("set $n = 2\nif $n > 1\n  echo several lines ran\\n\nend\n")
+    a = replay_cli.parse(["--stop=-2", "--batch", "p 1", "--batch-file", str(script),
+                          "--batch", "qs-cpus"])
+    assert a.batch == ["p 1", f"source {script}", "qs-cpus"]
+    assert replay_cli.parse(["--rr", "--batch-file", str(script)]).batch == [f"source {script}"]
+    for argv in (["--batch", "p 1"], ["--stop=-2", "--batch-file", str(tmp_path / "none.gdb")]):
+        with pytest.raises(SystemExit):
+            replay_cli.parse(argv)
+    # The file's block runs as one, which it would not as separate -ex lines.
+    out = subprocess.run(["gdb", "-q", "-nx", "-batch", "-ex", a.batch[1]],
+                         stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True).stdout
+    assert out.strip() == "several lines ran", out
+
+
 def replay_tool(*args, timeout=1800):
     p = subprocess.run([sys.executable, str(REPO / "tools" / "replay.py"), *args], cwd=REPO,
                        stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True,

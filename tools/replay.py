@@ -256,7 +256,20 @@ def from_bundle(a):
     replay.enable(True, doc["shift"])
 
 
-def main(argv=None):
+class BatchFile(argparse.Action):
+    """--batch-file FILE: gdb's `source FILE` among the --batch commands, in
+    the order given. A file holds what one -ex cannot: several commands,
+    and blocks (if/while/define ... end) over several lines."""
+
+    def __call__(self, parser, ns, value, option_string=None):
+        path = Path(value)
+        if not path.is_file():
+            parser.error(f"{option_string} {value}: no such file")
+        # Absolute: gdb runs in the repository, the caller may not.
+        setattr(ns, self.dest, (getattr(ns, self.dest) or []) + [f"source {path.resolve()}"])
+
+
+def parse(argv=None):
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     ap.add_argument("--config", default="defconfig")
     ap.add_argument("--option", dest="options", action="append", default=[],
@@ -272,7 +285,11 @@ def main(argv=None):
     ap.add_argument("--stop", default=None, help="T (s, virtual) or -N (ms before the failure)")
     ap.add_argument("--log", default=None, help="with --stop -N: the first run's log")
     ap.add_argument("--batch", action="append", default=None, metavar="GDB_CMD",
-                    help="with --stop: run these gdb commands at the stop and exit")
+                    help="with --stop or --rr: run this gdb command at the stop (several: "
+                         "repeat it), then exit")
+    ap.add_argument("--batch-file", dest="batch", action=BatchFile, metavar="FILE",
+                    help="with --stop or --rr: gdb commands from FILE (as gdb's source), "
+                         "among the --batch ones in the order given")
     ap.add_argument("--bundle", default=None, metavar="DIR")
     ap.add_argument("--from", default=None, metavar="DIR")
     ap.add_argument("--any-qemu", action="store_true")
@@ -281,6 +298,13 @@ def main(argv=None):
     ap.add_argument("--elf", default=None, help=argparse.SUPPRESS)
     a = ap.parse_args(argv)
     a.options = [o for opt in a.options for o in opt.split()]
+    if a.batch is not None and not (a.rr or a.stop not in (None, "")):
+        ap.error("--batch and --batch-file run at a stop: give --stop or --rr too")
+    return a
+
+
+def main(argv=None):
+    a = parse(argv)
     if a.boot == "iso" and (a.stop or a.rr or a.bundle or getattr(a, "from")):
         # replay.stop= rides on the kernel's command line, which an ISO's
         # GRUB menu fixes; the bundle and RR carry an ELF.
