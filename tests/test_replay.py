@@ -6,7 +6,8 @@ prints, the mode's refusals, and the sweep's output format, on rows
 made up here. With QEMU (make test-full, marker full): the busted
 variant's torture failure replayed three times at the same virtual time
 with the same console; `STOP=-N` under a gdb batch script landing before
-the failure, with the console up to the stop the first run's own; a
+the failure and inside the failing reader's section, with the console up
+to the stop the first run's own; a
 two-seed sweep listing both failures with their replay commands.
 """
 import json
@@ -173,6 +174,24 @@ def test_replay_fails_a_console_with_a_stray_warning(monkeypatch, capsys, runs):
             assert rc == (1 if runs == 1 else 0), out
 
 
+GP_ERROR = ("[    0.292979] cpu0: rcu-torture: ERROR: thread reader on CPU 0: grace period 39 "
+            "began after the reader and ended before it (started 38 at the reader's start, "
+            "completed 82 at its end); element 0xffff80001ff87f00 version 3, pipe 1, current "
+            "version 5\n")
+
+
+def test_the_failing_readers_record():
+    """STOP=-N's check reads the failing reader's grace-period counts from
+    the first failure's report; a first failure of another kind has no
+    such record (the grace-period report after it is not the failure)."""
+    log = BANNER + "[    0.277829] cpu0: rcu-torture: start: variant=busted\n" + GP_ERROR
+    assert replay.reader_record(log) == dict(time=0.292979, ctx="thread", cpu=0, gp=39,
+                                             started=38, completed=82,
+                                             element="0xffff80001ff87f00")
+    assert replay.reader_record(BANNER + STRAY_WARNING + GP_ERROR) is None
+    assert replay.reader_record(BANNER) is None
+
+
 def test_batch_takes_several_commands_and_files(tmp_path):
     """--batch repeats, --batch-file adds a file of gdb commands (gdb's
     `source`, which takes what one -ex cannot: blocks over several
@@ -214,18 +233,38 @@ def test_busted_failure_replays_three_times():
     assert "3 of 3 consoles identical" in out, out
 
 
+# Every thread read a long one (torture.long_every=1) of 10 to 20 ms
+# (torture.long_delay=20000), and no IRQ reads, whose sections are a few
+# microseconds: the failing reader's section then spans several ticks, so
+# a stop, made at a tick or a printk, can land inside it.
+LONG_READS = ["--config", "rcu_busted_defconfig", "--cpus", "4", "--args",
+              "ktest=torture_rcu torture.duration=1 torture.irqreader=0 torture.long_every=1 "
+              "torture.long_delay=20000"]
+IN_READER = "tests/replay/stop-in-reader.gdb"
+
+
 @pytest.mark.full
-def test_stop_lands_before_the_failure():
+def test_stop_lands_before_the_failure_inside_the_readers_section():
+    """STOP=-9 under the batch script tests/replay/stop-in-reader.gdb: the
+    stop is before the failure and inside the failing reader's section,
+    as the kernel's grace-period counts at the stop and the reader's
+    record in the console decide (docs/replay.md); the console up to the
+    stop is the first run's own. 12 ms before, the same script says no:
+    the reader had not been shown to begin."""
     at_stop = REPO / "build" / "replay" / "at-stop.log"
     at_stop.unlink(missing_ok=True)
-    rc, out = replay_tool(*BUSTED, "--stop=-5", "--batch",
+    rc, out = replay_tool(*LONG_READS, "--stop=-9", "--batch",
                           f"shell cp build/replay/stop-serial.log {at_stop.relative_to(REPO)}",
-                          "--batch", "qs-cpus")
+                          "--batch-file", IN_READER)
     assert "hit Breakpoint 1, replay_stop ()" in out, out
     failed = float(re.search(r"before the failure at (\d+\.\d+) s", out).group(1))
     stopped = int(re.search(r"replay: stopped at (\d+) ns", out).group(1))
-    assert failed * 1e9 - 5e6 <= stopped < failed * 1e9, out
-    first = Path(REPO / re.search(r"log=(\S+)", out).group(1)).read_text(errors="replace")
+    assert failed * 1e9 - 9e6 <= stopped < failed * 1e9, out
+    assert "check: before the failure: yes" in out, out
+    assert re.search(r"^check: inside the failing reader's section: yes, grace period \d+ has "
+                     r"begun under it", out, re.M), out
+    first_log = REPO / re.search(r"log=(\S+)", out).group(1)
+    first = first_log.read_text(errors="replace")
     seen = at_stop.read_text(errors="replace")
     # The two command lines differ in replay.stop='s digits alone, echoed at boot.
     asked = re.search(r"replay\.stop=(\d{20})", seen)
@@ -236,6 +275,11 @@ def test_stop_lands_before_the_failure():
     assert "rcu-torture: ERROR" in first
     # Up to the stop the run is the first run: what it printed is a prefix.
     assert first.startswith(seen) and len(seen) > 1000, (len(seen), seen[-500:])
+
+    rc, out = replay_tool(*LONG_READS, "--stop=-12", "--log", str(first_log),
+                          "--batch-file", IN_READER)
+    assert "check: before the failure: yes" in out, out
+    assert "check: inside the failing reader's section: no, too early" in out, out
 
 
 @pytest.mark.full

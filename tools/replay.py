@@ -9,6 +9,9 @@ command that reruns it; this is what it runs:
     ... --runs 3          three times: the consoles must be the same
     ... --stop 0.25       gdb attached, stopped at virtual time 0.25 s
     ... --stop -20        20 ms before the first failure the run prints
+    ... --stop -9 --batch-file tests/replay/stop-in-reader.gdb
+                          gdb's commands at the stop, then exit: did it land
+                          inside the failing reader's section?
     ... --bundle DIR      the ELF, initrd, command and QEMU version in DIR
     tools/replay.py --from DIR [--stop ...]   replay a bundle
 
@@ -109,7 +112,7 @@ def stop_ns(a):
     before the first failure a first run (or --log) shows."""
     v = float(a.stop)
     if v >= 0:
-        return int(v * 1e9), None
+        return int(v * 1e9), None, ""
     if a.log:
         text = Path(a.log).read_text(errors="replace")
     else:
@@ -124,15 +127,35 @@ def stop_ns(a):
     at = t + v / 1000
     if at <= 0:
         raise SystemExit(f"replay: the failure is at {t:.6f} s, earlier than {-v:g} ms")
-    return int(at * 1e9), t
+    return int(at * 1e9), t, text
 
 
 def gdb_stop_commands():
     """The gdb commands that wait for the stop (replay.stop= asks for it).
     (A TCG breakpoint changes no guest memory: set before the first
     instruction, it is there when the kernel is.)"""
-    return ["break replay_stop", "continue", "delete", "up",
+    return ["break replay_stop", "continue", "delete", "up", "set $stop_ns = now_ns",
             'printf "replay: stopped at %llu ns (virtual)\\n", now_ns']
+
+
+def failure_variables(failed_at, text):
+    """gdb convenience variables for a check at the stop (a BATCH= script
+    such as tests/replay/stop-in-reader.gdb): the first failure's time
+    ($failure_ns, from its console stamp, to the microsecond) and, when it
+    is rcutorture's grace-period report, the failing reader's record
+    ($reader_cpu, $reader_started, $reader_completed: qs.replay.reader_record).
+    Setting them writes gdb's memory, not the guest's."""
+    if failed_at is None:
+        return [], ""
+    cmds = [f"set $failure_ns = {round(failed_at * 1e6) * 1000}"]
+    rec = replay.reader_record(text)
+    if not rec:
+        return cmds, ""
+    cmds += [f"set $reader_cpu = {rec['cpu']}", f"set $reader_started = {rec['started']}",
+             f"set $reader_completed = {rec['completed']}"]
+    return cmds, (f"replay: the failing reader: {rec['ctx']} reader on CPU {rec['cpu']}, grace "
+                  f"periods started {rec['started']} at its start, completed {rec['completed']} "
+                  f"at its end ($reader_started, $reader_completed; qs-rcu shows them now)")
 
 
 def run_batch(gcmd, timeout):
@@ -151,7 +174,7 @@ def run_batch(gcmd, timeout):
 
 
 def cmd_stop(a):
-    ns, failed_at = stop_ns(a)
+    ns, failed_at, text = stop_ns(a)
     if a.elf:
         elf = Path(a.elf)
     else:
@@ -159,11 +182,14 @@ def cmd_stop(a):
     serial_log = REPO / "build" / "replay" / "stop-serial.log"
     os.environ[replay.STOP_ENV] = str(ns)
     with Session(elf, None, "kernel", a.cpus, a.args, serial_log=serial_log) as s:
-        cmds = gdb_stop_commands()
+        variables, reader = failure_variables(failed_at, text)
+        cmds = gdb_stop_commands() + variables
         banner = (f"replay: stopped at the first tick or printk at or after {ns / 1e9:.6f} s "
                   "(virtual)"
                   + (f", {(failed_at - ns / 1e9) * 1000:.1f} ms before the failure at "
                      f"{failed_at:.6f} s" if failed_at else ""))
+        if reader:
+            banner += "\\n" + reader
         if a.batch is not None:
             cmds += [f'echo {banner}\\n'] + a.batch
             return run_batch(s.gdb_command(cmds), a.timeout)
