@@ -213,6 +213,23 @@ def test_batch_takes_several_commands_and_files(tmp_path):
     assert out.strip() == "several lines ran", out
 
 
+def test_a_waiting_qemu_is_told_from_an_executing_one():
+    """When gdb's commands run out of time (a reverse-continue in QEMU 7.2
+    never returns) the tool says whether QEMU still uses CPU: a process
+    that sleeps is waiting, one that spins is executing."""
+    import replay as replay_cli
+    idle = subprocess.Popen(["sleep", "60"])
+    busy = subprocess.Popen([sys.executable, "-c", "while True: pass"])
+    try:
+        assert "it is waiting, not executing" in replay_cli.qemu_busy(idle, 1.0)
+        assert "it is executing" in replay_cli.qemu_busy(busy, 1.0)
+    finally:
+        for proc in (idle, busy):
+            proc.kill()
+            proc.wait()
+    assert replay_cli.qemu_busy(idle, 0.1) == "replay: QEMU has exited"
+
+
 def replay_tool(*args, timeout=1800):
     p = subprocess.run([sys.executable, str(REPO / "tools" / "replay.py"), *args], cwd=REPO,
                        stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True,
@@ -314,17 +331,24 @@ def test_bundle_and_its_qemu_check(defconfig_elf, tmp_path):
 
 
 @pytest.mark.full
-def test_rr_reverse_stepi_at_one_cpu():
-    """RR=1 at -smp 1 on the busted variant in the preemptible kernel: the
-    record replays under gdb to torture's first error report, and
-    reverse-stepi goes back from torture_report's first instruction to
-    the call in its caller."""
+def test_rr_finds_the_grace_period_that_ended_under_the_reader():
+    """RR=1 at -smp 1 on the busted variant in the preemptible kernel,
+    under tests/replay/rr-gp-end.gdb: in the record's replay a watchpoint
+    on rcu_gp_seq.completed, for the count the failing reader read at its
+    end, stops where that grace period ended, inside the reader (at -smp
+    1 nothing else runs in its section: the reader's own call_rcu(), which
+    busted ends at once), before the report; then reverse-stepi goes back
+    from torture_report's first instruction to the call in its caller."""
     rc, out = replay_tool("--config", "rcu_busted_kpreempt_defconfig", "--cpus", "1",
                           "--args", "ktest=torture_rcu torture.duration=1", "--rr",
-                          "--timeout", "900", "--batch", "break torture_report",
-                          "--batch", "continue", "--batch", "reverse-stepi",
-                          "--batch", "p $pc")
+                          "--timeout", "900", "--batch-file", "tests/replay/rr-gp-end.gdb")
     assert re.search(r"recorded [\d.]+ MB in \d+ s; first failure at", out), out
-    assert "Breakpoint 1, torture_report" in out, out
+    completed = int(re.search(r"the failing reader: .* completed (\d+) at its end", out).group(1))
+    assert re.search(rf"^Old value = {completed - 1}\nNew value = {completed}\n", out, re.M), out
+    frames = re.findall(r"^#\d+ +(?:0x[0-9a-f]+ in )?(\w+) \(", out, re.M)
+    assert frames[0] == "rcu_gp_end" and "rcu_torture_one_read" in frames[:6], out
+    icounts = [int(n) for n in re.findall(r"instruction count = (\d+)", out)]
+    assert len(icounts) == 2 and icounts[0] < icounts[1], out   # the end, then the report
+    assert "Breakpoint 2, torture_report" in out, out
     m = re.search(r"\$1 = \(void \(\*\)\(\)\) 0x[0-9a-f]+ <(\w+)\+\d+>", out)
     assert m and m.group(1) == "rcu_torture_one_read", out

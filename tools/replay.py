@@ -155,12 +155,39 @@ def failure_variables(failed_at, text):
              f"set $reader_completed = {rec['completed']}"]
     return cmds, (f"replay: the failing reader: {rec['ctx']} reader on CPU {rec['cpu']}, grace "
                   f"periods started {rec['started']} at its start, completed {rec['completed']} "
-                  f"at its end ($reader_started, $reader_completed; qs-rcu shows them now)")
+                  f"at its end (in gdb $reader_started, $reader_completed; qs-rcu shows "
+                  f"the kernel's counts)")
 
 
-def run_batch(gcmd, timeout):
+def cpu_seconds(pid):
+    """The CPU time (user + system, all threads) process pid has used, in s."""
+    fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
+    return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
+
+
+def qemu_busy(qemu, seconds=5.0):
+    """A line saying whether QEMU is still executing: the CPU time it uses
+    over a few seconds. A reverse-continue in QEMU 7.2 that does not come
+    back uses none: its threads wait on each other (docs/replay.md)."""
+    import time
+    try:
+        before = cpu_seconds(qemu.pid)
+        time.sleep(seconds)
+        used = cpu_seconds(qemu.pid) - before
+    except (OSError, ValueError, IndexError):
+        return "replay: QEMU has exited"
+    # The deadlocked one used 0.00 s in 10; one executing on a host loaded
+    # 20 deep on two cores still gets a tenth of a core.
+    state = ("it is executing" if used > 0.02 * seconds else
+             "it is waiting, not executing: a reverse-continue in QEMU 7.2 deadlocks "
+             "(docs/replay.md)")
+    return f"replay: QEMU used {used:.2f} s of CPU in the last {seconds:.0f} s: {state}"
+
+
+def run_batch(gcmd, timeout, qemu=None):
     """gdb with batch commands: what it printed, also when it runs out of
-    time (a reverse-continue may: docs/replay.md)."""
+    time (a reverse-continue does: docs/replay.md), then whether QEMU is
+    still at work."""
     try:
         p = subprocess.run(gcmd, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True,
                            timeout=timeout)
@@ -168,9 +195,17 @@ def run_batch(gcmd, timeout):
         out = e.stdout.decode(errors="replace") if isinstance(e.stdout, bytes) else e.stdout
         sys.stdout.write(out or "")
         print(f"replay: gdb's commands did not finish within {timeout} s")
+        if qemu is not None:
+            print(qemu_busy(qemu), flush=True)
         return 124
     sys.stdout.write(p.stdout)
     return p.returncode
+
+
+def qemu_said(s):
+    """What QEMU printed on its stdout and stderr (after s is closed)."""
+    text = s.qemu.stdout.read().decode(errors="replace").strip() if s.qemu.stdout else ""
+    return "replay: QEMU printed " + (f"this:\n{text}" if text else "nothing")
 
 
 def cmd_stop(a):
@@ -209,8 +244,10 @@ def cmd_rr(a):
     """RR=1: record the run with QEMU's record/replay, then replay the
     record under gdb, where reverse execution works from the snapshot
     taken at the start, on a qcow2 drive (reverse-stepi, checked by
-    tests/test_replay.py; reverse-continue with a watchpoint did not come
-    back within ten minutes on the development machine)."""
+    tests/test_replay.py). reverse-continue never comes back in QEMU 7.2:
+    its second snapshot load, run from a timer, waits for the vCPU
+    thread, which waits for the replay lock the timer's thread holds
+    (docs/replay.md); a batch that runs out of time says so."""
     from qs import qcow2
     from qs.boot import boot_image
     if a.cpus != 1:
@@ -232,16 +269,25 @@ def cmd_rr(a):
     print(f"replay: recorded {rec.stat().st_size / 1e6:.1f} MB in {r.elapsed:.0f} s"
           + (f"; first failure at {t:.6f} s" if t is not None else ""), flush=True)
     os.environ[replay.RR_ENV] = "replay"
+    # The record's failing reader, for a watchpoint on what it saw.
+    variables, reader = failure_variables(t, r.log)
+    if reader:
+        print(reader, flush=True)
     with Session(elf, None, "kernel", 1, a.args, serial_log=d / "rr-replay-serial.log") as s:
         hint = ("echo replay: the record, under gdb, from its start: break torture_report, "
-                "continue, then reverse-stepi steps back (reverse-continue did not come back "
-                "in our tries: docs/replay.md)\\n")
-        if a.batch is not None:
-            return run_batch(s.gdb_command([hint] + a.batch), a.timeout)
-        import signal
-        gcmd = s.gdb_command() + ["-ex", hint]
-        signal.signal(signal.SIGINT, signal.SIG_IGN)      # Ctrl-C belongs to gdb
-        return subprocess.call(gcmd)
+                "continue, then reverse-stepi steps back (reverse-continue deadlocks in QEMU "
+                "7.2: docs/replay.md)\\n")
+        if a.batch is None:
+            import signal
+            gcmd = s.gdb_command()
+            for c in variables + [hint]:
+                gcmd += ["-ex", c]
+            signal.signal(signal.SIGINT, signal.SIG_IGN)      # Ctrl-C belongs to gdb
+            return subprocess.call(gcmd)
+        rc = run_batch(s.gdb_command(variables + [hint] + a.batch), a.timeout, s.qemu)
+    if rc == 124:
+        print(qemu_said(s))
+    return rc
 
 
 def cmd_bundle(a):
