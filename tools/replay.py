@@ -176,11 +176,11 @@ def qemu_busy(qemu, seconds=5.0):
         used = cpu_seconds(qemu.pid) - before
     except (OSError, ValueError, IndexError):
         return "replay: QEMU has exited"
-    # The deadlocked one used 0.00 s in 10; one executing on a host loaded
-    # 20 deep on two cores still gets a tenth of a core.
+    # A deadlocked QEMU uses none at all; one executing on a heavily loaded
+    # host still gets a share of a core well above this.
     state = ("it is executing" if used > 0.02 * seconds else
-             "it is waiting, not executing: a reverse-continue in QEMU 7.2 deadlocks "
-             "(docs/replay.md)")
+             "it is waiting, not executing (a reverse-continue in QEMU 7.2 deadlocks so: "
+             "docs/replay.md)")
     return f"replay: QEMU used {used:.2f} s of CPU in the last {seconds:.0f} s: {state}"
 
 
@@ -225,19 +225,22 @@ def cmd_stop(a):
                      f"{failed_at:.6f} s" if failed_at else ""))
         if reader:
             banner += "\\n" + reader
-        if a.batch is not None:
-            cmds += [f'echo {banner}\\n'] + a.batch
-            return run_batch(s.gdb_command(cmds), a.timeout)
-        import signal
-        cmds += [f'echo {banner}\\n',
-                 'echo replay: qs-rcu, qs-cpus, qs-dmesg, qs-help; `continue` runs on into '
-                 'the failure (the console: make console, or ' + os.path.relpath(s.log_path, REPO)
-                 + ')\\n']
-        gcmd = [c for c in s.gdb_command()]
-        for c in cmds:
-            gcmd += ["-ex", c]
-        signal.signal(signal.SIGINT, signal.SIG_IGN)      # Ctrl-C belongs to gdb
-        return subprocess.call(gcmd)
+        if a.batch is None:
+            import signal
+            cmds += [f'echo {banner}\\n',
+                     'echo replay: qs-rcu, qs-cpus, qs-dmesg, qs-help; `continue` runs on into '
+                     'the failure (the console: make console, or '
+                     + os.path.relpath(s.log_path, REPO) + ')\\n']
+            gcmd = [c for c in s.gdb_command()]
+            for c in cmds:
+                gcmd += ["-ex", c]
+            signal.signal(signal.SIGINT, signal.SIG_IGN)      # Ctrl-C belongs to gdb
+            return subprocess.call(gcmd)
+        cmds += [f'echo {banner}\\n'] + a.batch
+        rc = run_batch(s.gdb_command(cmds), a.timeout, s.qemu)
+    if rc == 124:
+        print(qemu_said(s))
+    return rc
 
 
 def cmd_rr(a):
