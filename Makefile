@@ -510,7 +510,8 @@ console:
 # replays three times and compares; BUNDLE=dir (BUNDLE=1: build/replay/bundle) writes what reruns it
 # elsewhere, FROM=dir replays such a bundle (same QEMU version); RR=1
 # (CPUS=1) records the run and replays the record under gdb, with
-# reverse-stepi and reverse-continue.
+# reverse-stepi and reverse-continue. BATCH=file (with STOP or RR): run
+# the gdb commands in file at the stop, then exit.
 CONFIG		?= defconfig
 OPTIONS		?=
 EXPECT		?= pass
@@ -520,12 +521,13 @@ RUNS		?= 1
 BUNDLE		?=
 FROM		?=
 RR		?=
+BATCH		?=
 replay: deps
 	$(Q)$(PYTHON) tools/replay.py --config $(CONFIG) --cpus $(CPUS) --args "$$ARGS" \
 		$(foreach o,$(OPTIONS),--option $(o)) --expect $(EXPECT) --timeout $(TIMEOUT) \
 		--runs $(RUNS) $(if $(SHIFT),--shift $(SHIFT)) $(if $(STOP),--stop=$(STOP)) \
 		$(if $(BUNDLE),--bundle $(BUNDLE)) $(if $(FROM),--from $(FROM)) \
-		$(if $(filter 1 y yes,$(RR)),--rr) \
+		$(if $(filter 1 y yes,$(RR)),--rr) $(if $(BATCH),--batch-file $(BATCH)) \
 		$(if $(filter command line,$(origin BOOT)),--boot $(BOOT))
 
 # The test suites build their own configurations under build/test-*; KVM=0

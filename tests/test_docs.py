@@ -301,7 +301,7 @@ def prose_of(path, text):
     if name.endswith(".py"):
         return python_comments(text)
     if name in ("Makefile", ".gitignore", ".editorconfig") or name.endswith(
-            (".mk", ".sh", ".ini", "defconfig")) or text.startswith("#!"):
+            (".mk", ".sh", ".ini", ".gdb", "defconfig")) or text.startswith("#!"):
         return comments_by(RE_HASH, text, "#")
     return None
 

@@ -6,7 +6,8 @@ prints, the mode's refusals, and the sweep's output format, on rows
 made up here. With QEMU (make test-full, marker full): the busted
 variant's torture failure replayed three times at the same virtual time
 with the same console; `STOP=-N` under a gdb batch script landing before
-the failure, with the console up to the stop the first run's own; a
+the failure and inside the failing reader's section, with the console up
+to the stop the first run's own; a
 two-seed sweep listing both failures with their replay commands.
 """
 import json
@@ -127,6 +128,108 @@ def test_sweep_output_format(deterministic, monkeypatch, capsys):
                      r"ARGS='ktest=torture_rcu torture\.duration=1 torture\.seed=2'$", out, re.M)
 
 
+BANNER = ("[    0.010000] cpu0: config: HZ=250 CPUs=2 (max 16) preemption=none rcu=tree "
+          "spinlocks=ticket\n")
+STRAY_WARNING = "[    0.120000] cpu1: WARNING: CPU 1 at kernel/sched/softirq.c:146: in_irq()\n"
+
+
+def a_result(log, status="poweroff"):
+    from qs.boot import BootResult
+    from qs.log import parse_console
+    r = BootResult(cmd=[], boot="kernel", cpus=2, cmdline="-- ps; poweroff", accel="tcg",
+                   exit_code=33, status=status, elapsed=1.0, log_path=None, log=log,
+                   console=parse_console(log))
+    r.label = "replay"
+    return r
+
+
+@pytest.mark.parametrize("runs", [1, 2])
+def test_replay_fails_a_console_with_a_stray_warning(monkeypatch, capsys, runs):
+    """The verdict make replay prints is the one a scenario would get
+    (qs.scenario.judge_scenario): a console with an unexpected WARNING line
+    is a failed run, whatever the exit status, in its summary line (once
+    PASS), its `replay:` line and its exit status. Without the WARNING the
+    same run passes."""
+    import replay as replay_cli
+    log = BANNER + "[    0.100000] cpu0: ps\n" + STRAY_WARNING + "[    0.200000] cpu0: bye\n"
+    for text, good in ((log, False), (log.replace(STRAY_WARNING, ""), True)):
+        monkeypatch.setattr(replay_cli, "one_run", lambda a, i=None, t=text: a_result(t))
+        a = SimpleNamespace(
+            config="defconfig", options=[], cpus=2, args="-- ps; poweroff", boot="kernel",
+            expect="poweroff", timeout=60, runs=runs, elf=None)
+        rc = replay_cli.cmd_runs(a)
+        out = capsys.readouterr().out
+        lines = [ln for ln in out.splitlines() if ln.startswith(("PASS", "FAIL"))]
+        assert len(lines) == runs, out
+        if good:
+            assert all(ln.startswith("PASS ") for ln in lines), out
+            assert out.count("replay: passed; no failure line") == runs, out
+            assert rc == 0, out
+        else:
+            assert all(ln.startswith("FAIL ") for ln in lines), out
+            assert "unexpected '[    0.120000] cpu1: WARNING: CPU 1 at" in out, out
+            assert out.count("replay: failed; first failure at 0.120000 s") == runs, out
+            # Two identical consoles are a replay that reproduced: it is the
+            # runs' verdict, not their sameness, that a single run reports.
+            assert rc == (1 if runs == 1 else 0), out
+
+
+GP_ERROR = ("[    0.292979] cpu0: rcu-torture: ERROR: thread reader on CPU 0: grace period 39 "
+            "began after the reader and ended before it (started 38 at the reader's start, "
+            "completed 82 at its end); element 0xffff80001ff87f00 version 3, pipe 1, current "
+            "version 5\n")
+
+
+def test_the_failing_readers_record():
+    """STOP=-N's check reads the failing reader's grace-period counts from
+    the first failure's report; a first failure of another kind has no
+    such record (the grace-period report after it is not the failure)."""
+    log = BANNER + "[    0.277829] cpu0: rcu-torture: start: variant=busted\n" + GP_ERROR
+    assert replay.reader_record(log) == dict(time=0.292979, ctx="thread", cpu=0, gp=39,
+                                             started=38, completed=82,
+                                             element="0xffff80001ff87f00")
+    assert replay.reader_record(BANNER + STRAY_WARNING + GP_ERROR) is None
+    assert replay.reader_record(BANNER) is None
+
+
+def test_batch_takes_several_commands_and_files(tmp_path):
+    """--batch repeats, --batch-file adds a file of gdb commands (gdb's
+    `source`, which takes what one -ex cannot: blocks over several
+    lines), and both keep the order they were given in. Without a stop
+    there is nothing to run them at: refused, as is a missing file."""
+    import replay as replay_cli
+    script = tmp_path / "check.gdb"
+    script.write_text("set $n = 2\nif $n > 1\n  echo several lines ran\\n\nend\n")
+    a = replay_cli.parse(["--stop=-2", "--batch", "p 1", "--batch-file", str(script),
+                          "--batch", "qs-cpus"])
+    assert a.batch == ["p 1", f"source {script}", "qs-cpus"]
+    assert replay_cli.parse(["--rr", "--batch-file", str(script)]).batch == [f"source {script}"]
+    for argv in (["--batch", "p 1"], ["--stop=-2", "--batch-file", str(tmp_path / "none.gdb")]):
+        with pytest.raises(SystemExit):
+            replay_cli.parse(argv)
+    # The file's block runs as one, which it would not as separate -ex lines.
+    out = subprocess.run(["gdb", "-q", "-nx", "-batch", "-ex", a.batch[1]],
+                         stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True).stdout
+    assert out.strip() == "several lines ran", out
+
+
+def test_a_waiting_qemu_is_told_from_an_executing_one():
+    """When gdb's commands run out of time (a reverse-continue in QEMU 7.2
+    never returns) the tool says whether QEMU still uses CPU: a process
+    that sleeps is waiting, one that spins is executing."""
+    import replay as replay_cli
+    idle = subprocess.Popen(["sleep", "60"])
+    busy = subprocess.Popen([sys.executable, "-c", "while True: pass"])
+    try:
+        assert "it is waiting, not executing" in replay_cli.qemu_busy(idle, 1.0)
+        assert "it is executing" in replay_cli.qemu_busy(busy, 1.0)
+    finally:
+        for proc in (idle, busy):
+            proc.kill()
+            proc.wait()
+    assert replay_cli.qemu_busy(idle, 0.1) == "replay: QEMU has exited"
+
+
 def replay_tool(*args, timeout=1800):
     p = subprocess.run([sys.executable, str(REPO / "tools" / "replay.py"), *args], cwd=REPO,
                        stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True,
@@ -147,18 +250,38 @@ def test_busted_failure_replays_three_times():
     assert "3 of 3 consoles identical" in out, out
 
 
+# Every thread read a long one (torture.long_every=1) of 10 to 20 ms
+# (torture.long_delay=20000), and no IRQ reads, whose sections are a few
+# microseconds: the failing reader's section then spans several ticks, so
+# a stop, made at a tick or a printk, can land inside it.
+LONG_READS = ["--config", "rcu_busted_defconfig", "--cpus", "4", "--args",
+              "ktest=torture_rcu torture.duration=1 torture.irqreader=0 torture.long_every=1 "
+              "torture.long_delay=20000"]
+IN_READER = "tests/replay/stop-in-reader.gdb"
+
+
 @pytest.mark.full
-def test_stop_lands_before_the_failure():
+def test_stop_lands_before_the_failure_inside_the_readers_section():
+    """STOP=-9 under the batch script tests/replay/stop-in-reader.gdb: the
+    stop is before the failure and inside the failing reader's section,
+    as the kernel's grace-period counts at the stop and the reader's
+    record in the console decide (docs/replay.md); the console up to the
+    stop is the first run's own. 12 ms before, the same script says no:
+    the reader had not been shown to begin."""
     at_stop = REPO / "build" / "replay" / "at-stop.log"
     at_stop.unlink(missing_ok=True)
-    rc, out = replay_tool(*BUSTED, "--stop=-5", "--batch",
+    rc, out = replay_tool(*LONG_READS, "--stop=-9", "--batch",
                           f"shell cp build/replay/stop-serial.log {at_stop.relative_to(REPO)}",
-                          "--batch", "qs-cpus")
+                          "--batch-file", IN_READER)
     assert "hit Breakpoint 1, replay_stop ()" in out, out
     failed = float(re.search(r"before the failure at (\d+\.\d+) s", out).group(1))
     stopped = int(re.search(r"replay: stopped at (\d+) ns", out).group(1))
-    assert failed * 1e9 - 5e6 <= stopped < failed * 1e9, out
-    first = Path(REPO / re.search(r"log=(\S+)", out).group(1)).read_text(errors="replace")
+    assert failed * 1e9 - 9e6 <= stopped < failed * 1e9, out
+    assert "check: before the failure: yes" in out, out
+    assert re.search(r"^check: inside the failing reader's section: yes, grace period \d+ has "
+                     r"begun under it", out, re.M), out
+    first_log = REPO / re.search(r"log=(\S+)", out).group(1)
+    first = first_log.read_text(errors="replace")
     seen = at_stop.read_text(errors="replace")
     # The two command lines differ in replay.stop='s digits alone, echoed at boot.
     asked = re.search(r"replay\.stop=(\d{20})", seen)
@@ -169,6 +292,11 @@ def test_stop_lands_before_the_failure():
     assert "rcu-torture: ERROR" in first
     # Up to the stop the run is the first run: what it printed is a prefix.
     assert first.startswith(seen) and len(seen) > 1000, (len(seen), seen[-500:])
+
+    rc, out = replay_tool(*LONG_READS, "--stop=-12", "--log", str(first_log),
+                          "--batch-file", IN_READER)
+    assert "check: before the failure: yes" in out, out
+    assert "check: inside the failing reader's section: no, too early" in out, out
 
 
 @pytest.mark.full
@@ -203,17 +331,24 @@ def test_bundle_and_its_qemu_check(defconfig_elf, tmp_path):
 
 
 @pytest.mark.full
-def test_rr_reverse_stepi_at_one_cpu():
-    """RR=1 at -smp 1 on the busted variant in the preemptible kernel: the
-    record replays under gdb to torture's first error report, and
-    reverse-stepi goes back from torture_report's first instruction to
-    the call in its caller."""
+def test_rr_finds_the_grace_period_that_ended_under_the_reader():
+    """RR=1 at -smp 1 on the busted variant in the preemptible kernel,
+    under tests/replay/rr-gp-end.gdb: in the record's replay a watchpoint
+    on rcu_gp_seq.completed, for the count the failing reader read at its
+    end, stops where that grace period ended, inside the reader (at -smp
+    1 nothing else runs in its section: the reader's own call_rcu(), which
+    busted ends at once), before the report; then reverse-stepi goes back
+    from torture_report's first instruction to the call in its caller."""
     rc, out = replay_tool("--config", "rcu_busted_kpreempt_defconfig", "--cpus", "1",
                           "--args", "ktest=torture_rcu torture.duration=1", "--rr",
-                          "--timeout", "900", "--batch", "break torture_report",
-                          "--batch", "continue", "--batch", "reverse-stepi",
-                          "--batch", "p $pc")
+                          "--timeout", "900", "--batch-file", "tests/replay/rr-gp-end.gdb")
     assert re.search(r"recorded [\d.]+ MB in \d+ s; first failure at", out), out
-    assert "Breakpoint 1, torture_report" in out, out
+    completed = int(re.search(r"the failing reader: .* completed (\d+) at its end", out).group(1))
+    assert re.search(rf"^Old value = {completed - 1}\nNew value = {completed}\n", out, re.M), out
+    frames = re.findall(r"^#\d+ +(?:0x[0-9a-f]+ in )?(\w+) \(", out, re.M)
+    assert frames[0] == "rcu_gp_end" and "rcu_torture_one_read" in frames[:6], out
+    icounts = [int(n) for n in re.findall(r"instruction count = (\d+)", out)]
+    assert len(icounts) == 2 and icounts[0] < icounts[1], out   # the end, then the report
+    assert "Breakpoint 2, torture_report" in out, out
     m = re.search(r"\$1 = \(void \(\*\)\(\)\) 0x[0-9a-f]+ <(\w+)\+\d+>", out)
     assert m and m.group(1) == "rcu_torture_one_read", out

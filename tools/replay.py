@@ -9,6 +9,9 @@ command that reruns it; this is what it runs:
     ... --runs 3          three times: the consoles must be the same
     ... --stop 0.25       gdb attached, stopped at virtual time 0.25 s
     ... --stop -20        20 ms before the first failure the run prints
+    ... --stop -9 --batch-file tests/replay/stop-in-reader.gdb
+                          gdb's commands at the stop, then exit: did it land
+                          inside the failing reader's section?
     ... --bundle DIR      the ELF, initrd, command and QEMU version in DIR
     tools/replay.py --from DIR [--stop ...]   replay a bundle
 
@@ -34,10 +37,10 @@ import sys
 from pathlib import Path
 
 from qs import REPO, replay
-from qs.boot import boot, summary_line
+from qs.boot import boot
 from qs.build import BuildError, build
 from qs.gdb import Session
-from qs.scenario import Scenario
+from qs.scenario import Scenario, judged_line
 
 
 def qemu_version():
@@ -49,11 +52,26 @@ def build_name(config, options):
     return Scenario(name="replay", config=config, options=list(options)).build_name
 
 
+def as_case(a):
+    """The run as a scenario case: make replay judges it as the scenario
+    runner does (qs.scenario.judged_line), not with a judgement of its own."""
+    return Scenario(name="replay", config=a.config, options=list(a.options), cpus=a.cpus,
+                    boot=a.boot, cmdline=a.args, expect=a.expect, timeout=a.timeout)
+
+
 def describe(r, a):
-    t = replay.failure_time(r.log)
-    ok, why = r.verdict(a.expect)
-    why += r.console_problems(a.expect)
-    return t, ok and not why, why
+    """(first failure time, ok, reasons, summary line) of one run."""
+    why, line = judged_line(as_case(a), r, r.label)
+    return replay.failure_time(r.log), not why, why, line
+
+
+def report(r, a):
+    """Print one run's summary line and its reasons; (time, ok)."""
+    t, ok, why, line = describe(r, a)
+    print(line, flush=True)
+    for w in why:
+        print(f"      {w}")
+    return t, ok
 
 
 def one_run(a, i=None):
@@ -72,11 +90,11 @@ def one_run(a, i=None):
 
 
 def cmd_runs(a):
-    logs, times = [], []
+    logs, times, oks = [], [], []
     for i in range(a.runs):
         r = one_run(a, i if a.runs > 1 else None)
-        t, ok, why = describe(r, a)
-        print(summary_line(r, r.label, a.expect), flush=True)
+        t, ok = report(r, a)
+        oks.append(ok)
         where = f"first failure at {t:.6f} s" if t is not None else "no failure line"
         print(f"replay: {'passed' if ok else 'failed'}; {where}")
         logs.append(r.log)
@@ -86,7 +104,7 @@ def cmd_runs(a):
         print(f"replay: {same} of {a.runs} consoles identical to the first; failure times "
               + ", ".join("none" if t is None else f"{t:.6f}" for t in times))
         return 0 if same == a.runs else 1
-    return 0 if times[0] is None else 1
+    return 0 if oks[0] else 1
 
 
 def stop_ns(a):
@@ -94,13 +112,13 @@ def stop_ns(a):
     before the first failure a first run (or --log) shows."""
     v = float(a.stop)
     if v >= 0:
-        return int(v * 1e9), None
+        return int(v * 1e9), None, ""
     if a.log:
         text = Path(a.log).read_text(errors="replace")
     else:
         print("replay: a first run, to find when it fails", flush=True)
         r = one_run(a)
-        print(summary_line(r, r.label, a.expect), flush=True)
+        report(r, a)
         text = r.log
     t = replay.failure_time(text)
     if t is None:
@@ -109,20 +127,67 @@ def stop_ns(a):
     at = t + v / 1000
     if at <= 0:
         raise SystemExit(f"replay: the failure is at {t:.6f} s, earlier than {-v:g} ms")
-    return int(at * 1e9), t
+    return int(at * 1e9), t, text
 
 
 def gdb_stop_commands():
     """The gdb commands that wait for the stop (replay.stop= asks for it).
     (A TCG breakpoint changes no guest memory: set before the first
     instruction, it is there when the kernel is.)"""
-    return ["break replay_stop", "continue", "delete", "up",
+    return ["break replay_stop", "continue", "delete", "up", "set $stop_ns = now_ns",
             'printf "replay: stopped at %llu ns (virtual)\\n", now_ns']
 
 
-def run_batch(gcmd, timeout):
+def failure_variables(failed_at, text):
+    """gdb convenience variables for a check at the stop (a BATCH= script
+    such as tests/replay/stop-in-reader.gdb): the first failure's time
+    ($failure_ns, from its console stamp, to the microsecond) and, when it
+    is rcutorture's grace-period report, the failing reader's record
+    ($reader_cpu, $reader_started, $reader_completed: qs.replay.reader_record).
+    Setting them writes gdb's memory, not the guest's."""
+    if failed_at is None:
+        return [], ""
+    cmds = [f"set $failure_ns = {round(failed_at * 1e6) * 1000}"]
+    rec = replay.reader_record(text)
+    if not rec:
+        return cmds, ""
+    cmds += [f"set $reader_cpu = {rec['cpu']}", f"set $reader_started = {rec['started']}",
+             f"set $reader_completed = {rec['completed']}"]
+    return cmds, (f"replay: the failing reader: {rec['ctx']} reader on CPU {rec['cpu']}, grace "
+                  f"periods started {rec['started']} at its start, completed {rec['completed']} "
+                  f"at its end (in gdb $reader_started, $reader_completed; qs-rcu shows "
+                  f"the kernel's counts)")
+
+
+def cpu_seconds(pid):
+    """The CPU time (user + system, all threads) process pid has used, in s."""
+    fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
+    return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
+
+
+def qemu_busy(qemu, seconds=5.0):
+    """A line saying whether QEMU is still executing: the CPU time it uses
+    over a few seconds. A reverse-continue in QEMU 7.2 that does not come
+    back uses none: its threads wait on each other (docs/replay.md)."""
+    import time
+    try:
+        before = cpu_seconds(qemu.pid)
+        time.sleep(seconds)
+        used = cpu_seconds(qemu.pid) - before
+    except (OSError, ValueError, IndexError):
+        return "replay: QEMU has exited"
+    # A deadlocked QEMU uses none at all; one executing on a heavily loaded
+    # host still gets a share of a core well above this.
+    state = ("it is executing" if used > 0.02 * seconds else
+             "it is waiting, not executing (a reverse-continue in QEMU 7.2 deadlocks so: "
+             "docs/replay.md)")
+    return f"replay: QEMU used {used:.2f} s of CPU in the last {seconds:.0f} s: {state}"
+
+
+def run_batch(gcmd, timeout, qemu=None):
     """gdb with batch commands: what it printed, also when it runs out of
-    time (a reverse-continue may: docs/replay.md)."""
+    time (a reverse-continue does: docs/replay.md), then whether QEMU is
+    still at work."""
     try:
         p = subprocess.run(gcmd, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True,
                            timeout=timeout)
@@ -130,13 +195,21 @@ def run_batch(gcmd, timeout):
         out = e.stdout.decode(errors="replace") if isinstance(e.stdout, bytes) else e.stdout
         sys.stdout.write(out or "")
         print(f"replay: gdb's commands did not finish within {timeout} s")
+        if qemu is not None:
+            print(qemu_busy(qemu), flush=True)
         return 124
     sys.stdout.write(p.stdout)
     return p.returncode
 
 
+def qemu_said(s):
+    """What QEMU printed on its stdout and stderr (after s is closed)."""
+    text = s.qemu.stdout.read().decode(errors="replace").strip() if s.qemu.stdout else ""
+    return "replay: QEMU printed " + (f"this:\n{text}" if text else "nothing")
+
+
 def cmd_stop(a):
-    ns, failed_at = stop_ns(a)
+    ns, failed_at, text = stop_ns(a)
     if a.elf:
         elf = Path(a.elf)
     else:
@@ -144,32 +217,40 @@ def cmd_stop(a):
     serial_log = REPO / "build" / "replay" / "stop-serial.log"
     os.environ[replay.STOP_ENV] = str(ns)
     with Session(elf, None, "kernel", a.cpus, a.args, serial_log=serial_log) as s:
-        cmds = gdb_stop_commands()
+        variables, reader = failure_variables(failed_at, text)
+        cmds = gdb_stop_commands() + variables
         banner = (f"replay: stopped at the first tick or printk at or after {ns / 1e9:.6f} s "
                   "(virtual)"
                   + (f", {(failed_at - ns / 1e9) * 1000:.1f} ms before the failure at "
                      f"{failed_at:.6f} s" if failed_at else ""))
-        if a.batch is not None:
-            cmds += [f'echo {banner}\\n'] + a.batch
-            return run_batch(s.gdb_command(cmds), a.timeout)
-        import signal
-        cmds += [f'echo {banner}\\n',
-                 'echo replay: qs-rcu, qs-cpus, qs-dmesg, qs-help; `continue` runs on into '
-                 'the failure (the console: make console, or ' + os.path.relpath(s.log_path, REPO)
-                 + ')\\n']
-        gcmd = [c for c in s.gdb_command()]
-        for c in cmds:
-            gcmd += ["-ex", c]
-        signal.signal(signal.SIGINT, signal.SIG_IGN)      # Ctrl-C belongs to gdb
-        return subprocess.call(gcmd)
+        if reader:
+            banner += "\\n" + reader
+        if a.batch is None:
+            import signal
+            cmds += [f'echo {banner}\\n',
+                     'echo replay: qs-rcu, qs-cpus, qs-dmesg, qs-help; `continue` runs on into '
+                     'the failure (the console: make console, or '
+                     + os.path.relpath(s.log_path, REPO) + ')\\n']
+            gcmd = [c for c in s.gdb_command()]
+            for c in cmds:
+                gcmd += ["-ex", c]
+            signal.signal(signal.SIGINT, signal.SIG_IGN)      # Ctrl-C belongs to gdb
+            return subprocess.call(gcmd)
+        cmds += [f'echo {banner}\\n'] + a.batch
+        rc = run_batch(s.gdb_command(cmds), a.timeout, s.qemu)
+    if rc == 124:
+        print(qemu_said(s))
+    return rc
 
 
 def cmd_rr(a):
     """RR=1: record the run with QEMU's record/replay, then replay the
     record under gdb, where reverse execution works from the snapshot
     taken at the start, on a qcow2 drive (reverse-stepi, checked by
-    tests/test_replay.py; reverse-continue with a watchpoint did not come
-    back within ten minutes on the development machine)."""
+    tests/test_replay.py). reverse-continue never comes back in QEMU 7.2:
+    its second snapshot load, run from a timer, waits for the vCPU
+    thread, which waits for the replay lock the timer's thread holds
+    (docs/replay.md); a batch that runs out of time says so."""
     from qs import qcow2
     from qs.boot import boot_image
     if a.cpus != 1:
@@ -187,21 +268,29 @@ def cmd_rr(a):
     r.label = "rr-record"
     if r.status == "crash" and not r.log.strip():
         raise SystemExit("replay: QEMU would not record:\n" + r.stderr.strip())
-    t = replay.failure_time(r.log)
-    print(summary_line(r, r.label, a.expect), flush=True)
+    t, _ = report(r, a)
     print(f"replay: recorded {rec.stat().st_size / 1e6:.1f} MB in {r.elapsed:.0f} s"
           + (f"; first failure at {t:.6f} s" if t is not None else ""), flush=True)
     os.environ[replay.RR_ENV] = "replay"
+    # The record's failing reader, for a watchpoint on what it saw.
+    variables, reader = failure_variables(t, r.log)
+    if reader:
+        print(reader, flush=True)
     with Session(elf, None, "kernel", 1, a.args, serial_log=d / "rr-replay-serial.log") as s:
         hint = ("echo replay: the record, under gdb, from its start: break torture_report, "
-                "continue, then reverse-stepi steps back (reverse-continue did not come back "
-                "in our tries: docs/replay.md)\\n")
-        if a.batch is not None:
-            return run_batch(s.gdb_command([hint] + a.batch), a.timeout)
-        import signal
-        gcmd = s.gdb_command() + ["-ex", hint]
-        signal.signal(signal.SIGINT, signal.SIG_IGN)      # Ctrl-C belongs to gdb
-        return subprocess.call(gcmd)
+                "continue, then reverse-stepi steps back (reverse-continue deadlocks in QEMU "
+                "7.2: docs/replay.md)\\n")
+        if a.batch is None:
+            import signal
+            gcmd = s.gdb_command()
+            for c in variables + [hint]:
+                gcmd += ["-ex", c]
+            signal.signal(signal.SIGINT, signal.SIG_IGN)      # Ctrl-C belongs to gdb
+            return subprocess.call(gcmd)
+        rc = run_batch(s.gdb_command(variables + [hint] + a.batch), a.timeout, s.qemu)
+    if rc == 124:
+        print(qemu_said(s))
+    return rc
 
 
 def cmd_bundle(a):
@@ -242,7 +331,20 @@ def from_bundle(a):
     replay.enable(True, doc["shift"])
 
 
-def main(argv=None):
+class BatchFile(argparse.Action):
+    """--batch-file FILE: gdb's `source FILE` among the --batch commands, in
+    the order given. A file holds what one -ex cannot: several commands,
+    and blocks (if/while/define ... end) over several lines."""
+
+    def __call__(self, parser, ns, value, option_string=None):
+        path = Path(value)
+        if not path.is_file():
+            parser.error(f"{option_string} {value}: no such file")
+        # Absolute: gdb runs in the repository, the caller may not.
+        setattr(ns, self.dest, (getattr(ns, self.dest) or []) + [f"source {path.resolve()}"])
+
+
+def parse(argv=None):
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     ap.add_argument("--config", default="defconfig")
     ap.add_argument("--option", dest="options", action="append", default=[],
@@ -258,7 +360,11 @@ def main(argv=None):
     ap.add_argument("--stop", default=None, help="T (s, virtual) or -N (ms before the failure)")
     ap.add_argument("--log", default=None, help="with --stop -N: the first run's log")
     ap.add_argument("--batch", action="append", default=None, metavar="GDB_CMD",
-                    help="with --stop: run these gdb commands at the stop and exit")
+                    help="with --stop or --rr: run this gdb command at the stop (several: "
+                         "repeat it), then exit")
+    ap.add_argument("--batch-file", dest="batch", action=BatchFile, metavar="FILE",
+                    help="with --stop or --rr: gdb commands from FILE (as gdb's source), "
+                         "among the --batch ones in the order given")
     ap.add_argument("--bundle", default=None, metavar="DIR")
     ap.add_argument("--from", default=None, metavar="DIR")
     ap.add_argument("--any-qemu", action="store_true")
@@ -267,6 +373,13 @@ def main(argv=None):
     ap.add_argument("--elf", default=None, help=argparse.SUPPRESS)
     a = ap.parse_args(argv)
     a.options = [o for opt in a.options for o in opt.split()]
+    if a.batch is not None and not (a.rr or a.stop not in (None, "")):
+        ap.error("--batch and --batch-file run at a stop: give --stop or --rr too")
+    return a
+
+
+def main(argv=None):
+    a = parse(argv)
     if a.boot == "iso" and (a.stop or a.rr or a.bundle or getattr(a, "from")):
         # replay.stop= rides on the kernel's command line, which an ISO's
         # GRUB menu fixes; the bundle and RR carry an ELF.

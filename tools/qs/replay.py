@@ -283,3 +283,30 @@ def failure_time(log, expected=()):
         if m and (n in bad or FAILURE.search(line)):
             return float(m.group(1))
     return None
+
+
+GP_REPORT = re.compile(
+    r"^\[\s*(?P<time>\d+\.\d+)\] cpu\d+: rcu-torture: ERROR: (?P<ctx>\w+) reader on CPU "
+    r"(?P<cpu>\d+): grace period (?P<gp>\d+) began after the reader and ended before it "
+    r"\(started (?P<started>\d+) at the reader's start, completed (?P<completed>\d+) at its "
+    r"end\); element (?P<element>0x[0-9a-f]+)")
+
+
+def reader_record(log):
+    """The failing reader's record, when the first failure is rcutorture's
+    grace-period check (kernel/rcu/torture/torture_readers.c): dict(time
+    (s), ctx, cpu, gp, started, completed, element). `started` is what
+    rcu_gp_started() read at the reader's start, `completed` what
+    rcu_gp_completed() read at its end. None for any other first failure."""
+    from qs import ktap
+    t = failure_time(log)
+    for line in ktap.clean(log).split("\n"):
+        m = GP_REPORT.match(line)
+        if m:
+            if float(m.group("time")) != t:
+                return None
+            d = m.groupdict()
+            return dict(time=float(d["time"]), ctx=d["ctx"], cpu=int(d["cpu"]), gp=int(d["gp"]),
+                        started=int(d["started"]), completed=int(d["completed"]),
+                        element=d["element"])
+    return None

@@ -429,6 +429,15 @@ def judge_scenario(sc, r, log_key="log"):
     return why
 
 
+def judged_line(sc, r, label=None):
+    """(reasons, summary line) of run r judged as case sc: judge_scenario(),
+    with the line saying FAIL when any reason does. Every tool that reports
+    a run as a case (run_scenario, make replay) reports it through here, so
+    that none prints PASS for a console the case would fail."""
+    why = judge_scenario(sc, r)
+    return why, _fail_line(summary_line(r, label or sc.name, sc.expect), why)
+
+
 def _fail_line(line, why):
     if not why:
         return line
@@ -459,13 +468,13 @@ def run_scenario(sc, kvm="0", cache=True, echo=False, stop_early=False):
              label=sc.name, cache=cache, echo=echo, steps=sc.input, shell=sc.shell,
              nics=[Nic("user")] if sc.net == "user" else None,
              stop=stop_on(sc) if stop_early else None)
-    why = judge_scenario(sc, r)
+    why, line = judged_line(sc, r)
     if why:
         sym = symbolize_file(r.log_path, REPO / "build" / sc.build_name / "quiescent.elf")
         if sym:
             why.append(f"symbolized log: {sym.relative_to(REPO) if sym.is_relative_to(REPO) else sym}")
     why += replay.failure_lines(sc, r, why)
-    return r, why, _fail_line(summary_line(r, sc.name, sc.expect), why)
+    return r, why, line
 
 
 def failure_tail(sc, r, n=25):
