@@ -230,6 +230,46 @@ def test_a_waiting_qemu_is_told_from_an_executing_one():
     assert replay_cli.qemu_busy(idle, 0.1) == "replay: QEMU has exited"
 
 
+ABBA_REPORT = ("[    0.300000] cpu0: WARNING: possible circular locking dependency detected\n"
+               "[    0.300100] cpu0: lockdep: chain 1 (now): lockdep_b -> lockdep_a\n"
+               "[    0.300200] cpu0: lockdep: chain 2 (seen before): lockdep_a -> lockdep_b\n"
+               "[    0.300300] cpu0: lockdep: turning off the locking correctness validator.\n")
+
+
+def test_replay_of_a_scenario_judges_by_its_lines(monkeypatch, capsys):
+    """A scenario whose report is expected (lockdep-abba allows its
+    WARNING and requires its lines) replays with SCEN=: make replay then
+    judges the run by that scenario's expect_console and log, as the
+    scenario runner did, instead of failing the WARNING the case exists
+    to print. The printed replay command carries SCEN= for a case that
+    is a scenario file, and not for one that is not."""
+    import replay as replay_cli
+    log = (BANNER + "KTAP version 1\n1..1\n" + ABBA_REPORT + "ok 1 lockdep_misuse_abba\n"
+           "# ktest summary: 1 tests, 1 passed, 0 failed, 0 skipped\n")
+    monkeypatch.setattr(replay_cli, "one_run", lambda a, i=None: a_result(log))
+    base = dict(config="rcu_ltimer_defconfig", options=[], cpus=2, boot="kernel",
+                args="ktest=lockdep_misuse_abba", expect="poweroff", timeout=90, runs=1,
+                elf=None)
+    assert replay_cli.cmd_runs(SimpleNamespace(**base, scenario=None)) == 1
+    assert "unexpected '[    0.300000] cpu0: WARNING: possible circular" in capsys.readouterr().out
+    assert replay_cli.cmd_runs(SimpleNamespace(**base, scenario="lockdep-abba")) == 0, \
+        capsys.readouterr().out
+    # Its required lines still count: without the report it fails.
+    monkeypatch.setattr(replay_cli, "one_run", lambda a, i=None: a_result(BANNER))
+    assert replay_cli.cmd_runs(SimpleNamespace(**base, scenario="lockdep-abba")) == 1
+    assert "console log lacks" in capsys.readouterr().out
+    with pytest.raises(SystemExit, match="no scenario named lockdep-nonesuch"):
+        replay_cli.cmd_runs(SimpleNamespace(**base, scenario="lockdep-nonesuch"))
+
+    sc = next(iter(scenarios(("lockdep-abba",))))
+    r = a_result(BANNER)
+    monkeypatch.setenv(replay.ENV, "1")
+    line = replay.failure_lines(sc, r, ["console log lacks x"])[0]
+    assert " SCEN=lockdep-abba" in line, line
+    other = Scenario(name="lab3-stress", config="defconfig", cmdline="-- ps")
+    assert "SCEN=" not in replay.failure_lines(other, r, ["x"])[0]
+
+
 def replay_tool(*args, timeout=1800):
     p = subprocess.run([sys.executable, str(REPO / "tools" / "replay.py"), *args], cwd=REPO,
                        stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True,
