@@ -528,7 +528,8 @@ replay: deps
 		--runs $(RUNS) $(if $(SHIFT),--shift $(SHIFT)) $(if $(STOP),--stop=$(STOP)) \
 		$(if $(BUNDLE),--bundle $(BUNDLE)) $(if $(FROM),--from $(FROM)) \
 		$(if $(filter 1 y yes,$(RR)),--rr) $(if $(BATCH),--batch-file $(BATCH)) \
-		$(if $(filter command line,$(origin BOOT)),--boot $(BOOT))
+		$(if $(filter command line,$(origin BOOT)),--boot $(BOOT)) \
+		$(if $(SCEN),--scenario $(SCEN))
 
 # The test suites build their own configurations under build/test-*; KVM=0
 # forces TCG, KVM=auto (default) uses KVM only where the cached probe

@@ -6,6 +6,7 @@ command that reruns it; this is what it runs:
 
     tools/replay.py --config rcu_busted_defconfig --cpus 4 --shift 3 \\
         --args 'ktest=torture_rcu torture.duration=3'
+    ... --scenario NAME   judged by that scenario's lines (make replay SCEN=)
     ... --runs 3          three times: the consoles must be the same
     ... --stop 0.25       gdb attached, stopped at virtual time 0.25 s
     ... --stop -20        20 ms before the first failure the run prints
@@ -29,6 +30,7 @@ and at -smp 2 and more the interleaving, differ from there
 (docs/replay.md). To see a later moment, replay with a later STOP.
 """
 import argparse
+import dataclasses
 import json
 import os
 import shutil
@@ -40,7 +42,7 @@ from qs import REPO, replay
 from qs.boot import boot
 from qs.build import BuildError, build
 from qs.gdb import Session
-from qs.scenario import Scenario, judged_line
+from qs.scenario import Scenario, judged_line, scenario_named
 
 
 def qemu_version():
@@ -54,15 +56,32 @@ def build_name(config, options):
 
 def as_case(a):
     """The run as a scenario case: make replay judges it as the scenario
-    runner does (qs.scenario.judged_line), not with a judgement of its own."""
-    return Scenario(name="replay", config=a.config, options=list(a.options), cpus=a.cpus,
-                    boot=a.boot, cmdline=a.args, expect=a.expect, timeout=a.timeout)
+    runner does (qs.scenario.judged_line), not with a judgement of its own.
+    With --scenario (SCEN=) the case is that scenario's, with the run's own
+    configuration and command line: the lines it requires (log) and the
+    reports it allows (expect_console) judge the replay as they judged the
+    failure, so a case that exists to print a WARNING does not fail on it."""
+    run = dict(name="replay", config=a.config, options=list(a.options), cpus=a.cpus,
+               boot=a.boot, cmdline=a.args, expect=a.expect, timeout=a.timeout)
+    name = getattr(a, "scenario", None)
+    if not name:
+        return Scenario(**run)
+    sc = scenario_named(name)
+    if sc is None:
+        raise SystemExit(f"replay: no scenario named {name} (python3 tools/qrun.py scenario "
+                         "--list names them)")
+    if sc.net == "pair":
+        raise SystemExit(f"replay: {name} boots two guests joined by a cable; the "
+                         "deterministic mode replays one")
+    return dataclasses.replace(sc, **run)
 
 
 def describe(r, a):
     """(first failure time, ok, reasons, summary line) of one run."""
-    why, line = judged_line(as_case(a), r, r.label)
-    return replay.failure_time(r.log), not why, why, line
+    case = as_case(a)
+    why, line = judged_line(case, r, r.label)
+    allowed = case.regexes("expect_console", getattr(r, "built", None))
+    return replay.failure_time(r.log, allowed), not why, why, line
 
 
 def report(r, a):
@@ -355,6 +374,8 @@ def parse(argv=None):
                     help="iso: GRUB's command line, in the ISO (no STOP, RR or bundle)")
     ap.add_argument("--shift", type=int, default=None)
     ap.add_argument("--expect", default="pass", choices=("pass", "fail", "panic", "poweroff"))
+    ap.add_argument("--scenario", default=None, metavar="NAME",
+                    help="judge the run by this scenario's log and expect_console (SCEN=)")
     ap.add_argument("--timeout", type=int, default=600)
     ap.add_argument("--runs", type=int, default=1)
     ap.add_argument("--stop", default=None, help="T (s, virtual) or -N (ms before the failure)")

@@ -195,8 +195,9 @@ def _q(v):
 
 
 def replay_command(config, cpus, cmdline, options=(), boot="kernel", expect="pass",
-                   timeout=None, s=None, stop=None):
-    """One make command that reruns a deterministic run exactly."""
+                   timeout=None, s=None, stop=None, scenario=None):
+    """One make command that reruns a deterministic run exactly (and, for
+    a scenario file's case, judges it by that case's lines: SCEN=)."""
     s = shift() if s is None else s
     parts = ["make", "replay", f"CONFIG={config}", f"CPUS={cpus}", f"SHIFT={s}",
              f"ARGS={_q(cmdline)}"]
@@ -210,6 +211,8 @@ def replay_command(config, cpus, cmdline, options=(), boot="kernel", expect="pas
         parts.append(f"TIMEOUT={timeout}")
     if stop is not None:
         parts.append(f"STOP={stop}")
+    if scenario:
+        parts.append(f"SCEN={_q(scenario)}")
     return " ".join(parts)
 
 
@@ -246,6 +249,16 @@ def sweep_command(case, seeds="1-20"):
             "   (may not reproduce it: under MTTCG the host chose the interleaving)")
 
 
+def _scenario_of(sc):
+    """sc's name when a scenario file holds it (what SCEN= can find), so the
+    replay is judged by its lines; None for a grader's or a mutant's case."""
+    from qs.scenario import scenario_named
+    try:
+        return sc.name if scenario_named(sc.name) is not None else None
+    except (OSError, ValueError):
+        return None
+
+
 def failure_lines(sc, r, why):
     """The lines a failed run adds to its reasons: the replay command in
     this mode, a sweep (or a deterministic try) otherwise."""
@@ -258,11 +271,13 @@ def failure_lines(sc, r, why):
             # make replay types nothing: the same run up to the first keystroke.
             at += " (up to its first keystroke: it typed at its console)"
         return [f"replay{at}: " + replay_command(sc.config, sc.cpus, sc.cmdline, sc.options,
-                                                  sc.boot, sc.expect, sc.timeout)]
+                                                  sc.boot, sc.expect, sc.timeout,
+                                                  scenario=_scenario_of(sc))]
     if "torture_rcu" in sc.cmdline:
         return ["sweep: " + sweep_command(sc.name)]
     return ["try: " + replay_command(sc.config, sc.cpus, sc.cmdline, sc.options,
-                                                    sc.boot, sc.expect, sc.timeout)
+                                                    sc.boot, sc.expect, sc.timeout,
+                                                    scenario=_scenario_of(sc))
             + "   (deterministic: may not reproduce it, under MTTCG the host chose the "
             "interleaving)"]
 

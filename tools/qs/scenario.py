@@ -358,6 +358,15 @@ def scenarios(patterns=("*",)):
     return out
 
 
+def scenario_named(name):
+    """The case called name, or None: its file's first (a file holds one
+    case, or a variant expansion whose names carry the variant)."""
+    direct = [c for f in scenario_files(name) for c in load_scenarios(f) if c.name == name]
+    if direct:
+        return direct[0]
+    return next((c for c in scenarios((name,)) if c.name == name), None)
+
+
 # ------------------------------------------------------------------ judging
 def check_online(r):
     """Every CPU came online and took ticks on its own LAPIC timer."""
