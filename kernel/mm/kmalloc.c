@@ -40,6 +40,7 @@
 #include <panic.h>
 #include <c2c_mark.h>
 #include <kasan.h>
+#include <kcsan.h>
 
 /*
  * CONFIG_KASAN (docs/kasan.md): this file is built without instrumentation,
@@ -536,7 +537,10 @@ static __always_inline void *c2c_note(void *obj, size_t size, void *site)
 
 void *kmalloc(size_t size)
 {
-	return c2c_note(kmalloc_core(size), size, __builtin_return_address(0));
+	void *p = c2c_note(kmalloc_core(size), size, __builtin_return_address(0));
+
+	kcsan_alloc(p, size);	/* the caller's stores from here initialise it */
+	return p;
 }
 
 void *kzalloc(size_t size)
@@ -545,6 +549,7 @@ void *kzalloc(size_t size)
 
 	if (p)
 		memset(p, 0, size);
+	kcsan_alloc(p, size);	/* after the zeroing: the caller's stores initialise it */
 	return p;
 }
 
@@ -579,6 +584,7 @@ void kfree(const void *p)
 
 	if (!p)
 		return;
+	kcsan_free(p);		/* before the poisoning: those stores are not its initialisation */
 	pg = object_page(p);
 	if (pg->flags & PG_LARGE) {
 		kfree_large(obj, pg);
