@@ -199,7 +199,8 @@ static bool pool_push(struct pool *pl, void *obj)
 		pl->top = c;
 	}
 	c->p[c->n++] = obj;
-	pl->nfree++;
+	/* Marked: kmalloc_show_stats() reads it without the pool's lock. */
+	WRITE_ONCE(pl->nfree, pl->nfree + 1);
 	return true;
 }
 
@@ -216,7 +217,7 @@ static void *pool_pop(struct pool *pl)
 	}
 	if (!c)
 		return NULL;
-	pl->nfree--;
+	WRITE_ONCE(pl->nfree, pl->nfree - 1);
 	return c->p[--c->n];
 }
 
@@ -280,7 +281,8 @@ static bool pool_grow(struct pool *pl, unsigned int cls)
 	for (unsigned int i = n; i-- > (KASAN_ON && n >= 4);)
 		if (!pool_push(pl, va + (size_t)i * size))
 			panic("kmalloc: out of memory for the class-%u pool", size);
-	pl->pages++;
+	/* Marked: kmalloc_get_stats() (qs_stats()) reads it without the lock. */
+	WRITE_ONCE(pl->pages, pl->pages + 1);
 	return true;
 }
 
