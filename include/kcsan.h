@@ -53,6 +53,8 @@ void kcsan_get_sampling(unsigned long *skip, unsigned long *udelay_us);
  * (kcsan.fresh, docs/kcsan.md); kfree() ends that. */
 void kcsan_alloc(const void *p, unsigned long size);
 void kcsan_free(const void *p);
+/* Test hook: kcsan.fresh=N from now on; returns what it was. */
+unsigned long kcsan_set_fresh(unsigned long n);
 #else
 static inline void kcsan_alloc(const void *p, unsigned long size) { }
 static inline void kcsan_free(const void *p) { }

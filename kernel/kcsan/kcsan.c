@@ -153,6 +153,11 @@ void kcsan_get_sampling(unsigned long *skip, unsigned long *udelay_us)
 	*udelay_us = __atomic_load_n(&kcsan_udelay, __ATOMIC_RELAXED);
 }
 
+unsigned long kcsan_set_fresh(unsigned long n)
+{
+	return __atomic_exchange_n(&kcsan_fresh, n, __ATOMIC_RELAXED);
+}
+
 /* After the CPUs are up and per-CPU data exists: from then on, check. */
 void kcsan_init(void)
 {

@@ -270,4 +270,59 @@ KTEST(kcsan_fresh_object_published_with_release_is_silent)
 	KT_EXPECT(t, fresh_race(t, true, RACE_MS_SILENT) == 0,
 		  "an object published with smp_store_release() was reported");
 }
+
+/*
+ * What kcsan.fresh costs where it finds nothing: objects made, stored
+ * and published with smp_store_release() on one CPU, never stalled, so
+ * what is measured is the bookkeeping of their stores. Rounds with
+ * kcsan.fresh=0 and =1 alternate in one boot, at the boot's sampling
+ * (kcsan.skip), and the BENCH line gives ns per object each way:
+ *
+ *   ktest=bench_kcsan_fresh
+ */
+#define BENCH_OBJS	2000
+#define BENCH_ROUNDS	6
+
+struct bench_obj {
+	long f[6];
+};
+
+static struct bench_obj *bench_gp;
+
+static u64 bench_fresh_round(void)
+{
+	u64 t0 = ktime_get_ns();
+
+	for (int i = 0; i < BENCH_OBJS; i++) {
+		struct bench_obj *p = kmalloc(sizeof(*p));
+
+		if (!p)
+			break;
+		for (int j = 0; j < 6; j++)
+			p->f[j] = i + j;
+		smp_store_release(&bench_gp, p);
+		WRITE_ONCE(bench_gp, NULL);
+		kfree(p);
+	}
+	return ktime_get_ns() - t0;
+}
+
+KTEST_MANUAL(bench_kcsan_fresh)
+{
+	unsigned long was = kcsan_set_fresh(0), before = kcsan_reports();
+	u64 ns[2] = { 0, 0 };
+
+	for (int r = 0; r < BENCH_ROUNDS; r++) {
+		kcsan_set_fresh(r & 1);
+		ns[r & 1] += bench_fresh_round();
+	}
+	kcsan_set_fresh(was);
+	bench_json("{\"bench\":\"kcsan_fresh\",\"objects\":%d,\"ns_per_object_off\":%llu,"
+		   "\"ns_per_object_on\":%llu,\"on_over_off_pct\":%llu}",
+		   BENCH_OBJS * BENCH_ROUNDS / 2,
+		   (unsigned long long)(ns[0] / (BENCH_OBJS * BENCH_ROUNDS / 2)),
+		   (unsigned long long)(ns[1] / (BENCH_OBJS * BENCH_ROUNDS / 2)),
+		   (unsigned long long)(ns[0] ? ns[1] * 100 / ns[0] : 0));
+	KT_EXPECT(t, kcsan_reports() == before, "a report while one CPU published objects alone");
+}
 #endif
