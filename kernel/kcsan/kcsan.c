@@ -229,6 +229,7 @@ static bool conflicts(const struct watchpoint *w, unsigned long waddr, unsigned 
  */
 static void save_stack(struct kcsan_access *a)
 {
+	extern char _text_start[], _text_end[];
 	unsigned long rbp = (unsigned long)__builtin_frame_address(0);
 	bool above = false;
 
@@ -237,7 +238,11 @@ static void save_stack(struct kcsan_access *a)
 		unsigned long *frame = (unsigned long *)rbp;
 		unsigned long ret = frame[1];
 
-		if (!ret || !ksym_is_text(ret))
+		/* The kernel's text by its bounds first: ksym_is_text()'s symbol
+		 * search runs instrumented, and every store kcsan.fresh keeps
+		 * saves a stack. */
+		if (!ret || (!(ret >= (unsigned long)_text_start && ret < (unsigned long)_text_end) &&
+			     !ksym_is_text(ret)))
 			break;
 		if (above)
 			a->stack[a->depth++] = ret - 1;
