@@ -48,7 +48,16 @@ unsigned long kcsan_reports(void);
 /* Test hooks: sample every access for a while, with this stall. */
 void kcsan_set_sampling(unsigned long skip, unsigned long udelay_us);
 void kcsan_get_sampling(unsigned long *skip, unsigned long *udelay_us);
+/* kmalloc()/kfree(): the object this CPU just allocated, whose
+ * initialising stores the runtime watches until they are ordered
+ * (kcsan.fresh, docs/kcsan.md); kfree() ends that. */
+void kcsan_alloc(const void *p, unsigned long size);
+void kcsan_free(const void *p);
+/* Test hook: kcsan.fresh=N from now on; returns what it was. */
+unsigned long kcsan_set_fresh(unsigned long n);
 #else
+static inline void kcsan_alloc(const void *p, unsigned long size) { }
+static inline void kcsan_free(const void *p) { }
 #define __no_kcsan
 #define data_race(expr)			(expr)
 #define ASSERT_EXCLUSIVE_WRITER(var)	do { (void)&(var); } while (0)

@@ -11,6 +11,9 @@
  * with it (one of the two a write, not both marked), is a data race:
  * both are reported. A value that changed under the watchpoint with no
  * access seen is a race with code the compiler did not instrument.
+ * Besides the samples, the stores that initialise the object kmalloc()
+ * just returned are watched until a release orders them, and stall only
+ * if a marked store published the object first (kcsan.fresh).
  *
  * This file is built without instrumentation: it is what the
  * instrumentation calls. The __tsan_atomic* entry points must also do
@@ -46,6 +49,7 @@ struct kcsan_access {
 struct watchpoint {
 	unsigned long addr;		/* 0: free; claimed with a compare-and-swap */
 	unsigned long size;
+	unsigned long mask;		/* WATCH_LINE: the line's bytes watched, one bit each */
 	unsigned int type;
 	int cpu;			/* the CPU that set it: its own accesses do not hit it */
 	int hit;			/* 1 once a conflicting access recorded `other` */
@@ -69,11 +73,46 @@ struct in_flight {
 	bool passed_marked_store;	/* a marked store since: a publication? */
 };
 
+/*
+ * The object this CPU kmalloc'd last, while it is fresh (kcsan.fresh).
+ * Its initialising stores are the ones a publication without a release
+ * leaves unordered: the pattern of list_add() where list_add_rcu() was
+ * meant, or a pointer stored with WRITE_ONCE() where rcu_assign_pointer()
+ * was. A random sample catches one of those stores rarely (one store in
+ * kcsan.skip, a handful per object), so here every plain store of this
+ * CPU into the object is kept in flight, on one watchpoint that watches
+ * the bytes stored in the line of the first. It ends at the next release
+ * or full barrier, at the next allocation or free, or REORDER_BUDGET
+ * accesses after the latest store; it stalls there only if a marked
+ * store between stored a pointer into the object (a publication that
+ * ordered nothing before it): ordered initialisation costs no stall.
+ */
+#define WATCH_LINE	0x100		/* internal: a watchpoint on the bytes in ->mask */
+#define FRESH_STORES	6		/* stores one object's watchpoint remembers */
+#define FRESH_LIFE	4096		/* accesses after its allocation an object is fresh */
+
+struct fresh {
+	unsigned long start, end;	/* [start, end); end 0: none */
+	int life;			/* accesses until it is no longer fresh */
+	struct watchpoint *w;		/* NULL: none set */
+	unsigned long line;		/* the line w watches */
+	int budget;
+	unsigned int marked;		/* marked stores of this CPU since w was set */
+	unsigned long check;		/* the latest one's address, if 8 bytes: read once done */
+	unsigned int pub;		/* `marked` after the one that stored a pointer into
+					 * the object: its publication; 0: none yet */
+	int nstores;
+	unsigned int marked_at[FRESH_STORES];	/* `marked` when each store was made */
+	struct kcsan_access stores[FRESH_STORES];
+};
+
 struct kcsan_cpu {
 	int busy;			/* in the runtime (or stalled in it) on this CPU */
 	long countdown;			/* accesses until this CPU next sets a watchpoint */
 	unsigned long rnd;
 	struct in_flight pending;
+	unsigned long allocs;		/* kmalloc()s seen, for kcsan.fresh=N */
+	struct fresh fresh;
 };
 
 static struct watchpoint watchpoints[NR_WATCHPOINTS];
@@ -82,6 +121,7 @@ static int kcsan_enabled;
 static unsigned long kcsan_skip = 2000;
 static unsigned long kcsan_udelay = 20;
 static unsigned long kcsan_panic;
+static unsigned long kcsan_fresh = 1;
 static unsigned long kcsan_report_count;
 static unsigned long seen_pairs[NR_SEEN_PAIRS][2];
 static int report_lock;
@@ -92,6 +132,9 @@ CMDLINE_ULONG("kcsan.udelay", kcsan_udelay, 1, 10000,
 	      "kcsan.udelay=US: how long a watchpoint stalls its CPU (default 20)");
 CMDLINE_ULONG("kcsan.panic", kcsan_panic, 0, 1,
 	      "kcsan.panic=1: panic at the first data-race report (graders)");
+CMDLINE_ULONG("kcsan.fresh", kcsan_fresh, 0, 1000000,
+	      "kcsan.fresh=N: watch the initialising stores of one kmalloc'd object in N "
+	      "until a release orders them (0: none; default 1)");
 
 unsigned long kcsan_reports(void)
 {
@@ -108,6 +151,11 @@ void kcsan_get_sampling(unsigned long *skip, unsigned long *udelay_us)
 {
 	*skip = __atomic_load_n(&kcsan_skip, __ATOMIC_RELAXED);
 	*udelay_us = __atomic_load_n(&kcsan_udelay, __ATOMIC_RELAXED);
+}
+
+unsigned long kcsan_set_fresh(unsigned long n)
+{
+	return __atomic_exchange_n(&kcsan_fresh, n, __ATOMIC_RELAXED);
 }
 
 /* After the CPUs are up and per-CPU data exists: from then on, check. */
@@ -143,11 +191,25 @@ static struct watchpoint *slot_of(unsigned long addr)
 	return &watchpoints[(addr >> 6) & (NR_WATCHPOINTS - 1)];
 }
 
+/* The bytes of [addr, addr+size) in the line at line, one bit each. */
+static unsigned long line_bytes(unsigned long line, unsigned long addr, unsigned long size)
+{
+	unsigned long lo = addr > line ? addr : line;
+	unsigned long hi = addr + size < line + 64 ? addr + size : line + 64;
+
+	if (lo >= hi)
+		return 0;
+	return (hi - lo == 64 ? ~0UL : (1UL << (hi - lo)) - 1) << (lo - line);
+}
+
 /* Does an access of type to [addr, addr+size) conflict with watchpoint w? */
 static bool conflicts(const struct watchpoint *w, unsigned long waddr, unsigned long addr,
 		      unsigned long size, unsigned int type)
 {
-	if (addr + size <= waddr || waddr + w->size <= addr)
+	if (w->type & WATCH_LINE) {
+		if (!(line_bytes(waddr, addr, size) & __atomic_load_n(&w->mask, __ATOMIC_RELAXED)))
+			return false;
+	} else if (addr + size <= waddr || waddr + w->size <= addr)
 		return false;
 	if (w->cpu == smp_processor_id())
 		return false;			/* this CPU's own, in flight */
@@ -167,6 +229,7 @@ static bool conflicts(const struct watchpoint *w, unsigned long waddr, unsigned 
  */
 static void save_stack(struct kcsan_access *a)
 {
+	extern char _text_start[], _text_end[];
 	unsigned long rbp = (unsigned long)__builtin_frame_address(0);
 	bool above = false;
 
@@ -175,7 +238,11 @@ static void save_stack(struct kcsan_access *a)
 		unsigned long *frame = (unsigned long *)rbp;
 		unsigned long ret = frame[1];
 
-		if (!ret || !ksym_is_text(ret))
+		/* The kernel's text by its bounds first: ksym_is_text()'s symbol
+		 * search runs instrumented, and every store kcsan.fresh keeps
+		 * saves a stack. */
+		if (!ret || (!(ret >= (unsigned long)_text_start && ret < (unsigned long)_text_end) &&
+			     !ksym_is_text(ret)))
 			break;
 		if (above)
 			a->stack[a->depth++] = ret - 1;
@@ -325,18 +392,21 @@ static u64 read_value(unsigned long ptr, unsigned long size)
 	}
 }
 
-/* Claim the line's slot for this access; NULL if another CPU holds it. */
-static struct watchpoint *arm(unsigned long ptr, unsigned long size, unsigned int type)
+/* Claim the line's slot for this access; NULL if another CPU holds it.
+ * With WATCH_LINE, ptr is the line and mask the bytes watched in it. */
+static struct watchpoint *arm(unsigned long ptr, unsigned long size, unsigned int type,
+			      unsigned long mask)
 {
 	struct watchpoint *w = slot_of(ptr);
 	unsigned long expect = 0;
 
-	if ((ptr >> 6) != ((ptr + size - 1) >> 6) || size > 8)
+	if ((ptr >> 6) != ((ptr + size - 1) >> 6) || (size > 8 && !(type & WATCH_LINE)))
 		return NULL;			/* one slot covers one cache line */
 	if (!__atomic_compare_exchange_n(&w->addr, &expect, ~0UL, false, __ATOMIC_ACQUIRE,
 					 __ATOMIC_RELAXED))
 		return NULL;			/* the slot is busy: skip this sample */
 	w->size = size;
+	w->mask = mask;
 	w->type = type;
 	w->cpu = smp_processor_id();
 	w->hit = 0;
@@ -367,7 +437,7 @@ static void release_slot(struct watchpoint *w)
 static void watch(struct kcsan_cpu *kc, unsigned long ptr, unsigned long size,
 		  unsigned int type, unsigned long ip)
 {
-	struct watchpoint *w = arm(ptr, size, type);
+	struct watchpoint *w = arm(ptr, size, type, 0);
 	struct kcsan_access me;
 	u64 old, new;
 	bool hit;
@@ -394,7 +464,7 @@ static void start_in_flight(struct kcsan_cpu *kc, unsigned long ptr, unsigned lo
 	struct in_flight *f = &kc->pending;
 	struct watchpoint *w;
 
-	if (f->w || !(w = arm(ptr, size, type)))
+	if (f->w || !(w = arm(ptr, size, type, 0)))
 		return;
 	fill_access(&f->me, ptr, size, type, ip);
 	f->budget = REORDER_BUDGET;
@@ -403,33 +473,191 @@ static void start_in_flight(struct kcsan_cpu *kc, unsigned long ptr, unsigned lo
 }
 
 /* The barrier (or the budget's end) the in-flight access cannot pass:
- * stall here, with its watchpoint still up, and see who came. */
-static void end_in_flight(struct kcsan_cpu *kc)
+ * stall here (unless the caller did), with its watchpoint still up, and
+ * see who came. */
+static void end_in_flight(struct kcsan_cpu *kc, bool stall)
 {
 	struct in_flight *f = &kc->pending;
 	struct watchpoint *w = f->w;
 
 	if (!w)
 		return;
-	udelay(__atomic_load_n(&kcsan_udelay, __ATOMIC_RELAXED));
+	if (stall)
+		udelay(__atomic_load_n(&kcsan_udelay, __ATOMIC_RELAXED));
 	if (disarm(w))
 		report(&f->me, &w->other, 0, 0, f->passed_marked_store);
 	f->w = NULL;
 	release_slot(w);
 }
 
-void kcsan_release(void)
+/*
+ * The marked store before this access has been performed: did it store a
+ * pointer into the fresh object? Then that was its publication. The
+ * instrumentation passes no value, so it is read back from the place.
+ */
+static void fresh_note_store(struct fresh *f)
+{
+	unsigned long v;
+
+	if (!f->check)
+		return;
+	v = *(volatile unsigned long *)f->check;
+	if (!f->pub && v >= f->start && v < f->end)
+		f->pub = f->marked;
+	f->check = 0;
+}
+
+/* Whether store i of the fresh object came before its publication. */
+static bool fresh_store_passed(const struct fresh *f, int i)
+{
+	return f->pub && f->marked_at[i] < f->pub;
+}
+
+/* Whether a store of the fresh object was published by a marked store
+ * that did not order it: the stall is the window a reader needs. */
+static bool fresh_passed(struct fresh *f)
+{
+	if (!f->w)
+		return false;
+	fresh_note_store(f);
+	for (int i = 0; i < f->nstores; i++)
+		if (fresh_store_passed(f, i))
+			return true;
+	return false;
+}
+
+/* The fresh object's watchpoint down: stalled first (unless the caller
+ * did) if its stores passed a marked store; a hit is reported with the
+ * store it hit. */
+static void end_fresh(struct kcsan_cpu *kc, bool stall)
+{
+	struct fresh *f = &kc->fresh;
+	struct watchpoint *w = f->w;
+
+	if (!w)
+		return;
+	if (fresh_passed(f) && stall)
+		udelay(__atomic_load_n(&kcsan_udelay, __ATOMIC_RELAXED));
+	if (disarm(w)) {
+		const struct kcsan_access *o = &w->other;
+
+		for (int i = 0; i < f->nstores; i++) {
+			const struct kcsan_access *s = &f->stores[i];
+
+			if (s->ptr < o->ptr + o->size && o->ptr < s->ptr + s->size) {
+				report(s, o, 0, 0, fresh_store_passed(f, i));
+				break;
+			}
+		}
+	}
+	f->w = NULL;
+	release_slot(w);
+}
+
+/*
+ * A plain store of this CPU into its fresh object: kept in flight on the
+ * object's watchpoint (set on the first store's line; a store to another
+ * line is left to the random samples). False if not kept.
+ */
+static bool fresh_store(struct kcsan_cpu *kc, unsigned long ptr, unsigned long size,
+			unsigned long ip)
+{
+	struct fresh *f = &kc->fresh;
+	unsigned long line = ptr & ~63UL, bytes = line_bytes(line, ptr, size);
+	int i;
+
+	if ((ptr >> 6) != ((ptr + size - 1) >> 6))
+		return false;
+	if (!f->w) {
+		f->w = arm(line, 64, KCSAN_ACCESS_WRITE | WATCH_LINE, bytes);
+		if (!f->w)
+			return false;
+		f->line = line;
+		f->nstores = 0;
+		f->marked = 0;
+		f->check = 0;
+		f->pub = 0;
+	} else if (f->line != line) {
+		return false;
+	}
+	f->budget = REORDER_BUDGET;
+	for (i = 0; i < f->nstores; i++)
+		if (f->stores[i].ptr == ptr && f->stores[i].size == size)
+			break;
+	if (i == f->nstores) {
+		if (i == FRESH_STORES)
+			return true;	/* its bytes watched are the ones remembered */
+		f->nstores++;
+		__atomic_fetch_or(&f->w->mask, bytes, __ATOMIC_RELAXED);
+	}
+	/* The latest store to these bytes is the one a reader would see torn. */
+	fill_access(&f->stores[i], ptr, size, KCSAN_ACCESS_WRITE, ip);
+	f->marked_at[i] = f->marked;
+	return true;
+}
+
+void kcsan_alloc(const void *p, unsigned long size)
 {
 	struct kcsan_cpu *kc;
+	unsigned long n;
+
+	if (!__atomic_load_n(&kcsan_enabled, __ATOMIC_RELAXED) || !p)
+		return;
+	n = __atomic_load_n(&kcsan_fresh, __ATOMIC_RELAXED);
+	kc = this_cpu_ptr(&kcsan_cpu);
+	if (!n || kc->busy || in_nmi() || in_irq())
+		return;
+	preempt_disable();
+	kc->busy = 1;
+	end_fresh(kc, true);		/* the previous object's stores end here */
+	kc->fresh.end = 0;
+	if (++kc->allocs % n == 0) {
+		kc->fresh.start = (unsigned long)p;
+		kc->fresh.end = (unsigned long)p + size;
+		kc->fresh.life = FRESH_LIFE;
+	}
+	kc->busy = 0;
+	preempt_enable_no_resched();
+}
+
+void kcsan_free(const void *p)
+{
+	struct kcsan_cpu *kc;
+	unsigned long a = (unsigned long)p;
 
 	if (!__atomic_load_n(&kcsan_enabled, __ATOMIC_RELAXED))
 		return;
 	kc = this_cpu_ptr(&kcsan_cpu);
-	if (kc->busy || !kc->pending.w)
+	if (kc->busy || !kc->fresh.end || a < kc->fresh.start || a >= kc->fresh.end)
 		return;
 	preempt_disable();
 	kc->busy = 1;
-	end_in_flight(kc);
+	/* The allocator's own stores (poison, its free list) are no
+	 * initialisation, and another CPU may have the memory next. */
+	end_fresh(kc, true);
+	kc->fresh.end = 0;
+	kc->busy = 0;
+	preempt_enable_no_resched();
+}
+
+void kcsan_release(void)
+{
+	struct kcsan_cpu *kc;
+	bool stall;
+
+	if (!__atomic_load_n(&kcsan_enabled, __ATOMIC_RELAXED))
+		return;
+	kc = this_cpu_ptr(&kcsan_cpu);
+	if (kc->busy || (!kc->pending.w && !kc->fresh.w))
+		return;
+	preempt_disable();
+	kc->busy = 1;
+	/* One stall for both: their watchpoints are up together. */
+	stall = kc->pending.w || fresh_passed(&kc->fresh);
+	if (stall)
+		udelay(__atomic_load_n(&kcsan_udelay, __ATOMIC_RELAXED));
+	end_in_flight(kc, false);
+	end_fresh(kc, false);
 	kc->busy = 0;
 	preempt_enable_no_resched();
 }
@@ -460,7 +688,17 @@ void kcsan_check(const volatile void *p, unsigned long size, unsigned int type,
 		    (KCSAN_ACCESS_MARKED | KCSAN_ACCESS_WRITE))
 			kc->pending.passed_marked_store = true;
 		if (--kc->pending.budget <= 0)
-			end_in_flight(kc);
+			end_in_flight(kc, true);
+	}
+	if (kc->fresh.w) {
+		fresh_note_store(&kc->fresh);
+		if ((type & (KCSAN_ACCESS_MARKED | KCSAN_ACCESS_WRITE)) ==
+		    (KCSAN_ACCESS_MARKED | KCSAN_ACCESS_WRITE)) {
+			kc->fresh.marked++;
+			kc->fresh.check = size == sizeof(long) && !(ptr & 7) ? ptr : 0;
+		}
+		if (--kc->fresh.budget <= 0)
+			end_fresh(kc, true);
 	}
 	/* Someone's watchpoint on this line, or the next one the access reaches? */
 	for (unsigned long line = ptr >> 6; line <= (ptr + size - 1) >> 6; line++) {
@@ -484,6 +722,12 @@ void kcsan_check(const volatile void *p, unsigned long size, unsigned int type,
 			goto out;
 		}
 	}
+	if (kc->fresh.end && --kc->fresh.life <= 0)
+		kc->fresh.end = 0;
+	if (kc->fresh.end && type == KCSAN_ACCESS_WRITE && !in_irq() &&
+	    ptr >= kc->fresh.start && ptr + size <= kc->fresh.end &&
+	    fresh_store(kc, ptr, size, ip))
+		goto out;
 	if (--kc->countdown <= 0) {
 		unsigned long skip = __atomic_load_n(&kcsan_skip, __ATOMIC_RELAXED);
 

@@ -44,9 +44,9 @@ CMDLINE_ULONG_TAGGED("lab3.duration", lab3dur, lab3_duration_s, 1, 600,
  * lab3.churn=1: the updater deletes a key and inserts it again, so that
  * every other operation links a new entry. Lab 3's KCSAN check needs
  * inserts that succeed: an insert with list_add() is caught only when a
- * sampled store of the new entry's links is still in flight as a reader
- * reaches the entry (docs/kcsan.md), and into a table kept half full one
- * insert in eight succeeds.
+ * watched store of the new entry's links is still in flight as a reader
+ * reaches the entry (docs/kcsan.md), each insert is one more chance, and
+ * into a table kept half full one insert in eight succeeds.
  */
 static unsigned long lab3_churn;
 CMDLINE_ULONG_TAGGED("lab3.churn", lab3churn, lab3_churn, 0, 1,

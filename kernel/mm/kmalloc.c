@@ -40,6 +40,7 @@
 #include <panic.h>
 #include <c2c_mark.h>
 #include <kasan.h>
+#include <kcsan.h>
 
 /*
  * CONFIG_KASAN (docs/kasan.md): this file is built without instrumentation,
@@ -198,7 +199,8 @@ static bool pool_push(struct pool *pl, void *obj)
 		pl->top = c;
 	}
 	c->p[c->n++] = obj;
-	pl->nfree++;
+	/* Marked: kmalloc_show_stats() reads it without the pool's lock. */
+	WRITE_ONCE(pl->nfree, pl->nfree + 1);
 	return true;
 }
 
@@ -215,7 +217,7 @@ static void *pool_pop(struct pool *pl)
 	}
 	if (!c)
 		return NULL;
-	pl->nfree--;
+	WRITE_ONCE(pl->nfree, pl->nfree - 1);
 	return c->p[--c->n];
 }
 
@@ -279,7 +281,8 @@ static bool pool_grow(struct pool *pl, unsigned int cls)
 	for (unsigned int i = n; i-- > (KASAN_ON && n >= 4);)
 		if (!pool_push(pl, va + (size_t)i * size))
 			panic("kmalloc: out of memory for the class-%u pool", size);
-	pl->pages++;
+	/* Marked: kmalloc_get_stats() (qs_stats()) reads it without the lock. */
+	WRITE_ONCE(pl->pages, pl->pages + 1);
 	return true;
 }
 
@@ -536,7 +539,10 @@ static __always_inline void *c2c_note(void *obj, size_t size, void *site)
 
 void *kmalloc(size_t size)
 {
-	return c2c_note(kmalloc_core(size), size, __builtin_return_address(0));
+	void *p = c2c_note(kmalloc_core(size), size, __builtin_return_address(0));
+
+	kcsan_alloc(p, size);	/* the caller's stores from here initialise it */
+	return p;
 }
 
 void *kzalloc(size_t size)
@@ -545,6 +551,7 @@ void *kzalloc(size_t size)
 
 	if (p)
 		memset(p, 0, size);
+	kcsan_alloc(p, size);	/* after the zeroing: the caller's stores initialise it */
 	return p;
 }
 
@@ -579,6 +586,7 @@ void kfree(const void *p)
 
 	if (!p)
 		return;
+	kcsan_free(p);		/* before the poisoning: those stores are not its initialisation */
 	pg = object_page(p);
 	if (pg->flags & PG_LARGE) {
 		kfree_large(obj, pg);
