@@ -244,7 +244,7 @@ static bool pool_grow(struct pool *pl, unsigned int cls)
 
 	if (!pa)
 		return false;
-	pg->flags = PG_SLAB;
+	WRITE_ONCE(pg->flags, PG_SLAB);
 	pg->cls = cls;
 	pg->freemap = 0;
 #ifdef CONFIG_KASAN
@@ -252,7 +252,7 @@ static bool pool_grow(struct pool *pl, unsigned int cls)
 		phys_addr_t meta = alloc_pages(meta_order(cls));
 
 		if (!meta) {
-			pg->flags = 0;
+			WRITE_ONCE(pg->flags, 0);
 			free_pages(pa, 0);
 			return false;
 		}
@@ -393,7 +393,7 @@ static void *kmalloc_large(size_t size)
 	if (!pa)
 		return NULL;
 	pg = phys_to_page(pa);
-	pg->flags = PG_LARGE;
+	WRITE_ONCE(pg->flags, PG_LARGE);
 	pg->order = order;
 	pg->private = size;
 #ifdef CONFIG_KASAN
@@ -401,7 +401,7 @@ static void *kmalloc_large(size_t size)
 		phys_addr_t meta = alloc_pages(0);
 
 		if (!meta) {
-			pg->flags = 0;
+			WRITE_ONCE(pg->flags, 0);
 			free_pages(pa, order);
 			return NULL;
 		}
@@ -429,7 +429,7 @@ static void kfree_large(void *p, struct page *pg)
 	free_pages(pg->freemap, 0);
 	pg->freemap = 0;
 #endif
-	pg->flags = 0;
+	WRITE_ONCE(pg->flags, 0);
 	free_pages(virt_to_phys(p), order);
 	if (KASAN_ON)
 		return;		/* counted when it went into the quarantine */

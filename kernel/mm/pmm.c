@@ -88,7 +88,12 @@ static void free_block(u32 pfn, unsigned int order)
 	while (order < MAX_ORDER) {
 		u32 buddy = pfn ^ (1U << order);
 
-		if (buddy >= nr_pfn || !(pages[buddy].flags & PG_BUDDY) ||
+		/*
+		 * A buddy that is not free may be a kmalloc page, whose flags
+		 * kmalloc sets without pmm_lock (WRITE_ONCE): marked here too.
+		 * It can never read PG_BUDDY there, so the answer is the same.
+		 */
+		if (buddy >= nr_pfn || !(READ_ONCE(pages[buddy].flags) & PG_BUDDY) ||
 		    pages[buddy].order != order)
 			break;
 		list_del(buddy, order);

@@ -103,7 +103,7 @@ static void tick_interrupt(struct pt_regs *regs, void *arg)
 	replay_stop_check(ktime_get_ns());
 	ts->ticks++;
 	ts->by_context[ctx]++;
-	this_cpu(tick_count)++;
+	WRITE_ONCE(this_cpu(tick_count), this_cpu(tick_count) + 1);	/* cpu_ticks() */
 	trace_event(TRACE_IRQ, TR_TICK, ctx, 0);
 	scheduler_tick(ctx);
 	rcu_hook_tick(ctx);
