@@ -44,16 +44,6 @@ void modslow_unpublish(struct modslow_ops *ops)
 }
 EXPORT_SYMBOL(modslow_unpublish);
 
-static int load(const char *name, const char *params, char *err)
-{
-	const void *img;
-	size_t size;
-
-	if (test_module_image(name, &img, &size))
-		return -ENOENT;
-	return load_module(img, size, params, err, QS_MODULE_ERRLEN);
-}
-
 struct slow_load {
 	const char *params;
 	char err[QS_MODULE_ERRLEN];
@@ -63,7 +53,7 @@ static int load_slow(void *arg)
 {
 	struct slow_load *s = arg;
 
-	return load("modslow", s->params, s->err);
+	return test_module_load("modslow", s->params, s->err);
 }
 
 /* Load modslowuser while modslow's init (init_ms=500) is 150 ms in. */
@@ -77,7 +67,7 @@ static void link_during_init(struct ktest_ctx *t, const char *params, int want)
 	loader = kthread_run(load_slow, &s, "modslow");
 	KT_ASSERT(t, loader, "no thread");
 	msleep(150);
-	r = load("modslowuser", NULL, err);
+	r = test_module_load("modslowuser", NULL, err);
 	KT_EXPECT(t, r == -EBUSY && strstr(err, "modslow"),
 		  "insmod modslowuser while modslow's init runs (%s): %d (%s), not -EBUSY naming "
 		  "modslow", params, r, r ? err : "loaded");
@@ -101,7 +91,7 @@ KTEST(module_init_link_coming)
 	test_module_same(t, &base, "a failed init with a link attempt");
 
 	link_during_init(t, "init_ms=500", 0);
-	r = load("modslowuser", NULL, err);
+	r = test_module_load("modslowuser", NULL, err);
 	KT_EXPECT(t, r == 0, "insmod modslowuser once modslow is live: %d (%s)", r, err);
 	if (!r) {
 		r = unload_module("modslow", 0, NULL);

@@ -30,7 +30,8 @@ int test_module_image(const char *name, const void **data, size_t *size)
 	return initrd_find(path, data, size);
 }
 
-static int load(const char *name, const char *params, char *err)
+/* insmod of lib/modules/<name>.ko with params; err gets the loader's reason. */
+int test_module_load(const char *name, const char *params, char *err)
 {
 	const void *img;
 	size_t size;
@@ -56,7 +57,7 @@ static void warm_up_once(void)
 	if (warm)
 		return;
 	warm = true;
-	if (load("hello", NULL, err) == 0)
+	if (test_module_load("hello", NULL, err) == 0)
 		unload_module("hello", 0, NULL);
 }
 
@@ -99,11 +100,11 @@ KTEST(module_load_unload)
 
 	test_module_baseline(&base);
 
-	r = load("hello", "count=3 who=ktest loud", err);
+	r = test_module_load("hello", "count=3 who=ktest loud", err);
 	KT_ASSERT(t, r == 0, "insmod hello count=3: %d: %s", r, err);
 	KT_EXPECT(t, module_ctl_call("hello", HELLO_CTL_COUNT, 0, NULL, 0) == 3,
 		  "the count parameter reached the module");
-	r = load("hello", NULL, err);
+	r = test_module_load("hello", NULL, err);
 	KT_EXPECT(t, r == -EEXIST, "a second hello: %d (%s)", r, err);
 	spin = module_symbol_address("hello", "hello_spin");
 	KT_EXPECT(t, spin >= MODULE_AREA_START && spin < MODULE_AREA_END,
@@ -130,12 +131,12 @@ KTEST(module_params_refused)
 
 	test_module_baseline(&base);
 	for (unsigned int i = 0; i < ARRAY_SIZE(bad); i++) {
-		int r = load("hello", bad[i], err);
+		int r = test_module_load("hello", bad[i], err);
 
 		kt_info("insmod hello %s: %d: %s", bad[i], r, err);
 		KT_EXPECT(t, r == -EINVAL, "insmod hello %s: %d", bad[i], r);
 	}
-	KT_EXPECT(t, load("hello", "fail=19", err) == -19 && strstr(err, "init failed"),
+	KT_EXPECT(t, test_module_load("hello", "fail=19", err) == -19 && strstr(err, "init failed"),
 		  "a failing init: %s", err);
 	test_module_same(t, &base, "refused parameters and a failing init");
 }
@@ -151,7 +152,7 @@ KTEST(module_busy)
 	struct task *holder;
 	int r;
 
-	r = load("hello", NULL, err);
+	r = test_module_load("hello", NULL, err);
 	KT_ASSERT(t, r == 0, "insmod hello: %s", err);
 	holder = kthread_run(hold_reference, NULL, "modhold");
 	KT_ASSERT(t, holder, "no thread");
@@ -232,7 +233,7 @@ KTEST(module_bad_images)
 KTEST(module_backtrace)
 {
 	char err[QS_MODULE_ERRLEN];
-	int r = load("hello", NULL, err);
+	int r = test_module_load("hello", NULL, err);
 
 	KT_ASSERT(t, r == 0, "insmod hello: %s", err);
 	KT_EXPECT(t, module_ctl_call("hello", HELLO_CTL_BACKTRACE, 0, NULL, 0) == 0, "backtrace");
@@ -244,7 +245,7 @@ KTEST(module_backtrace)
 KTEST_MANUAL(module_oops)
 {
 	char err[QS_MODULE_ERRLEN];
-	int r = load("hello", NULL, err);
+	int r = test_module_load("hello", NULL, err);
 
 	KT_ASSERT(t, r == 0, "insmod hello: %s", err);
 	module_ctl_call("hello", HELLO_CTL_OOPS, 0, NULL, 0);

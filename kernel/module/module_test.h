@@ -10,6 +10,8 @@ extern unsigned long module_stress_duration_s;
 
 /* lib/modules/<name>.ko from the initrd. */
 int test_module_image(const char *name, const void **data, size_t *size);
+/* insmod of that image with params (NULL: none); err (QS_MODULE_ERRLEN) gets the reason. */
+int test_module_load(const char *name, const char *params, char *err);
 
 /* What a leak would change: kmalloc objects and bytes, module memory. */
 struct test_module_baseline {
