@@ -309,6 +309,7 @@ bool get_task_unless_zero(struct task *p);
 bool tasklist_is_rcu(void);
 void tasklist_set_rcu(bool rcu);	/* benchmarks switch modes in one boot */
 void show_tasks(void);
+const char *task_state_name(long state);	/* "R", "S", "D", "N", "X" as show_tasks() prints */
 /* Task structs allocated and not yet freed (idle tasks included). */
 long nr_tasks_alive(void);
 

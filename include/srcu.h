@@ -156,6 +156,8 @@ void srcu_barrier(struct srcu_struct *ss);
 unsigned long get_state_synchronize_srcu(struct srcu_struct *ss);
 unsigned long start_poll_synchronize_srcu(struct srcu_struct *ss);
 bool poll_state_synchronize_srcu(struct srcu_struct *ss, unsigned long cookie);
+/* Print ss's grace-period state, rank sums and kthread (a report's detail). */
+void srcu_show(struct srcu_struct *ss);
 
 /* ---- Checking (CONFIG_PROVE_RCU; docs/rcu/checking.md). */
 

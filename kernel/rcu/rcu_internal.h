@@ -138,6 +138,7 @@ void rcu_stats_list_len(unsigned long len);	/* a callback list of len entered a 
 void rcu_stats_batch(unsigned long n);		/* n callbacks were invoked in one go */
 void rcu_stats_gp_latency(u64 ns);		/* from rcu_gp_end() */
 void rcu_show_stats(void);			/* Ctrl-T */
+void srcu_show_domains(void);			/* Ctrl-T: srcu.c */
 void rcu_stats_init(void);			/* registers it, from rcu_hook_init() */
 
 /* ---- Stall warnings (stall.c), from the variant's tick hook. */

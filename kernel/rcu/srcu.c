@@ -323,6 +323,64 @@ void cleanup_srcu_struct(struct srcu_struct *ss)
 }
 EXPORT_SYMBOL(cleanup_srcu_struct);
 
+static const char *const srcu_phase_name[] = {
+	[SRCU_GP_IDLE] = "idle",
+	[SRCU_GP_DRAIN_INACTIVE] = "draining the inactive rank",
+	[SRCU_GP_DRAIN_FLIPPED] = "flipped, draining the old rank",
+};
+
+/*
+ * One domain's state, for a report that a polled cookie or a callback
+ * never came (rcutorture) and for Ctrl-T: where the grace period is,
+ * what was asked of it, and each rank's sums, so that "a reader never
+ * left" (locks != unlocks in the rank being drained) reads apart from
+ * "nobody ran the grace period" (idle, gp_req past gp_seq).
+ */
+void srcu_show(struct srcu_struct *ss)
+{
+	unsigned long locks[2] = { 0, 0 }, unlocks[2] = { 0, 0 };
+	unsigned long seq = READ_ONCE(ss->srcu_gp_seq);
+	int phase = READ_ONCE(ss->srcu_gp_phase);
+	struct task *k = READ_ONCE(ss->srcu_gp_kthread);
+	unsigned int cpu;
+
+	for (cpu = 0; cpu < CONFIG_NR_CPUS; cpu++)
+		for (int idx = 0; idx < 2; idx++) {
+			locks[idx] += READ_ONCE(ss->sda[cpu].srcu_lock_count[idx]);
+			unlocks[idx] += READ_ONCE(ss->sda[cpu].srcu_unlock_count[idx]);
+		}
+	printk("srcu: domain %s: gp_seq %lu (%s), %s; gp_req %lu; srcu_idx %lu; "
+	       "rank0 %lu locks %lu unlocks, rank1 %lu locks %lu unlocks; callbacks %s\n",
+	       ss->name, seq, seq & 1 ? "running" : "idle",
+	       phase >= 0 && phase < (int)ARRAY_SIZE(srcu_phase_name) ? srcu_phase_name[phase] : "?",
+	       READ_ONCE(ss->srcu_gp_req), READ_ONCE(ss->srcu_idx),
+	       locks[0], unlocks[0], locks[1], unlocks[1],
+	       list_empty(&ss->srcu_cblist) ? "none queued" : "queued");
+	if (k)
+		printk("srcu: domain %s: kthread pid %d state %s on cpu%u\n", ss->name, k->pid,
+		       task_state_name(READ_ONCE(k->state)), READ_ONCE(k->cpu));
+}
+EXPORT_SYMBOL(srcu_show);
+
+/* Ctrl-T: every live domain. A trylock: the dump must not wait on a
+ * domain being set up or torn down (it says so instead). */
+void srcu_show_domains(void)
+{
+	struct srcu_struct *ss;
+	unsigned int n = 0;
+
+	if (!mutex_trylock(&srcu_domains_mutex)) {
+		printk("srcu: domain list busy (a domain is being set up or cleaned up)\n");
+		return;
+	}
+	list_for_each_entry(ss, &srcu_domain_list, srcu_domains) {
+		srcu_show(ss);
+		n++;
+	}
+	mutex_unlock(&srcu_domains_mutex);
+	printk("srcu: domains: %u live\n", n);
+}
+
 bool srcu_readers_active(struct srcu_struct *ss)
 {
 	return srcu_readers_now(ss) > 0;

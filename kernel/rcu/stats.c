@@ -108,8 +108,14 @@ void rcu_show_stats(void)
 	}
 }
 
-/* Ctrl-T (include/sysrq.h): RCU's part. */
-static struct sysrq_report rcu_sysrq = { .name = "rcu", .show = rcu_show_stats };
+/* Ctrl-T (include/sysrq.h): RCU's part, SRCU's domains included. */
+static void rcu_sysrq_show(void)
+{
+	rcu_show_stats();
+	srcu_show_domains();
+}
+
+static struct sysrq_report rcu_sysrq = { .name = "rcu", .show = rcu_sysrq_show };
 
 void rcu_stats_init(void)
 {

@@ -489,7 +489,7 @@ bool kthread_should_stop(void)
 	return READ_ONCE(current->should_stop);
 }
 
-static const char *state_name(long s)
+const char *task_state_name(long s)
 {
 	switch (s) {
 	case TASK_RUNNING:		return "R";
@@ -504,7 +504,7 @@ static const char *state_name(long s)
 static void show_one(struct task *p, void *arg)
 {
 	printk("%5d %-16s %s cpu%-2d prio %3d %s nvcsw %lu nivcsw %lu migr %lu\n",
-	       p->pid, p->name, state_name(p->state), p->cpu, p->prio,
+	       p->pid, p->name, task_state_name(p->state), p->cpu, p->prio,
 	       p->policy == SCHED_FIFO ? "FIFO" : p->policy == SCHED_RR ? "RR  " : "NORM",
 	       p->nvcsw, p->nivcsw, p->migrations);
 }

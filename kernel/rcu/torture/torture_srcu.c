@@ -41,6 +41,7 @@ static struct task *srcu_readers[SRCU_TORTURE_READERS];
 static struct task *srcu_writers[SRCU_TORTURE_WRITERS];
 static unsigned int srcu_nreaders;
 atomic_long_t torture_srcu_reads, torture_srcu_polls;
+static atomic_t srcu_stall_shown;
 
 static int srcu_torture_reader(void *arg)
 {
@@ -102,6 +103,12 @@ static void srcu_torture_poll(unsigned long cookie, unsigned long before, const 
 			atomic_long_inc(&torture_errors.srcu);
 			torture_report("poll_state_synchronize_srcu(%lu) (%s) still false after %d s",
 				       cookie, how, SRCU_WAIT_LIMIT / HZ);
+			/* Who holds it up: a reader that never left, or a
+			 * grace period nobody ran (the first writer says). */
+			if (!atomic_xchg(&srcu_stall_shown, 1)) {
+				srcu_show(&torture_srcu);
+				show_tasks();
+			}
 			return;
 		}
 		/* First a few quick looks: a grace period that ends under a
@@ -163,6 +170,7 @@ int torture_srcu_start(void)
 	atomic_long_set(&torture_srcu_reads, 0);
 	atomic_long_set(&torture_srcu_polls, 0);
 	atomic_long_set(&srcu_stamp, 0);
+	atomic_set(&srcu_stall_shown, 0);
 	if (init_srcu_struct(&torture_srcu, "torture") != 0)
 		return -1;
 	torture_srcu_up = true;
