@@ -40,6 +40,10 @@ def test_hang_is_reported_as_timeout(boot):
     assert r.status == "timeout" and r.exit_code is None
     assert not r.verdict("pass")[0]
     assert r.elapsed < 30
+    # Before the kill the runner pressed Ctrl-T: a hang's log says which
+    # task waits where (qs.console.QemuConsole.dump_before_kill).
+    assert "---- end of statistics ----" in r.log, r.tail()
+    assert "pid name" in r.log and "srcu: domains:" in r.log, r.tail()
 
 
 def test_results_json_written(boot):

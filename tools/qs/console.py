@@ -12,7 +12,9 @@ Typing is done at the guest's pace: Console.type_after(regex, text)
 waits until the guest has printed regex and only then sends the text,
 and Console.shell(commands) waits for the shell's prompt before each
 command, as a person would. A run that does not end within its time is
-killed (SIGKILL: the kernel has nothing to flush) and called a timeout.
+asked for its Ctrl-T dump (tasks, timers, grace periods: a few seconds at
+most), then killed (SIGKILL: the kernel has nothing to flush) and called a
+timeout.
 """
 import os
 import re
@@ -26,6 +28,9 @@ import pexpect.fdpexpect
 
 # The shell's prompt (user/bin/sh.c): "$ " at the start of a line.
 PROMPT = re.compile(rb"(?:^|\n)\$ ")
+# The last line of the Ctrl-T dump (kernel/core/sysrq.c).
+STATS_END = re.compile(rb"---- end of statistics ----")
+DUMP_LIMIT_S = 5
 
 
 class Sink:
@@ -116,12 +121,24 @@ class Console:
 class QemuConsole(Console):
     """QEMU itself under pexpect, its serial port on the pty."""
 
+    def dump_before_kill(self, limit=DUMP_LIMIT_S):
+        """A hung guest's last words: press Ctrl-T (kernel/core/sysrq.c)
+        and give the kernel a few seconds to print its tasks, timers and
+        grace periods into the log, so that a timeout says who waits for
+        what. A guest too stuck to answer just costs the few seconds."""
+        try:
+            self.child.send(b"\x14")
+            self.child.expect([STATS_END, pexpect.EOF, pexpect.TIMEOUT], timeout=limit)
+        except OSError:
+            pass
+
     def wait(self):
         """Wait for QEMU to exit within the deadline: its exit status, or
         None after killing it at the deadline."""
         i = self.child.expect([pexpect.EOF, pexpect.TIMEOUT], timeout=self.left())
         self.ended = time.monotonic()
         if i == 1 and self.child.isalive():
+            self.dump_before_kill()
             self.child.kill(signal.SIGKILL)
         self.child.expect([pexpect.EOF, pexpect.TIMEOUT], timeout=5)
         self.child.close(force=True)
