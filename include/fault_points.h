@@ -21,4 +21,5 @@
 	X(migrate_off_rq, "finish_task_switch(): a preempted task that may not stay, off every queue until it is queued on an allowed CPU")	\
 	X(dead_tasks_tasklet, "dead_tasks_free(): the tasklet, before it queues the dead tasks put_task() parked")	\
 	X(kill_signal_self, "proc_signal(): a real signal about to be queued on the sender's own process")	\
+	X(srcu_kthread_woken, "srcu_gp_kthread(): woken with work to do, before it takes the callbacks")	\
 	X(cpu_stopper_irqs_off, "cpu_stopper(): interrupts off on the dying CPU, its tick not yet stopped")

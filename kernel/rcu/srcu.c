@@ -52,6 +52,7 @@
 #include <errno.h>
 #include <string.h>
 #include <cmdline.h>
+#include <fault_inject.h>
 #include <arch/cpu.h>
 
 static bool srcu_break;
@@ -232,12 +233,22 @@ static int srcu_gp_kthread(void *arg)
 		bool wanted;
 
 		wait_event(ss->srcu_gp_wq, srcu_work_or_stop(ss));
+		fault_inject(srcu_kthread_woken, ss);
 		flags = spin_lock_irqsave(&ss->srcu_cb_lock);
 		list_splice_init(&ss->srcu_cblist, &batch);
 		wanted = srcu_gp_wanted(ss);
 		spin_unlock_irqrestore(&ss->srcu_cb_lock, flags);
-		if (list_empty(&batch) && !wanted)
-			return 0;	/* asked to stop, nothing left */
+		if (list_empty(&batch) && !wanted) {
+			/*
+			 * Nothing to do: either we were asked to stop, or the
+			 * request we woke for was met meanwhile by another
+			 * updater's synchronize_srcu(). Only the first ends
+			 * the thread; the domain still needs it otherwise.
+			 */
+			if (kthread_should_stop())
+				return 0;
+			continue;
+		}
 		synchronize_srcu(ss);
 		while (!list_empty(&batch)) {
 			struct rcu_head *h = list_first_entry(&batch, struct rcu_head, list);

@@ -12,6 +12,11 @@
  *   ktest=srcu_domains   a reader asleep for a second in one domain does
  *                        not hold up another domain's grace period, nor
  *                        RCU's; its own domain's grace period waits for it.
+ *   ktest=srcu_kthread_spurious_wake
+ *                        the domain's kthread, woken for a polled grace
+ *                        period that another updater's synchronize_srcu()
+ *                        then provides, keeps serving the domain: a later
+ *                        start_poll cookie and call_srcu() still complete.
  *
  * SRCU does not depend on the RCU variant, so both pass under every one,
  * rcu-busted included; the mutant tests/mutants/srcu-one-rank.toml (a
@@ -27,6 +32,7 @@
 #include <time.h>
 #include <atomic.h>
 #include <printk.h>
+#include <fault_inject.h>
 
 #define SRCU_LIVE	0x5eed5eed5eed5eedUL
 
@@ -248,4 +254,82 @@ KTEST(srcu_domains)
 	kt_info("srcu grace periods: a %lu, b %lu", dom_a.srcu_gp_count, dom_b.srcu_gp_count);
 	cleanup_srcu_struct(&dom_a);
 	cleanup_srcu_struct(&dom_b);
+}
+
+/* ---- The kthread outlives a request someone else met. */
+
+static struct srcu_struct wake_ss;
+static volatile int wake_armed;
+static volatile int wake_cb_ran;
+
+/*
+ * At srcu_kthread_woken, in the kthread: it woke for a request, and
+ * before it looks again another updater's grace period meets it. Once.
+ */
+static int wake_other_updater(void *arg)
+{
+	if (arg == &wake_ss && __atomic_exchange_n(&wake_armed, 0, __ATOMIC_ACQ_REL))
+		synchronize_srcu(&wake_ss);
+	return 0;
+}
+
+static void wake_cb(void *arg)
+{
+	WRITE_ONCE(wake_cb_ran, 1);
+}
+
+/* Liveness, not timing: generous bound, so a stuck domain ends the test. */
+static bool wake_wait(bool (*done)(unsigned long), unsigned long c)
+{
+	for (int i = 0; i < 10 * HZ; i++) {
+		if (done(c))
+			return true;
+		schedule_timeout_uninterruptible(1);
+	}
+	return false;
+}
+
+static bool wake_poll_done(unsigned long c)
+{
+	return poll_state_synchronize_srcu(&wake_ss, c);
+}
+
+static bool wake_cb_done(unsigned long c)
+{
+	return READ_ONCE(wake_cb_ran);
+}
+
+KTEST(srcu_kthread_spurious_wake)
+{
+	struct rcu_head rh;
+	unsigned long c;
+	bool polled, called;
+
+	if (fault_set_handler(FAULT_srcu_kthread_woken, NULL)) {
+		printk("srcu-kthread-wake: skipped (needs CONFIG_FAULT_INJECT)\n");
+		return;
+	}
+	KT_ASSERT(t, init_srcu_struct(&wake_ss, "wake") == 0, "init_srcu_struct");
+	WRITE_ONCE(wake_armed, 1);
+	fault_set_handler(FAULT_srcu_kthread_woken, wake_other_updater);
+	c = start_poll_synchronize_srcu(&wake_ss);
+	KT_EXPECT(t, wake_wait(wake_poll_done, c), "the first cookie %lu never completed", c);
+	fault_set_handler(FAULT_srcu_kthread_woken, NULL);
+	KT_EXPECT(t, !READ_ONCE(wake_armed), "the kthread never reached srcu_kthread_woken");
+
+	c = start_poll_synchronize_srcu(&wake_ss);
+	polled = wake_wait(wake_poll_done, c);
+	WRITE_ONCE(wake_cb_ran, 0);
+	call_srcu(&wake_ss, &rh, wake_cb, NULL);
+	called = wake_wait(wake_cb_done, 0);
+	printk("srcu-kthread-wake: after a request another updater met: start_poll cookie %s, "
+	       "call_srcu() callback %s\n", polled ? "completed" : "never completed",
+	       called ? "ran" : "never ran");
+	if (!polled || !called)
+		srcu_show(&wake_ss);
+	KT_EXPECT(t, polled, "poll_state_synchronize_srcu(%lu) still false after 10 s: "
+		  "the domain's kthread stopped serving it", c);
+	KT_EXPECT(t, called, "call_srcu() callback not run after 10 s");
+	if (called)
+		cleanup_srcu_struct(&wake_ss);	/* else the callback still points at rh */
 }
