@@ -47,8 +47,8 @@ CASES = {
                        "ktest=bench_hashlookup hashlookup.quick=1 hashlookup.passes=1", None),
     "route": ("test-defconfig", (), "ip=10.0.2.15/24 ktest=bench_route_lookup route_bench.ms=50",
               "user"),
-    "semop-global": ("test-defconfig", (), "ipc=global -- semopbench {cpus} 20000; poweroff", None),
-    "semop": ("test-defconfig", (), "ipc=rcu -- semopbench {cpus} 20000; poweroff", None),
+    "semop-global": ("test-defconfig", (), "ipc=global -- semopbench {cpus} 2000 c2c; poweroff", None),
+    "semop": ("test-defconfig", (), "ipc=rcu -- semopbench {cpus} 2000 c2c; poweroff", None),
     "counters": ("figures-defconfig", NOPOISON, "ktest=c2c_*", None),
     # the lines each variant's quiescent states and grace periods write
     # (c2c.py qslines builds c2c-<variant> from configs/rcu_<variant>_defconfig)

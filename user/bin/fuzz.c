@@ -64,6 +64,7 @@
 #include <sys/stat.h>
 #include <time.h>
 #include <sys/kcov.h>
+#include <sys/c2c.h>
 #include "fuzz/edges.h"
 #include "fuzz/rnd.h"
 

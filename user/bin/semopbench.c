@@ -18,6 +18,18 @@
  * processes making getpid() calls, which share nothing in the kernel but
  * what every system call shares, so its N-to-1 ratio is the most any
  * system call scales on this machine (under TCG, with its own costs).
+ *
+ * `semopbench N OPS c2c` (a kernel booted with c2c=1, under the coherence
+ * plugin: tools/c2c.py's semop cases) marks each process's loop as one
+ * cell, "semop Ncpu", through qs_c2c() (include/uapi/c2c.h), and the
+ * processes step together after every semop(), the cell paused while
+ * they wait: under TCG a vCPU may run thousands of calls while the host
+ * stalls another, and a lock's line moves only when the CPUs take it in
+ * turn, so without steps the transfers per semop would measure the
+ * host's scheduler. A round is one call because one lock shared by all
+ * is what ipc=global is: on real CPUs running at once each acquisition
+ * finds it on another CPU. Prints "c2c cell C: semop Ncpu, M semops"
+ * (the operations the report divides by).
  */
 #include <stdio.h>
 #include <stdlib.h>
@@ -31,6 +43,7 @@
 #include <sys/sem.h>
 #include <sys/utsname.h>
 #include <quiescent.h>
+#include <sys/c2c.h>
 
 static struct utsname u;
 
@@ -62,6 +75,20 @@ static void pin(int cpu)
 }
 
 static bool null_calls;	/* the control: getpid() instead of semop() */
+static bool c2c_cells;	/* marked cells, in step (c2c) */
+static int c2c_cell;
+static char c2c_label[QS_C2C_LABEL_MAX];
+
+/* The marked loop: a cell on this CPU, a step after every call. */
+static int bench_c2c(int id, long ops)
+{
+	if (qs_c2c(QS_C2C_BEGIN, c2c_cell, (unsigned long)c2c_label))
+		return 1;
+	for (long n = 0; n < ops; n++)
+		if (op(id, n & 1 ? -1 : 1) || qs_c2c(QS_C2C_STEP, c2c_cell, 0))
+			return 1;
+	return qs_c2c(QS_C2C_END, c2c_cell, 0) ? 1 : 0;
+}
 
 /* One process's loop: `ops` calls on its own set. */
 static int bench_child(int i, int id, int gate, long ops)
@@ -69,6 +96,8 @@ static int bench_child(int i, int id, int gate, long ops)
 	pin(i);
 	if (op(gate, -1))			/* wait for the start */
 		return 1;
+	if (c2c_cells)
+		return bench_c2c(id, ops);
 	if (null_calls) {
 		for (long n = 0; n < ops; n++)
 			getpid();
@@ -88,6 +117,14 @@ static int semopbench(int procs, long ops)
 
 	for (int i = 0; i < procs; i++)
 		ids[i] = semget(IPC_PRIVATE, 1, 0600);
+	if (c2c_cells) {
+		c2c_cell = (int)qs_c2c(QS_C2C_CELL, 0, 0);
+		if (c2c_cell < 0 || qs_c2c(QS_C2C_STEPS, procs, 0)) {
+			printf("semopbench: FAIL: no c2c cell (boot with c2c=1): errno %d\n", errno);
+			return 1;
+		}
+		snprintf(c2c_label, sizeof(c2c_label), "semop %dcpu", procs);
+	}
 	for (int i = 0; i < procs; i++)
 		if (fork() == 0)
 			_exit(bench_child(i, ids[i], gate, ops));
@@ -110,6 +147,8 @@ static int semopbench(int procs, long ops)
 		printf("semopbench: FAIL: %d processes failed\n", bad);
 		return 1;
 	}
+	if (c2c_cells)
+		printf("c2c cell %d: %s, %ld semops\n", c2c_cell, c2c_label, procs * ops);
 	printf("BENCH {\"bench\":\"%s\",\"variant\":\"%s\",\"cpus\":%d,"
 	       "\"procs\":%d,\"ops_per_proc\":%ld,\"total_ns\":%lu,\"ops_per_s\":%lu,"
 	       "\"ns_per_op\":%lu}\n", null_calls ? "semopbench_null" : "semopbench",
@@ -161,11 +200,12 @@ int main(int argc, char **argv)
 	uname(&u);
 	procs = argc > 1 ? atoi(argv[1]) : u.ncpus;
 	null_calls = argc > 3 && !strcmp(argv[3], "null");
+	c2c_cells = argc > 3 && !strcmp(argv[3], "c2c");
 	if (procs < 1 || procs > 64 || ops < 2) {
-		fprintf(stderr, "usage: semopbench [procs <= 64] [ops per process] [null]\n");
+		fprintf(stderr, "usage: semopbench [procs <= 64] [ops per process] [null|c2c]\n");
 		return 2;
 	}
-	if (!null_calls)
+	if (!null_calls && !c2c_cells)
 		round_trip(ops < 100000 ? ops : 100000);
 	return semopbench(procs, ops);
 }

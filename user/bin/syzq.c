@@ -49,6 +49,7 @@
 #include <sys/module.h>
 #include <sys/trace.h>
 #include <sys/kcov.h>
+#include <sys/c2c.h>
 #include "fuzz/prog.h"
 #include "fuzz/edges.h"
 #include "fuzz/rnd.h"

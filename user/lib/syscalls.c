@@ -3,6 +3,7 @@
 #include <sys/wait.h>
 #include <sys/utsname.h>
 #include <sys/kcov.h>
+#include <sys/c2c.h>
 #include <unistd.h>
 #include <sched.h>
 #include <time.h>
@@ -49,6 +50,7 @@ long qs_rcu(int op, unsigned long n)		{ return ret(__syscall2(SYS_qs_rcu, op, n)
 long qs_tasklist(long op, long arg)		{ return ret(__syscall2(SYS_qs_tasklist, op, arg)); }
 /* A READ result with QS_KCOV_OVERFLOW set is positive: ret() passes it on. */
 long qs_kcov(int op, unsigned long a, unsigned long b) { return ret(__syscall3(SYS_qs_kcov, op, a, b)); }
+long qs_c2c(int op, unsigned long a, unsigned long b) { return ret(__syscall3(SYS_qs_c2c, op, a, b)); }
 
 void _exit(int status)
 {

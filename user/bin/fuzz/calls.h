@@ -156,6 +156,7 @@ enum fz_kind {
 	CALL(SYS_qs_rtcache, R_NONE, 0, K_OP, K_INT, K_BUF, K_INT)		\
 	CALL(SYS_qs_trace, R_NONE, 0, K_OP, K_INT, K_INT)			\
 	CALL(SYS_qs_kcov, R_NONE, F_NOGEN, K_OP, K_INT, K_INT)			\
+	CALL(SYS_qs_c2c, R_NONE, F_NOGEN, K_OP, K_INT, K_BUF)				\
 	CALL(SYS_mkdir, R_NONE, 0, K_PATH, K_MODE)				\
 	CALL(SYS_rmdir, R_NONE, 0, K_PATH)					\
 	CALL(SYS_unlink, R_NONE, 0, K_PATH)					\
