@@ -91,6 +91,42 @@ def test_hashlookup_bounds(run):
         assert "hl_loop_rcu" not in code and "rcu_read" not in code, (n, obj, code, where)
 
 
+def semop_cell(kvm, case):
+    """One semopbench boot of CASE at -smp 2 under the plugin, the two
+    processes in step: (its cell's transfers per semop, by symbol)."""
+    worker = os.environ.get("PYTEST_XDIST_WORKER", "main")
+    out_dir = REPO / "build" / "c2c" / f"test-{case}-smp2-{worker}"
+    out_dir.mkdir(parents=True, exist_ok=True)
+    r, elf, out, _ = c2c_tool.boot_case(case, 2, out_dir, name="test-defconfig", timeout=300)
+    assert r.status in ("pass", "poweroff") and out.exists(), f"{case}: {r.status}\n{r.tail(30)}"
+    counts, named = Counts(out), Elf(elf)
+    ops = c2c_tool.bench_cells(r.console.bench, r.log)
+    (cid,) = [i for i, c in counts.cells.items() if c["label"] == "semop 2cpu"]
+    assert ops.get(cid) == 2 * 2000, (ops, r.tail(10))
+    by = {}
+    for n, obj, code, where, _ in cell_view(counts, named, cid):
+        by[obj] = by.get(obj, 0) + n / ops[cid]
+    return counts.cells[cid]["xfer"] / ops[cid], by
+
+
+@pytest.mark.qemu
+def test_semop_ranked_by_the_lock(kvm):
+    """semopbench, each process on its own semaphore set: under
+    ipc=global every semop takes the one sem_ids lock, whose line moves
+    whenever the other CPU took it last; under ipc=rcu the lookup writes
+    nothing shared, so almost nothing moves. Nothing common to every
+    system call (a global counter on the entry path once cost 1.6
+    transfers a call) may sit in either cell."""
+    rcu, rcu_by = semop_cell(kvm, "semop")
+    glob, glob_by = semop_cell(kvm, "semop-global")
+    assert rcu < 0.05, rcu_by
+    assert glob_by.get("sem_ids", 0) >= 0.35, glob_by
+    assert glob >= rcu + 0.35, (glob, rcu)
+    for by in (rcu_by, glob_by):
+        common = {o: x for o, x in by.items() if o.startswith(("syscall", "c2c_"))}
+        assert sum(common.values()) < 0.02, common
+
+
 @pytest.mark.qemu
 def test_report_of_the_boot(run):
     r, elf, counts, ops = run

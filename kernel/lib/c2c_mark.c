@@ -29,9 +29,10 @@ static DEFINE_PER_CPU(int, c2c_cell_open);
 
 void c2c_step_wait(struct c2c_step *s, unsigned int id)
 {
-	int round = atomic_read(&s->round);
+	int round;
 
-	c2c_cell_pause(id);
+	c2c_cell_pause(id);	/* before any look at the barrier's line */
+	round = atomic_read(&s->round);
 	if ((unsigned int)atomic_inc_return(&s->arrived) == s->threads) {
 		atomic_set(&s->arrived, 0);
 		atomic_inc(&s->round);
@@ -94,6 +95,7 @@ void __c2c_mark(const char *fmt, ...)
  * caller's kernel stack and this CPU's data), not its wait.
  */
 static struct c2c_step c2c_user_step;
+static unsigned int c2c_user_steps __cacheline_aligned;	/* its threads, read-mostly */
 
 static long sys_qs_c2c(struct pt_regs *r)
 {
@@ -110,6 +112,7 @@ static long sys_qs_c2c(struct pt_regs *r)
 		if (a < 1 || a > CONFIG_NR_CPUS)
 			return -EINVAL;
 		c2c_step_init(&c2c_user_step, a);
+		WRITE_ONCE(c2c_user_steps, a);
 		return 0;
 	case QS_C2C_BEGIN:
 		n = strncpy_from_user(label, (const char __user *)b, sizeof(label));
@@ -123,7 +126,9 @@ static long sys_qs_c2c(struct pt_regs *r)
 		c2c_cell_begin((unsigned int)a, label);
 		return 0;
 	case QS_C2C_STEP:
-		if (!c2c_user_step.threads)
+		/* Not c2c_user_step.threads: that line is the barrier's, which
+		 * the other CPUs write while this cell is still open. */
+		if (!c2c_user_steps)
 			return -EINVAL;
 		c2c_step_wait(&c2c_user_step, (unsigned int)a);
 		return 0;
