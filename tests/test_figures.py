@@ -308,3 +308,31 @@ def test_thennow_report_without_boots(tmp_path):
     assert "| ltimer | 8 | 160.00 | 160.00 | 0.05 | 0.08 | 6/2 | 90 | 5000 |" in md
     assert "| tree | 1 | 20.00 |" in md
     assert "overcommitted" in md
+
+
+def test_semop_model_render_without_boots(tmp_path):
+    """The modelled semop subsection from recorded counts: the picture,
+    the transfers table and the ratio rows on both machines; RCU ahead
+    wherever the global lock's line moves, even with the wait left out."""
+    from figs import Section, semopmodel
+    from figs.doc import Doc
+
+    def c(mode, cpus, xfer):
+        return dict(mode=mode, cpus=cpus, ops=2000 * cpus,
+                    per_op=dict(insns=750.0, loads=210.0, stores=165.0, rmw=1.1, xfer=xfer,
+                                inval=xfer, cold=0.0))
+    model = dict(boot_s=15.7, ops=2000,
+                 cells=[c("global", 1, 0.0), c("rcu", 1, 0.0), c("global", 2, 1.32),
+                        c("rcu", 2, 0.005), c("global", 4, 1.1), c("rcu", 4, 0.24)])
+    by = semopmodel.table(model)
+    r = semopmodel.ratios(by, "p3")
+    assert 0.95 < r[1] < 1.05 and r[2] > 1.3 and r[4] > 1.1, r
+    doc = Doc()
+    s = Section("ipc", "t", doc)
+    semopmodel.render(doc, s, model, tmp_path)
+    assert s.pngs and (tmp_path / s.pngs[0]).exists(), s.pngs
+    text = doc.to_markdown()
+    assert "Modelled, not timed" in text and "rcu ÷ global, modelled" in text, text[:500]
+    doc2 = Doc()
+    semopmodel.render(doc2, Section("ipc", "t", doc2), dict(error="no plugin"), tmp_path)
+    assert "Not modelled: no plugin" in doc2.to_markdown()

@@ -21,8 +21,10 @@ def collect(ctx):
     counts = [1, ctx.cpus] if ctx.cpus > 1 else [1]
     ops, repeat, boots = (100000, 2, 1) if ctx.quick else (500000, 3, 2)
     res = tool.collect(counts, ops, repeat, boots, ctx.kvm)
+    from figs import semopmodel
     return dict(results={f"{m}-smp{n}": v for (m, n), v in res.items()}, counts=counts, ops=ops,
-                repeat=repeat, boots=boots)
+                repeat=repeat, boots=boots,
+                model=semopmodel.collect(ctx))      # the same benchmark, counted and modelled
 
 
 def results(data):
@@ -64,6 +66,8 @@ def render(data, ctx, out):
         doc.img(png, "seed 004 Table 5: global ÷ rcu by CPUs, the paper's 8-CPU ratio beside")
     doc.p("The table as `make semopbench` prints it:")
     doc.pre(text)
+    from figs import semopmodel
+    semopmodel.render(doc, s, data.get("model"), out)
     return s
 
 

@@ -1,0 +1,136 @@
+"""Seed 004 Table 5's comparison modelled from cache-line counts, beside
+the timed one (tools/figs/ipc.py draws both): semopbench booted under
+the coherence plugin with ipc=global and ipc=rcu at 1, 2 and 4 CPUs
+(tools/c2c.py's semop cases: each process on its own set, the processes
+in step after every semop(), so the counts do not depend on the host),
+each cell's counts per semop priced by tools/qs/costmodel.py on seed 001
+Table 1's Pentium III and a current core.
+
+What the model prices is the line the global lock moves on each
+semop(); what it leaves out is the wait for the lock while another CPU
+holds it, which grows with the CPUs and is most of the paper's 11 x at
+8 CPUs. The modelled ratio is therefore a lower bound on what the lock
+costs, and it ranks the designs by the mechanism alone.
+"""
+import sys
+
+from qs import REPO
+from qs import costmodel
+from qs.c2c import Counts
+
+from figs import pyplot, save
+
+MODES = {"global": ("tab:red", "s", "--", "semop-global"), "rcu": ("tab:blue", "o", "-", "semop")}
+CPUS = (1, 2, 4)
+OPS = 2000                       # tools/c2c.py's semop cases: semops a process
+
+
+def cell(counts, log, cpus):
+    """The benchmark's one cell: its counts per semop, or None."""
+    sys.path.insert(0, str(REPO / "tools"))
+    import c2c as tool
+    ops = tool.bench_cells([], log)
+    for cid, c in counts.cells.items():
+        if ops.get(("label", cid)) == f"semop {cpus}cpu" and ops.get(cid):
+            return dict(ops=ops[cid], per_op=costmodel.per_op(c, ops[cid]))
+    return None
+
+
+def collect(ctx):
+    """A plugin boot for each design and CPU count: {cells: [...]} or {error}."""
+    import subprocess
+    sys.path.insert(0, str(REPO / "tools"))
+    import c2c as tool
+    cells, secs = [], 0.0
+    for n in CPUS:
+        for mode, (_, _, _, case) in MODES.items():
+            out_dir = REPO / "build" / "c2c" / f"figures-{case}-smp{n}"
+            out_dir.mkdir(parents=True, exist_ok=True)
+            try:
+                r, elf, out, s = tool.boot_case(case, n, out_dir, detail=False)
+            except (SystemExit, subprocess.CalledProcessError) as e:
+                return dict(error=f"the plugin boot could not run: {e}")
+            if r.status not in ("pass", "poweroff") or not out.exists():
+                return dict(error=f"the {case} plugin boot at -smp {n} ended as "
+                                  f"{r.describe_status()} (log {r.log_path})")
+            c = cell(Counts(out), r.log, n)
+            if not c:
+                return dict(error=f"the {case} boot at -smp {n} printed no semop cell")
+            cells.append(dict(mode=mode, cpus=n, **c))
+            secs += s
+    return dict(cells=cells, boot_s=round(secs, 1), ops=OPS)
+
+
+def table(model):
+    """{mode: {cpus: cell}}."""
+    out = {}
+    for c in model["cells"]:
+        out.setdefault(c["mode"], {})[c["cpus"]] = c
+    return out
+
+
+def ratios(by_mode, machine):
+    """CPUs -> modelled rcu rate over global rate."""
+    return {k: costmodel.throughput(by_mode["rcu"][k]["per_op"], k, machine) /
+            costmodel.throughput(by_mode["global"][k]["per_op"], k, machine)
+            for k in sorted(by_mode.get("rcu", {})) if k in by_mode.get("global", {})}
+
+
+def _plot(by_mode, path):
+    plt = pyplot()
+    fig, ax = plt.subplots(figsize=(5.2, 3.6))
+    for mode, (col, mk, ls, _) in MODES.items():
+        row = by_mode.get(mode)
+        if not row:
+            continue
+        ks = sorted(row)
+        lo = [costmodel.throughput(row[k]["per_op"], k, "p3", "low") for k in ks]
+        hi = [costmodel.throughput(row[k]["per_op"], k, "p3", "high") for k in ks]
+        ax.plot(ks, lo, color=col, marker=mk, linestyle=ls, label=f"ipc={mode}")
+        if lo != hi:
+            ax.fill_between(ks, hi, lo, color=col, alpha=0.15)
+    ax.set_xlabel("CPUs")
+    ax.set_ylabel("semop() calls per microsecond (all CPUs)")
+    ax.set_xticks(sorted({k for r in by_mode.values() for k in r}))
+    ax.set_ylim(bottom=0)
+    ax.grid(alpha=0.3)
+    ax.legend(fontsize=7)
+    ax.set_title("semopbench, modelled (Pentium III costs; the lock's wait left out)", fontsize=9)
+    return save(fig, path)
+
+
+def render(doc, s, model, out):
+    """The modelled subsection: a PNG labelled modelled, the transfers per
+    semop, and the modelled rcu-over-global ratio by CPUs on both machines."""
+    doc.h(3, "Modelled from cache-line counts")
+    if not model or model.get("error"):
+        doc.p("Not modelled: " + (model or {}).get("error", "no plugin boot in this run") + ".")
+        return
+    by_mode = table(model)
+    p3 = costmodel.MACHINES["p3"]
+    doc.p(f"**Modelled, not timed.** `semopbench N {model['ops']} c2c` booted under the coherence "
+          f"plugin with `ipc=global` and `ipc=rcu` at each CPU count (`make c2c CASE=semop`, "
+          f"`CASE=semop-global`; the processes in step after every call; {model['boot_s']} s of "
+          f"boots), each cell's counts per semop priced by tools/qs/costmodel.py with "
+          f"{p3['name']}'s costs (the band: a transfer at {p3['transfer'][0]}-"
+          f"{p3['transfer'][1]} ns). The model prices the lock's line moving, not the wait for "
+          "the lock while another CPU holds it: the ratio below is what the line alone costs, "
+          "a lower bound on the paper's.")
+    png = _plot(by_mode, out / "seed004-table5-model.png")
+    s.pngs.append(png)
+    doc.img(png, "seed 004 Table 5's comparison, modelled from cache-line counts")
+    ks = sorted({k for r in by_mode.values() for k in r})
+    doc.table(["design"] + [f"xfer/semop, {k} CPU{'s' * (k > 1)}" for k in ks] +
+              ["locked ops/semop", "instructions/semop"],
+              [[f"ipc={m}"] + [f"{by_mode[m][k]['per_op']['xfer']:.3f}" if k in by_mode[m] else "?"
+                               for k in ks] +
+               [f"{by_mode[m][ks[0]]['per_op']['rmw']:.2f}",
+                f"{by_mode[m][ks[0]]['per_op']['insns']:.0f}"]
+               for m in MODES if m in by_mode])
+    if "rcu" in by_mode and "global" in by_mode:
+        rows = []
+        for mach in ("p3", "bdw"):
+            rr = ratios(by_mode, mach)
+            rows.append([f"rcu ÷ global, modelled, {costmodel.MACHINES[mach]['name']}"] +
+                        [f"{rr[k]:.2f}" if k in rr else "?" for k in ks])
+        doc.table(["CPUs"] + [str(k) for k in ks], rows)
