@@ -14,6 +14,13 @@
 #define __always_inline	inline __attribute__((always_inline))
 #define __printf(a, b)	__attribute__((format(printf, a, b)))
 #define __cacheline_aligned __aligned(64)
+/*
+ * The tick's line: what CPU 0's tick writes every jiffy (jiffies and its
+ * time stamp), on a cache line the linker script gives nothing else, so
+ * that a read-mostly variable placed beside them (the TSC's calibration,
+ * the softirq table) is not invalidated on every CPU at every tick.
+ */
+#define __tick_line	__attribute__((section(".data.tick_line")))
 
 #define likely(x)	__builtin_expect(!!(x), 1)
 #define unlikely(x)	__builtin_expect(!!(x), 0)

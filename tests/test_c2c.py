@@ -282,3 +282,24 @@ def test_route_modelled(kvm, tmp_path):
     s = Section("route", "t", doc)
     routemodel.render(doc, s, model, tmp_path)
     assert s.pngs and (tmp_path / s.pngs[0]).exists(), s.pngs
+
+
+def test_tick_line_holds_only_the_tick(defconfig_elf):
+    """CPU 0's tick writes jiffies and its stamp every jiffy: any other
+    variable on their cache line is invalidated on every CPU each tick
+    (the plugin found the TSC's calibration and the softirq table there,
+    0.05 transfers a semop at 4 CPUs). The linker script gives them a
+    line of their own (__tick_line, include/compiler.h)."""
+    out = subprocess.run(["nm", "-n", "-S", str(defconfig_elf)], capture_output=True, text=True,
+                         check=True).stdout
+    syms = []
+    for line in out.splitlines():
+        f = line.split()
+        if len(f) == 4 and f[2] in "bBdD":
+            syms.append((int(f[0], 16), int(f[1], 16), f[3]))
+    lines = {name: addr // 64 for addr, size, name in syms if name in ("jiffies", "jiffies_stamp_ns")}
+    assert set(lines) == {"jiffies", "jiffies_stamp_ns"}, lines
+    others = [name for addr, size, name in syms
+              if name not in lines and size and
+              any(l in lines.values() for l in range(addr // 64, (addr + size - 1) // 64 + 1))]
+    assert not others, f"on the tick's line: {others}"

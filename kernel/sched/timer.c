@@ -44,7 +44,7 @@ struct timer_base {
 };
 
 static DEFINE_PER_CPU(struct timer_base, timer_base);
-volatile u64 jiffies_stamp_ns;
+volatile u64 jiffies_stamp_ns __tick_line;	/* written with jiffies */
 
 void init_timer(struct timer_list *t)
 {

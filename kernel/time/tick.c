@@ -16,7 +16,7 @@
 #include <cmdline.h>
 #include <errno.h>
 
-volatile unsigned long jiffies;
+volatile unsigned long jiffies __tick_line;
 static DEFINE_PER_CPU(struct tick_stats, tick_stats);
 /* gdb and the tests read this one by name (tools/gdb/quiescent.py). */
 DEFINE_PER_CPU(unsigned long, tick_count);
