@@ -42,6 +42,7 @@ LAB) or Gradescope's results.json: there a shell script stands in for
 QEMU and the grader's own watching and judging run on its output.
 """
 import json
+import os
 import re
 import subprocess
 import sys
@@ -862,3 +863,63 @@ def test_a_kcsan_report_names_both_accesses():
         ("the report", "kernel/labs/lab3_table.c:70", "lab3_insert"),
         ("access 1: read (marked)", "kernel/labs/lab3_table.c:27", "lab3_find"),
         ("access 2: write", "kernel/labs/lab3_table.c:70", "lab3_insert")]
+
+
+def lab8_autograder(tmp_path, planted, users, with_fix=True):
+    """Gradescope's run_autograder for Lab 8 in a trial root: a copy of
+    the tree as source/quiescent, a submission (a repository) holding
+    planted.toml, answers.toml and, if with_fix, the bug's file; LAB8_STOP
+    makes it stop before grading. (results.json or None, its output)"""
+    import hashlib
+    import shutil
+    from qs.sync_tree import sync_tree
+    ag = tmp_path / "ag"
+    src = ag / "source" / "quiescent"
+    sync_tree(src)
+    sub = ag / "submission" / "repo"
+    lab = sub / "labs" / "lab8-find-the-bug"
+    lab.mkdir(parents=True)
+    (sub / "labs" / "lab1-gp-timeline").mkdir(parents=True)
+    (sub / "labs" / "lab1-gp-timeline" / "answers.toml").write_text("# another lab's\n")
+    (lab / "planted.toml").write_text(planted)
+    (lab / "answers.toml").write_text("report = \"x.c:1\"\n")
+    p = tomllib.loads(planted)
+    bugs = sorted((REPO / "labs" / "instructor" / "lab8" / "bugs").glob("*.toml"))
+    n = p.get("pick", None)
+    if n is None:
+        n = int.from_bytes(hashlib.sha256(str(p["student"]).strip().encode()).digest()[:8], "big")
+    bug = tomllib.loads(bugs[int(n) % len(bugs)].read_text())
+    if with_fix:
+        (sub / bug["file"]).parent.mkdir(parents=True, exist_ok=True)
+        shutil.copy(REPO / bug["file"], sub / bug["file"])
+        (sub / bug["file"]).write_text((REPO / bug["file"]).read_text() + "\n/* fixed */\n")
+    (ag / "submission_metadata.json").write_text(json.dumps({"users": users}))
+    env = dict(os.environ, AUTOGRADER=str(ag), LAB="8", LAB8_STOP="1")
+    r = subprocess.run(["bash", str(REPO / "labs/instructor/gradescope/run_autograder")],
+                       env=env, capture_output=True, text=True, timeout=300)
+    out = ag / "results" / "results.json"
+    doc = json.loads(out.read_text()) if out.exists() else None
+    return doc, r.stdout + r.stderr, src, bug
+
+
+def test_gradescope_lab8_takes_the_bug_file(tmp_path):
+    """Lab 8 on Gradescope: the submitter's own planted.toml, their
+    answers (not another lab's answers.toml) and the file their bug is in
+    reach the course tree; the grader would run next."""
+    doc, out, src, bug = lab8_autograder(tmp_path, 'student = "ada@example.edu"\n',
+                                         [{"email": "Ada@example.edu", "sid": "1"}])
+    assert doc is None and "LAB8_STOP" in out, out
+    assert (src / "labs/lab8-find-the-bug/answers.toml").read_text() == "report = \"x.c:1\"\n"
+    assert (src / bug["file"]).read_text().endswith("/* fixed */\n"), bug["file"]
+
+
+@pytest.mark.parametrize("planted,users,with_fix,why", [
+    ('student = "bob@example.edu"\n', [{"email": "ada@example.edu"}], True, "which is not you"),
+    ('pick = 0\n', [{"email": "ada@example.edu"}], True, "did not give you"),
+    ('student = "ada@example.edu"\n', [{"email": "ada@example.edu"}], False, "No "),
+])
+def test_gradescope_lab8_refuses(tmp_path, planted, users, with_fix, why):
+    """Another student's bug, a pick the course did not give, or no fix
+    handed in: a results.json of 0 that says so, no grading."""
+    doc, out, src, bug = lab8_autograder(tmp_path, planted, users, with_fix)
+    assert doc is not None and doc["score"] == 0.0 and why in doc["output"], (doc, out)

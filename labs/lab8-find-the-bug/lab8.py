@@ -6,7 +6,8 @@
     lab8.py workload [--kasan|--kcsan|--deterministic]
                                     # the command that reproduces the planted bug
     lab8.py list                    # the bugs (instructor: labs/instructor/lab8/)
-    lab8.py which                   # the bug this tree's planted.toml names
+    lab8.py which [--file]          # the bug this tree's planted.toml names (--file:
+                                    # only its source file)
     lab8.py rate [NAME...] --repeat 10
                                     # each bug planted in a scratch copy, its
                                     # workload booted N times: how often a tool
@@ -407,7 +408,9 @@ def main(argv=None):
     r.add_argument("--repeat", type=int, default=10)
     r.add_argument("--kvm", default=os.environ.get("KVM", "0"))
     sub.add_parser("list")
-    sub.add_parser("which")
+    wh = sub.add_parser("which")
+    wh.add_argument("--file", action="store_true",
+                    help="print only the source file the bug is in (Gradescope's run_autograder)")
     me = sub.add_parser("measure")
     me.add_argument("names", nargs="*")
     g = sub.add_parser("grade")
@@ -447,6 +450,9 @@ def main(argv=None):
             return 0
         if a.cmd == "which":
             m, planted = chosen()
+            if a.file:
+                print(m["file"])
+                return 0
             print(f"{m['name']}: {m['lab']['user']}, {m['lab']['class']} ({m['file']})")
             return 0
         if a.cmd == "list":
