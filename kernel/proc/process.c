@@ -348,7 +348,7 @@ static void fill_info(struct qs_procinfo *i, struct task *t, struct process *p)
 	i->uid = p ? READ_ONCE(p->uid) : 0;
 	i->cpu = READ_ONCE(t->cpu);
 	i->state = p ? state_letter(p) : READ_ONCE(t->state) == TASK_RUNNING ? 'R' : 'S';
-	i->run_ns = t->sum_exec_ns;
+	i->run_ns = READ_ONCE(t->sum_exec_ns);	/* __schedule() adds to it */
 	strlcpy(i->name, t->name, sizeof(i->name));
 }
 

@@ -311,7 +311,7 @@ bool try_to_wake_up(struct task *p, long state)
 		if (p->on_rq)
 			goto out;
 		if (target != cpu) {
-			p->cpu = target;
+			WRITE_ONCE(p->cpu, target);	/* read unlocked: try_to_wake_up(), ps */
 			p->migrations++;
 			rq->stats.migrations_out++;
 			trq->stats.migrations_in++;
@@ -349,7 +349,8 @@ static void account_switch(struct rq *rq, struct task *prev, struct task *next, 
 {
 	u64 ran = now - prev->exec_start_tsc;
 
-	prev->sum_exec_ns += cycles_to_ns(ran);
+	/* ps reads it without the run-queue lock (proc_list_fill()) */
+	WRITE_ONCE(prev->sum_exec_ns, prev->sum_exec_ns + cycles_to_ns(ran));
 	next->exec_start_tsc = now;
 	if (prev == rq->idle)
 		rq->idle_tsc += now - rq->idle_enter_tsc;

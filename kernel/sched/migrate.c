@@ -32,7 +32,7 @@ bool move_queued_task(struct task *p, unsigned int from, unsigned int to)
 	     !p->is_idle && cpumask_test(to, &p->cpus_allowed) && cpu_online(to);
 	if (ok) {
 		dequeue_task_migrating(src, p);
-		p->cpu = to;
+		WRITE_ONCE(p->cpu, to);	/* read unlocked: try_to_wake_up(), ps */
 		enqueue_task(dst, p, false);
 		p->migrations++;
 		src->stats.migrations_out++;
@@ -89,7 +89,7 @@ void migrate_after_switch(struct task *p)
 		 * set it running. Nobody else queues it. */
 		if (p->on_rq == TASK_ON_RQ_MIGRATING) {
 			if (target != cpu) {
-				p->cpu = target;
+				WRITE_ONCE(p->cpu, target);
 				p->migrations++;
 				rq->stats.migrations_out++;
 				trq->stats.migrations_in++;
@@ -195,7 +195,7 @@ void load_balance_tick(struct rq *rq)
 	double_rq_lock(rq, src);
 	if (src->nr_running >= rq->nr_running + 2 && (p = pick_movable(src, rq->cpu))) {
 		dequeue_task_migrating(src, p);
-		p->cpu = rq->cpu;
+		WRITE_ONCE(p->cpu, rq->cpu);	/* read unlocked: try_to_wake_up(), ps */
 		enqueue_task(rq, p, false);
 		p->migrations++;
 		src->stats.migrations_out++;
