@@ -14,7 +14,6 @@ from qs import REPO
 from qs import costmodel
 from qs.c2c import Counts
 
-from figs import pyplot, save
 
 ROUNDS = {True: 10, False: 20}   # quick or not: rounds of 256 lookups a CPU
 MODES = {"rcu": ("tab:blue", "o", "-"), "rwlock": ("tab:red", "s", "--"),
@@ -61,27 +60,12 @@ def table(model, pct):
 
 
 def _plot(by_mode, pct, n, path):
-    plt = pyplot()
-    fig, ax = plt.subplots(figsize=(5.2, 3.6))
-    for mode, (col, mk, ls) in MODES.items():
-        row = by_mode.get(mode)
-        if not row:
-            continue
-        ks = sorted(row)
-        lo = [costmodel.throughput(row[k]["per_op"], k, "p3", "low") for k in ks]
-        hi = [costmodel.throughput(row[k]["per_op"], k, "p3", "high") for k in ks]
-        ax.plot(ks, lo, color=col, marker=mk, linestyle=ls, label=mode)
-        if lo != hi:
-            ax.fill_between(ks, hi, lo, color=col, alpha=0.15)
-    ax.set_xlabel("CPUs")
-    ax.set_ylabel("lookups per microsecond (all CPUs)")
-    ax.set_xticks(sorted({k for r in by_mode.values() for k in r}))
-    ax.set_ylim(bottom=0)
-    ax.grid(alpha=0.3)
-    ax.legend(fontsize=7)
-    ax.set_title(f"Route cache, modelled (Pentium III costs, {pct}% hits, counts at -smp {n})",
-                 fontsize=9)
-    return save(fig, path)
+    from figs.modelplot import throughput_plot
+    return throughput_plot(
+        [(m, col, mk, ls, {k: c["per_op"] for k, c in by_mode.get(m, {}).items()})
+         for m, (col, mk, ls) in MODES.items()],
+        "lookups per microsecond (all CPUs)",
+        f"Route cache, modelled (Pentium III costs, {pct}% hits, counts at -smp {n})", path)
 
 
 def render(doc, s, model, out):

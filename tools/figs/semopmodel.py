@@ -18,7 +18,6 @@ from qs import REPO
 from qs import costmodel
 from qs.c2c import Counts
 
-from figs import pyplot, save
 
 MODES = {"global": ("tab:red", "s", "--", "semop-global"), "rcu": ("tab:blue", "o", "-", "semop")}
 CPUS = (1, 2, 4)
@@ -77,26 +76,12 @@ def ratios(by_mode, machine):
 
 
 def _plot(by_mode, path):
-    plt = pyplot()
-    fig, ax = plt.subplots(figsize=(5.2, 3.6))
-    for mode, (col, mk, ls, _) in MODES.items():
-        row = by_mode.get(mode)
-        if not row:
-            continue
-        ks = sorted(row)
-        lo = [costmodel.throughput(row[k]["per_op"], k, "p3", "low") for k in ks]
-        hi = [costmodel.throughput(row[k]["per_op"], k, "p3", "high") for k in ks]
-        ax.plot(ks, lo, color=col, marker=mk, linestyle=ls, label=f"ipc={mode}")
-        if lo != hi:
-            ax.fill_between(ks, hi, lo, color=col, alpha=0.15)
-    ax.set_xlabel("CPUs")
-    ax.set_ylabel("semop() calls per microsecond (all CPUs)")
-    ax.set_xticks(sorted({k for r in by_mode.values() for k in r}))
-    ax.set_ylim(bottom=0)
-    ax.grid(alpha=0.3)
-    ax.legend(fontsize=7)
-    ax.set_title("semopbench, modelled (Pentium III costs; the lock's wait left out)", fontsize=9)
-    return save(fig, path)
+    from figs.modelplot import throughput_plot
+    return throughput_plot(
+        [(f"ipc={m}", col, mk, ls, {k: c["per_op"] for k, c in by_mode.get(m, {}).items()})
+         for m, (col, mk, ls, _) in MODES.items()],
+        "semop() calls per microsecond (all CPUs)",
+        "semopbench, modelled (Pentium III costs; the lock's wait left out)", path)
 
 
 def render(doc, s, model, out):
