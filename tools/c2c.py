@@ -62,8 +62,13 @@ CASES = {
 
 
 def plugin():
-    p = subprocess.run(["make", "--no-print-directory", "c2c-plugin"], cwd=REPO,
-                       capture_output=True, text=True)
+    # Under the build lock: two test workers' first boots under the plugin
+    # would otherwise both compile it, and one QEMU could load the shared
+    # object while the other's gcc is still writing it.
+    from qs.build import build_lock
+    with build_lock("c2c-plugin"):
+        p = subprocess.run(["make", "--no-print-directory", "c2c-plugin"], cwd=REPO,
+                           capture_output=True, text=True)
     if p.returncode:
         sys.exit(f"c2c: building the plugin failed:\n{p.stdout}{p.stderr}")
     return PLUGIN

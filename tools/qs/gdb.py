@@ -53,9 +53,15 @@ def gdb_command(elf, port, batch_cmds=None):
 
 
 def console_paths(build_dir):
-    """(socket, log) of the gdb console of a build directory."""
+    """(socket, log) of the gdb console of a build directory. A pytest
+    worker's are its own (console-gw1.sock): two workers that compute one
+    module fixture at once, each its own session on one build, would
+    otherwise unlink each other's socket and truncate each other's log,
+    and the first would wait in vain for its socket to appear."""
     bdir = Path(build_dir)
-    return bdir / "console.sock", bdir / "logs" / "gdb-serial.log"
+    worker = os.environ.get("PYTEST_XDIST_WORKER", "")
+    tag = f"-{worker}" if worker else ""
+    return bdir / f"console{tag}.sock", bdir / "logs" / f"gdb-serial{tag}.log"
 
 
 def connect_unix(path):
