@@ -305,17 +305,24 @@ int init_srcu_struct(struct srcu_struct *ss, const char *name)
 }
 EXPORT_SYMBOL(init_srcu_struct);
 
+/* Each rank's locks and unlocks over all CPUs, unordered: a snapshot for
+ * reports and checks, not for a grace period (that is srcu_readers_active_idx()). */
+static void srcu_sums(struct srcu_struct *ss, unsigned long locks[2], unsigned long unlocks[2])
+{
+	locks[0] = locks[1] = unlocks[0] = unlocks[1] = 0;
+	for (unsigned int cpu = 0; cpu < CONFIG_NR_CPUS; cpu++)
+		for (int idx = 0; idx < 2; idx++) {
+			locks[idx] += READ_ONCE(ss->sda[cpu].srcu_lock_count[idx]);
+			unlocks[idx] += READ_ONCE(ss->sda[cpu].srcu_unlock_count[idx]);
+		}
+}
+
 static long srcu_readers_now(struct srcu_struct *ss)
 {
-	long n = 0;
-	unsigned int cpu;
-	int idx;
+	unsigned long locks[2], unlocks[2];
 
-	for (cpu = 0; cpu < CONFIG_NR_CPUS; cpu++)
-		for (idx = 0; idx < 2; idx++)
-			n += READ_ONCE(ss->sda[cpu].srcu_lock_count[idx]) -
-			     READ_ONCE(ss->sda[cpu].srcu_unlock_count[idx]);
-	return n;
+	srcu_sums(ss, locks, unlocks);
+	return (long)(locks[0] + locks[1] - unlocks[0] - unlocks[1]);
 }
 
 void cleanup_srcu_struct(struct srcu_struct *ss)
@@ -349,17 +356,12 @@ static const char *const srcu_phase_name[] = {
  */
 void srcu_show(struct srcu_struct *ss)
 {
-	unsigned long locks[2] = { 0, 0 }, unlocks[2] = { 0, 0 };
+	unsigned long locks[2], unlocks[2];
 	unsigned long seq = READ_ONCE(ss->srcu_gp_seq);
 	int phase = READ_ONCE(ss->srcu_gp_phase);
 	struct task *k = READ_ONCE(ss->srcu_gp_kthread);
-	unsigned int cpu;
 
-	for (cpu = 0; cpu < CONFIG_NR_CPUS; cpu++)
-		for (int idx = 0; idx < 2; idx++) {
-			locks[idx] += READ_ONCE(ss->sda[cpu].srcu_lock_count[idx]);
-			unlocks[idx] += READ_ONCE(ss->sda[cpu].srcu_unlock_count[idx]);
-		}
+	srcu_sums(ss, locks, unlocks);
 	printk("srcu: domain %s: gp_seq %lu (%s), %s; gp_req %lu; srcu_idx %lu; "
 	       "rank0 %lu locks %lu unlocks, rank1 %lu locks %lu unlocks; callbacks %s\n",
 	       ss->name, seq, seq & 1 ? "running" : "idle",
