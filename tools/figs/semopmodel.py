@@ -16,7 +16,6 @@ import sys
 
 from qs import REPO
 from qs import costmodel
-from qs.c2c import Counts
 
 
 MODES = {"global": ("tab:red", "s", "--", "semop-global"), "rcu": ("tab:blue", "o", "-", "semop")}
@@ -37,26 +36,18 @@ def cell(counts, log, cpus):
 
 def collect(ctx):
     """A plugin boot for each design and CPU count: {cells: [...]} or {error}."""
-    import subprocess
-    sys.path.insert(0, str(REPO / "tools"))
-    import c2c as tool
+    from figs.hlmodel import plugin_boot
     cells, secs = [], 0.0
     for n in CPUS:
         for mode, (_, _, _, case) in MODES.items():
-            out_dir = REPO / "build" / "c2c" / f"figures-{case}-smp{n}"
-            out_dir.mkdir(parents=True, exist_ok=True)
-            try:
-                r, elf, out, s = tool.boot_case(case, n, out_dir, detail=False)
-            except (SystemExit, subprocess.CalledProcessError) as e:
-                return dict(error=f"the plugin boot could not run: {e}")
-            if r.status not in ("pass", "poweroff") or not out.exists():
-                return dict(error=f"the {case} plugin boot at -smp {n} ended as "
-                                  f"{r.describe_status()} (log {r.log_path})")
-            c = cell(Counts(out), r.log, n)
+            got = plugin_boot(ctx, case, f"figures-{case}", cpus=n)
+            if "error" in got:
+                return got
+            c = cell(got["counts"], got["boot"].log, n)
             if not c:
                 return dict(error=f"the {case} boot at -smp {n} printed no semop cell")
             cells.append(dict(mode=mode, cpus=n, **c))
-            secs += s
+            secs += got["meta"]["boot_s"]
     return dict(cells=cells, boot_s=round(secs, 1), ops=OPS)
 
 
