@@ -42,7 +42,6 @@ LAB) or Gradescope's results.json: there a shell script stands in for
 QEMU and the grader's own watching and judging run on its output.
 """
 import json
-import os
 import re
 import subprocess
 import sys
@@ -55,6 +54,7 @@ from qs.build import BuildError, build
 
 sys.path.insert(0, str(REPO / "tools"))
 import grade  # noqa: E402
+from gradescope_format import check_gradescope_results  # noqa: E402
 
 GRADE = [sys.executable, str(REPO / "tools" / "grade.py")]
 
@@ -518,33 +518,6 @@ def test_reasons_are_wrapped_not_cut_and_not_ok_is_shown_once(capsys):
 
 
 # ---------------------------------------------------------------- Gradescope
-def check_gradescope_results(doc):
-    """results.json against Gradescope's documented format (the Autograder
-    Specifications page): the keys, their types, the visibility values, and
-    a score that is the tests' sum."""
-    vis = {"hidden", "after_due_date", "after_published", "visible"}
-    top = {"score": (int, float), "execution_time": int, "output": str, "output_format": str,
-           "visibility": str, "stdout_visibility": str, "extra_data": dict, "tests": list,
-           "leaderboard": list}
-    assert set(doc) <= set(top), set(doc) - set(top)
-    for k, v in doc.items():
-        assert isinstance(v, top[k]) and not isinstance(v, bool), (k, v)
-    assert doc["visibility"] in vis and doc["stdout_visibility"] in vis
-    assert doc["output_format"] in ("text", "html", "simple_format", "md", "ansi")
-    test = {"score": (int, float), "max_score": (int, float), "status": str, "name": str,
-            "name_format": str, "number": str, "output": str, "output_format": str,
-            "tags": list, "visibility": str, "extra_data": dict}
-    assert doc["tests"], "no tests"
-    for t in doc["tests"]:
-        assert set(t) <= set(test) and {"name", "score", "max_score", "output"} <= set(t), t
-        for k, v in t.items():
-            assert isinstance(v, test[k]) and not isinstance(v, bool), (k, v)
-        assert t["status"] in ("passed", "failed") and t["visibility"] in vis
-        assert 0 <= t["score"] <= t["max_score"]
-        assert (t["status"] == "passed") == (t["score"] == t["max_score"]), t
-    assert doc["score"] == sum(t["score"] for t in doc["tests"])
-
-
 def test_gradescope_results_of_a_graded_lab(monkeypatch, tmp_path):
     """grade.py --gradescope end to end (QEMU faked): Lab 3's busted-variant
     check, the kernel stalling instead of panicking, then the check that
@@ -563,22 +536,6 @@ def test_gradescope_results_of_a_graded_lab(monkeypatch, tmp_path):
     # what the prerequisite saw, not only that it failed
     assert re.search(r"stress-busted-smp4 saw: INFO: \S+ detected stalls", ltimer["output"]), \
         ltimer["output"]
-
-
-def test_gradescope_format_check_can_fail():
-    good = grade.grade_gradescope.results(
-        dict(lab=1, title="t", score=2, max=3, checks=[
-            dict(name="a", points=2, ok=True, seconds=1.0, reasons=[], evidence=[], shown=None),
-            dict(name="b", points=1, ok=False, seconds=1.0, reasons=["no"], evidence=[],
-                 shown=None),
-            dict(name="c", points=0, ok=True, seconds=1.0, reasons=[], evidence=[], shown=None)]),
-        3.2)
-    check_gradescope_results(good)
-    assert [t["name"] for t in good["tests"]] == ["a", "b"]
-    for bad in (dict(good, visibility="students"), dict(good, score=3.0),
-                dict(good, tests=[dict(good["tests"][0], status="ok")])):
-        with pytest.raises(AssertionError):
-            check_gradescope_results(bad)
 
 
 @pytest.mark.parametrize("where,hint,not_hint", [
@@ -863,63 +820,3 @@ def test_a_kcsan_report_names_both_accesses():
         ("the report", "kernel/labs/lab3_table.c:70", "lab3_insert"),
         ("access 1: read (marked)", "kernel/labs/lab3_table.c:27", "lab3_find"),
         ("access 2: write", "kernel/labs/lab3_table.c:70", "lab3_insert")]
-
-
-def lab8_autograder(tmp_path, planted, users, with_fix=True):
-    """Gradescope's run_autograder for Lab 8 in a trial root: a copy of
-    the tree as source/quiescent, a submission (a repository) holding
-    planted.toml, answers.toml and, if with_fix, the bug's file; LAB8_STOP
-    makes it stop before grading. (results.json or None, its output)"""
-    import hashlib
-    import shutil
-    from qs.sync_tree import sync_tree
-    ag = tmp_path / "ag"
-    src = ag / "source" / "quiescent"
-    sync_tree(src)
-    sub = ag / "submission" / "repo"
-    lab = sub / "labs" / "lab8-find-the-bug"
-    lab.mkdir(parents=True)
-    (sub / "labs" / "lab1-gp-timeline").mkdir(parents=True)
-    (sub / "labs" / "lab1-gp-timeline" / "answers.toml").write_text("# another lab's\n")
-    (lab / "planted.toml").write_text(planted)
-    (lab / "answers.toml").write_text("report = \"x.c:1\"\n")
-    p = tomllib.loads(planted)
-    bugs = sorted((REPO / "labs" / "instructor" / "lab8" / "bugs").glob("*.toml"))
-    n = p.get("pick", None)
-    if n is None:
-        n = int.from_bytes(hashlib.sha256(str(p["student"]).strip().encode()).digest()[:8], "big")
-    bug = tomllib.loads(bugs[int(n) % len(bugs)].read_text())
-    if with_fix:
-        (sub / bug["file"]).parent.mkdir(parents=True, exist_ok=True)
-        shutil.copy(REPO / bug["file"], sub / bug["file"])
-        (sub / bug["file"]).write_text((REPO / bug["file"]).read_text() + "\n/* fixed */\n")
-    (ag / "submission_metadata.json").write_text(json.dumps({"users": users}))
-    env = dict(os.environ, AUTOGRADER=str(ag), LAB="8", LAB8_STOP="1")
-    r = subprocess.run(["bash", str(REPO / "labs/instructor/gradescope/run_autograder")],
-                       env=env, capture_output=True, text=True, timeout=300)
-    out = ag / "results" / "results.json"
-    doc = json.loads(out.read_text()) if out.exists() else None
-    return doc, r.stdout + r.stderr, src, bug
-
-
-def test_gradescope_lab8_takes_the_bug_file(tmp_path):
-    """Lab 8 on Gradescope: the submitter's own planted.toml, their
-    answers (not another lab's answers.toml) and the file their bug is in
-    reach the course tree; the grader would run next."""
-    doc, out, src, bug = lab8_autograder(tmp_path, 'student = "ada@example.edu"\n',
-                                         [{"email": "Ada@example.edu", "sid": "1"}])
-    assert doc is None and "LAB8_STOP" in out, out
-    assert (src / "labs/lab8-find-the-bug/answers.toml").read_text() == "report = \"x.c:1\"\n"
-    assert (src / bug["file"]).read_text().endswith("/* fixed */\n"), bug["file"]
-
-
-@pytest.mark.parametrize("planted,users,with_fix,why", [
-    ('student = "bob@example.edu"\n', [{"email": "ada@example.edu"}], True, "which is not you"),
-    ('pick = 0\n', [{"email": "ada@example.edu"}], True, "did not give you"),
-    ('student = "ada@example.edu"\n', [{"email": "ada@example.edu"}], False, "No "),
-])
-def test_gradescope_lab8_refuses(tmp_path, planted, users, with_fix, why):
-    """Another student's bug, a pick the course did not give, or no fix
-    handed in: a results.json of 0 that says so, no grading."""
-    doc, out, src, bug = lab8_autograder(tmp_path, planted, users, with_fix)
-    assert doc is not None and doc["score"] == 0.0 and why in doc["output"], (doc, out)
