@@ -8,6 +8,8 @@
 #   make run KCOV=1     the same with KCOV (docs/kcov.md), in build/kcov; beside KASAN=1 or KCSAN=1
 #                       too (build/kasan-kcov)
 #   make test           build the test configurations and run the pytest suites
+#   make test QS_SANITIZER=kasan
+#                       the same with KASAN (or kcsan) added to every build the suite makes
 #   make iso            the GRUB rescue ISO
 #   make initrd         the user programs (user/) packed as the initrd
 #   make trace RCU=poll CPUS=4

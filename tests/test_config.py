@@ -85,3 +85,20 @@ def test_short_form_builds_the_variant(tmp_path):
     assert p.returncode == 0, p.stdout
     cfg = (tmp_path / ".config").read_text()
     assert "CONFIG_RCU_POLL=y" in cfg and "CONFIG_KPREEMPT=y" in cfg, cfg
+
+
+def test_whole_suite_sanitizer_is_added_to_every_build(monkeypatch):
+    """QS_SANITIZER=kasan adds KASAN to a scenario's build; a build that
+    names KCSAN keeps it (GCC refuses the pair); a misspelling is refused
+    with what is allowed."""
+    from qs.build import BuildError, configure, read_config, sanitizer_options
+    monkeypatch.setenv("QS_SANITIZER", "kasan")
+    assert sanitizer_options(("CONFIG_RCU_DEBUG_READ=y",)) == ("CONFIG_RCU_DEBUG_READ=y", "CONFIG_KASAN=y")
+    assert sanitizer_options(("CONFIG_KCSAN=y",)) == ("CONFIG_KCSAN=y",)
+    bdir = configure("test-sanitizer-option")
+    assert read_config(bdir).get("CONFIG_KASAN") == "y"
+    monkeypatch.setenv("QS_SANITIZER", "kasn")
+    with pytest.raises(BuildError, match="kasan, kcsan"):
+        sanitizer_options(())
+    monkeypatch.delenv("QS_SANITIZER")
+    assert sanitizer_options(("CONFIG_X=y",)) == ("CONFIG_X=y",)

@@ -27,6 +27,25 @@ class BuildError(Exception):
 
 _built = {}                      # (name, defconfig, options, iso_args) -> path, once per process
 
+# QS_SANITIZER=kasan (or kcsan): every build configure() writes gets that
+# sanitizer too, so that a whole make test runs under it (make
+# test-sanitized, docs/kasan.md). A build that already names the other
+# sanitizer keeps its own: GCC will not build the two into one kernel.
+SANITIZER_ENV = "QS_SANITIZER"
+SANITIZERS = ("kasan", "kcsan")
+
+
+def sanitizer_options(options):
+    """options plus CONFIG_<QS_SANITIZER>=y, where QS_SANITIZER is set."""
+    want = os.environ.get(SANITIZER_ENV, "").lower()
+    if not want:
+        return tuple(options)
+    if want not in SANITIZERS:
+        raise BuildError(f"{SANITIZER_ENV}={want}: takes one of {', '.join(SANITIZERS)}")
+    if any(o.split("=")[0] in ("CONFIG_KASAN", "CONFIG_KCSAN") for o in options):
+        return tuple(options)
+    return tuple(options) + (f"CONFIG_{want.upper()}=y",)
+
 
 def run_make(args, build_dir=None, quiet=True):
     cmd = ["make", "--no-print-directory"] + ([f"O={build_dir}"] if build_dir else []) + list(args)
@@ -45,6 +64,7 @@ def configure(name, defconfig="defconfig", options=(), root=REPO):
     if not src.exists():
         have = sorted(p.name for p in (root / "configs").glob("*defconfig"))
         raise BuildError(f"no configuration configs/{defconfig}; have: {', '.join(have)}")
+    options = sanitizer_options(options)
     merged = src.read_text()
     if options:
         merged += "\n# added by the scenario\n" + "\n".join(options) + "\n"
