@@ -93,7 +93,8 @@ def test_hashlookup_bounds(run):
 
 def semop_cell(kvm, case):
     """One semopbench boot of CASE at -smp 2 under the plugin, the two
-    processes in step: (its cell's transfers per semop, by symbol)."""
+    processes in step: (its cell's transfers per semop, by symbol, by
+    symbol and the source line that moved it)."""
     worker = os.environ.get("PYTEST_XDIST_WORKER", "main")
     out_dir = REPO / "build" / "c2c" / f"test-{case}-smp2-{worker}"
     out_dir.mkdir(parents=True, exist_ok=True)
@@ -103,10 +104,11 @@ def semop_cell(kvm, case):
     ops = c2c_tool.bench_cells(r.console.bench, r.log)
     (cid,) = [i for i, c in counts.cells.items() if c["label"] == "semop 2cpu"]
     assert ops.get(cid) == 2 * 2000, (ops, r.tail(10))
-    by = {}
+    by, by_site = {}, {}
     for n, obj, code, where, _ in cell_view(counts, named, cid):
         by[obj] = by.get(obj, 0) + n / ops[cid]
-    return counts.cells[cid]["xfer"] / ops[cid], by
+        by_site[obj, where] = by_site.get((obj, where), 0) + n / ops[cid]
+    return counts.cells[cid]["xfer"] / ops[cid], by, by_site
 
 
 @pytest.mark.qemu
@@ -116,9 +118,13 @@ def test_semop_ranked_by_the_lock(kvm):
     whenever the other CPU took it last; under ipc=rcu the lookup writes
     nothing shared, so almost nothing moves. Nothing common to every
     system call (a global counter on the entry path once cost 1.6
-    transfers a call) may sit in either cell."""
-    rcu, rcu_by = semop_cell(kvm, "semop")
-    glob, glob_by = semop_cell(kvm, "semop-global")
+    transfers a call) may sit in either cell, and semop() itself reads
+    no line the tick writes (sem_otime was once stamped from jiffies:
+    every CPU fetched that line again after each tick)."""
+    rcu, rcu_by, rcu_sites = semop_cell(kvm, "semop")
+    glob, glob_by, _ = semop_cell(kvm, "semop-global")
+    ticked = {k: x for k, x in rcu_sites.items() if k[0] == "jiffies" and "kernel/ipc/" in k[1]}
+    assert not ticked, ticked
     assert rcu < 0.05, rcu_by
     assert glob_by.get("sem_ids", 0) >= 0.35, glob_by
     assert glob >= rcu + 0.35, (glob, rcu)

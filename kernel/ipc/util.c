@@ -349,13 +349,15 @@ bool ipc_may_change(struct kern_ipc_perm *ipcp)
 }
 
 /*
- * From the tick count, as 2.5's CURRENT_TIME was a variable read: every
- * semop() stamps sem_otime, and reading the TSC each time would cost more
- * than the rest of an uncontended semop().
+ * From the TSC, not from jiffies as 2.5's CURRENT_TIME was: every semop()
+ * stamps sem_otime, and jiffies' line is written by the tick, so each
+ * CPU doing semop()s would fetch it again after every tick, the one line
+ * ipc=rcu's semop() would otherwise share (make c2c CASE=semop). The TSC
+ * costs a read of the cycle counter and a division, on no shared line.
  */
 long ipc_time(void)
 {
-	long s = READ_ONCE(jiffies) / HZ;
+	long s = (long)(ktime_get_ns() / NSEC_PER_SEC);
 
 	return s > 0 ? s : 1;	/* 0 means "never" in sem_otime */
 }
