@@ -404,3 +404,32 @@ Kernel command-line options: `frobnicate=1` does nothing.
     assert bad == ["path kernel/rcu/no_such_file.c", "path tools/gdb/rcu_<nothing>.pyx",
                    "path no-such-page.md", "make target no-such-target",
                    "command-line option no_such_option", "command-line option frobnicate"], bad
+
+
+USER_LAYER = ("fs", "net", "ipc", "module", "proc")
+KTEST_ROOMS = ("kernel/test/", "kernel/bench/", "kernel/labs/", "kernel/rcu/torture/") + \
+    tuple(f"kernel/{d}/" for d in USER_LAYER)
+KTEST_NAME = re.compile(r"^KTEST(?:_MANUAL)?\(([a-z0-9]+)_", re.M)
+
+
+def ktest_groups(path):
+    return set(KTEST_NAME.findall((REPO / path).read_text()))
+
+
+def test_each_ktest_lives_where_testing_md_says():
+    """docs/testing.md, "Writing an in-kernel test": core tests in
+    kernel/test, an RCU user's beside it, a private header's beside its
+    file (only kernel/rcu/rcu_tree_report_test.c, Lab 7's, today)."""
+    files = subprocess.run(["git", "ls-files", "kernel/*.c"], cwd=REPO, stdout=subprocess.PIPE,
+                           text=True, check=True).stdout.split()
+    with_ktests = [f for f in files if ktest_groups(f)]
+    beside_private = {"kernel/rcu/rcu_tree_report_test.c"}
+    stray = [f for f in with_ktests if not f.startswith(KTEST_ROOMS) and f not in beside_private]
+    assert not stray, f"KTESTs outside the rooms docs/testing.md names: {stray}"
+    user_groups = set(USER_LAYER)
+    for f in with_ktests:
+        if f.startswith(tuple(f"kernel/{d}/" for d in USER_LAYER)):
+            user_groups |= ktest_groups(f) - {"bench"}
+    misplaced = {f: sorted(ktest_groups(f) & user_groups) for f in with_ktests
+                 if f.startswith("kernel/test/") and ktest_groups(f) & user_groups}
+    assert not misplaced, f"tests of an RCU user in kernel/test/, which go beside the user: {misplaced}"

@@ -451,7 +451,7 @@ def test_route_forward_smp1(kvm):
 @pytest.mark.qemu
 def test_gdb_rtcache(defconfig_elf):
     """qs-rtcache (tools/gdb/rtcache.py) at the end of the routing ktests of
-    test_net.c: the loopback routes they looked up are in the cache."""
+    kernel/net/net_test.c: the loopback routes they looked up are in the cache."""
     cmds = ["hbreak qemu_exit", "continue", "qs-rtcache", "qs-rtcache all"]
     out, _ = qrun.gdb_session(defconfig_elf, cpus=1, cmdline="ktest=net_route_*",
                               batch_cmds=cmds, timeout=120)
