@@ -5,7 +5,7 @@
  * report line by line, symbolized, and checks that the access is named
  * at the line the test printed ("kasan: access at file:line"). And one
  * ordinary test: correct uses of kmalloc, ksize(), the stack and globals
- * report nothing. Without CONFIG_KASAN each one skips.
+ * report nothing. Built only with CONFIG_KASAN (the Makefile).
  */
 #include <ktest.h>
 #include <kasan.h>
@@ -22,7 +22,6 @@
 #define ACCESS(expr)								\
 	({ kt_info("kasan: access at %s:%d", __FILE__, __LINE__); (expr); })
 
-#ifdef CONFIG_KASAN
 static volatile int kasan_index;		/* hides the bad index from GCC */
 static char kasan_global[13];
 
@@ -55,15 +54,8 @@ static struct robj *robj_new(void)
 	return p;
 }
 
-#define NEED_KASAN(t) do { } while (0)
-#else
-#define NEED_KASAN(t) do { ktest_skip(t, "CONFIG_KASAN is off"); return; } while (0)
-#endif
-
 KTEST_MANUAL(kasan_use_after_free)
 {
-	NEED_KASAN(t);
-#ifdef CONFIG_KASAN
 	long *p = kmalloc(64);
 
 	KT_ASSERT(t, p, "kmalloc");
@@ -71,13 +63,10 @@ KTEST_MANUAL(kasan_use_after_free)
 	start();
 	(void)ACCESS(READ_ONCE(p[3]));
 	expect_report(t, "use-after-free");
-#endif
 }
 
 KTEST_MANUAL(kasan_use_after_free_page)
 {
-	NEED_KASAN(t);
-#ifdef CONFIG_KASAN
 	char *p = kmalloc(3 * PAGE_SIZE);
 
 	KT_ASSERT(t, p, "kmalloc");
@@ -85,13 +74,10 @@ KTEST_MANUAL(kasan_use_after_free_page)
 	start();
 	(void)ACCESS(WRITE_ONCE(p[PAGE_SIZE + 5], 1));
 	expect_report(t, "use-after-free");
-#endif
 }
 
 KTEST_MANUAL(kasan_oob_right)
 {
-	NEED_KASAN(t);
-#ifdef CONFIG_KASAN
 	char *p = kmalloc(61);
 
 	KT_ASSERT(t, p, "kmalloc");
@@ -100,13 +86,10 @@ KTEST_MANUAL(kasan_oob_right)
 	(void)ACCESS(READ_ONCE(p[kasan_index]));
 	expect_report(t, "slab-out-of-bounds");
 	kfree(p);
-#endif
 }
 
 KTEST_MANUAL(kasan_oob_left)
 {
-	NEED_KASAN(t);
-#ifdef CONFIG_KASAN
 	char *p = kmalloc(64);
 
 	KT_ASSERT(t, p, "kmalloc");
@@ -115,21 +98,16 @@ KTEST_MANUAL(kasan_oob_left)
 	(void)ACCESS(READ_ONCE(p[kasan_index]));
 	expect_report(t, "slab-out-of-bounds");
 	kfree(p);
-#endif
 }
 
 KTEST_MANUAL(kasan_global_oob)
 {
-	NEED_KASAN(t);
-#ifdef CONFIG_KASAN
 	start();
 	kasan_index = sizeof(kasan_global);
 	(void)ACCESS(READ_ONCE(kasan_global[kasan_index]));
 	expect_report(t, "global-out-of-bounds");
-#endif
 }
 
-#ifdef CONFIG_KASAN
 static __noinline int stack_oob(int i)
 {
 	volatile char a[16];
@@ -137,23 +115,17 @@ static __noinline int stack_oob(int i)
 	a[0] = 1;
 	return ACCESS(a[i]);
 }
-#endif
 
 KTEST_MANUAL(kasan_stack_oob)
 {
-	NEED_KASAN(t);
-#ifdef CONFIG_KASAN
 	start();
 	kasan_index = 16;
 	(void)stack_oob(kasan_index);
 	expect_report(t, "stack-out-of-bounds");
-#endif
 }
 
 KTEST_MANUAL(kasan_double_free)
 {
-	NEED_KASAN(t);
-#ifdef CONFIG_KASAN
 	void *p = kmalloc(32);
 
 	KT_ASSERT(t, p, "kmalloc");
@@ -161,13 +133,10 @@ KTEST_MANUAL(kasan_double_free)
 	start();
 	ACCESS(kfree(p));
 	expect_report(t, "double-free");
-#endif
 }
 
 KTEST_MANUAL(kasan_invalid_free)
 {
-	NEED_KASAN(t);
-#ifdef CONFIG_KASAN
 	char *p = kmalloc(32);
 
 	KT_ASSERT(t, p, "kmalloc");
@@ -175,15 +144,12 @@ KTEST_MANUAL(kasan_invalid_free)
 	ACCESS(kfree(p + 8));
 	expect_report(t, "invalid-free");
 	kfree(p);
-#endif
 }
 
 /* A pointer kept past rcu_read_unlock(): the object freed after a grace
  * period, read outside any section. */
 KTEST_MANUAL(kasan_rcu_outside)
 {
-	NEED_KASAN(t);
-#ifdef CONFIG_KASAN
 	struct robj *p = robj_new();
 
 	KT_ASSERT(t, p, "kmalloc");
@@ -192,7 +158,6 @@ KTEST_MANUAL(kasan_rcu_outside)
 	start();
 	(void)ACCESS(READ_ONCE(p->val));
 	expect_report(t, "use-after-rcu-free");
-#endif
 }
 
 static void robj_free(void *arg)
@@ -204,8 +169,6 @@ static void robj_free(void *arg)
  * site, and says which readers SRCU waits for. */
 KTEST_MANUAL(kasan_srcu_outside)
 {
-	NEED_KASAN(t);
-#ifdef CONFIG_KASAN
 	static struct srcu_struct kasan_ss;
 	struct robj *p = robj_new();
 
@@ -217,14 +180,11 @@ KTEST_MANUAL(kasan_srcu_outside)
 	(void)ACCESS(READ_ONCE(p->val));
 	expect_report(t, "use-after-rcu-free");
 	cleanup_srcu_struct(&kasan_ss);
-#endif
 }
 
 /* And by call_rcu_tasks(). */
 KTEST_MANUAL(kasan_rcu_tasks_outside)
 {
-	NEED_KASAN(t);
-#ifdef CONFIG_KASAN
 	struct robj *p = robj_new();
 
 	KT_ASSERT(t, p, "kmalloc");
@@ -233,15 +193,12 @@ KTEST_MANUAL(kasan_rcu_tasks_outside)
 	start();
 	(void)ACCESS(READ_ONCE(p->val));
 	expect_report(t, "use-after-rcu-free");
-#endif
 }
 
 /* A reader that began after call_rcu() yet found the object: it was never
  * unpublished first. */
 KTEST_MANUAL(kasan_rcu_updater_order)
 {
-	NEED_KASAN(t);
-#ifdef CONFIG_KASAN
 	struct robj *p = robj_new();
 
 	KT_ASSERT(t, p, "kmalloc");
@@ -252,15 +209,12 @@ KTEST_MANUAL(kasan_rcu_updater_order)
 	(void)ACCESS(READ_ONCE(p->val));
 	rcu_read_unlock();
 	expect_report(t, "use-after-rcu-free");
-#endif
 }
 
 /* A reader inside a section that began before call_rcu(): only a variant
  * whose grace period does not wait for it (busted) frees the object. */
 KTEST_MANUAL(kasan_rcu_early)
 {
-	NEED_KASAN(t);
-#ifdef CONFIG_KASAN
 	struct robj *p = robj_new();
 	bool freed = false;
 
@@ -279,22 +233,17 @@ KTEST_MANUAL(kasan_rcu_early)
 	(void)ACCESS(READ_ONCE(p->val));
 	rcu_read_unlock();
 	expect_report(t, "use-after-rcu-free");
-#endif
 }
 
-#ifdef CONFIG_KASAN
 /* One place for both accesses (GCC drops a check it has just made). */
 static __noinline long read_one(const long *p)
 {
 	return READ_ONCE(p[1]);
 }
-#endif
 
 /* The same bad access twice: one report, or two with kasan.multi_shot=1. */
 KTEST_MANUAL(kasan_once_per_site)
 {
-	NEED_KASAN(t);
-#ifdef CONFIG_KASAN
 	unsigned long want = kasan_multi_shot() ? 2 : 1;
 	long *p = kmalloc(32);
 
@@ -305,15 +254,12 @@ KTEST_MANUAL(kasan_once_per_site)
 	(void)read_one(p);
 	KT_EXPECT(t, kasan_report_count() == count_before + want, "%lu reports, want %lu",
 		  kasan_report_count() - count_before, want);
-#endif
 }
 
 /* What is allowed stays silent: the whole of a ksize(), a kzalloc()'s
  * bytes, objects of every size, page allocations, a stack array. */
 KTEST(kasan_correct_uses_silent)
 {
-	NEED_KASAN(t);
-#ifdef CONFIG_KASAN
 	unsigned long before = kasan_report_count();
 	volatile char a[24];
 
@@ -332,5 +278,4 @@ KTEST(kasan_correct_uses_silent)
 	kasan_global[sizeof(kasan_global) - 1] = a[23];
 	KT_EXPECT(t, kasan_report_count() == before, "%lu reports",
 		  kasan_report_count() - before);
-#endif
 }
