@@ -36,6 +36,7 @@ bool console_sysrq(char c);
 
 /* For panic: stop honouring the console lock (another CPU may hold it). */
 void printk_bust_lock(void);
+void printk_unbust_lock(void);
 
 /* The log, readable from gdb: log_buf[0 .. log_len % LOG_BUF_SIZE). */
 extern char log_buf[LOG_BUF_SIZE];

@@ -34,16 +34,20 @@ struct tick_stats {
 };
 
 /*
- * make replay STOP=T (kernel/time/tick.c, docs/replay.md): every tick and
- * every printk compare the time with replay_stop_ns, whatever its value,
- * so that a run gdb stops this way is the run it replays up to the stop.
+ * make replay STOP=T (kernel/time/replay_stop.c, docs/replay.md): every
+ * tick and every printk compare the time with replay_stop_ns, whatever
+ * its value, so that a run stopped this way is the run it replays up to
+ * the stop. replay_nmi() is nmi_handler()'s: the stopping CPU's NMI parks
+ * the CPU it reaches.
  */
+struct pt_regs;
 extern u64 replay_stop_ns;
-void replay_stop(void);
+void replay_stop(u64 now_ns);
+bool replay_nmi(struct pt_regs *regs);
 static inline void replay_stop_check(u64 now_ns)
 {
 	if (now_ns >= *(volatile u64 *)&replay_stop_ns)
-		replay_stop();
+		replay_stop(now_ns);
 }
 
 unsigned long cpu_ticks(unsigned int cpu);

@@ -17,17 +17,19 @@ command that reruns it; this is what it runs:
     tools/replay.py --from DIR [--stop ...]   replay a bundle
 
 The stop: every CPU's tick and every printk compare the time with
-replay_stop_ns (kernel/time/tick.c), the same comparison whatever its
-value, which comes from replay.stop= (20 digits in every deterministic
-run, all zeros for never: qs.replay.stop_arg); gdb, attached before the
-first instruction, breaks in replay_stop() at the first tick or printk
-at or after the time (a printk stops before its line is out: a stop
-before a failure lands, at the latest, just before its report). Up to
-the stop the run executes the instructions the original did. Resumed
-(continue), it is another run: QEMU moves the virtual clock on to its
-next timer deadline when a stopped machine starts again, so the times,
-and at -smp 2 and more the interleaving, differ from there
-(docs/replay.md). To see a later moment, replay with a later STOP.
+replay_stop_ns (kernel/time/replay_stop.c), the same comparison whatever
+its value, which comes from replay.stop= (20 digits in every
+deterministic run, all zeros for never: qs.replay.stop_arg). The first
+CPU at or after the time (a printk stops before its line is out: a stop
+before a failure lands, at the latest, just before its report) parks
+every other CPU with an NMI, prints "replay: stopped at ...", and waits
+with interrupts off. QEMU runs without -S, so up to the stop the run
+executes the instructions the original did; gdb attaches only once that
+line is out, and finds every CPU where the stop left it (qs-replay-frames
+lists the parked CPUs' interrupted frames). Resumed (continue), it is
+another run: the CPUs waited for gdb on host time, so the times, and at
+-smp 2 and more the interleaving, differ from there (docs/replay.md). To
+see a later moment, replay with a later STOP.
 """
 import argparse
 import dataclasses
@@ -150,11 +152,32 @@ def stop_ns(a):
 
 
 def gdb_stop_commands():
-    """The gdb commands that wait for the stop (replay.stop= asks for it).
-    (A TCG breakpoint changes no guest memory: set before the first
-    instruction, it is there when the kernel is.)"""
-    return ["break replay_stop", "continue", "delete", "up", "set $stop_ns = now_ns",
-            'printf "replay: stopped at %llu ns (virtual)\\n", now_ns']
+    """The gdb commands run on attaching to a run the kernel has stopped
+    (replay.stop= asks for it): the stopping CPU's thread and the frame
+    that called replay_stop() (its tick or printk), the stop's time, and
+    replay_go set so that `continue` runs on. (Setting it writes guest
+    memory, after the stop, where nothing of the replayed run is left.)"""
+    return ['eval "thread %d", replay_stop_cpu + 1', "frame function replay_stop",
+            "set $stop_ns = replay_stopped_ns", "set var replay_go = 1", "qs-replay-frames",
+            'printf "replay: stopped at %llu ns (virtual)\\n", $stop_ns']
+
+
+STOPPED_LINE = "replay: stopped at "
+
+
+def wait_for_stop(s, timeout):
+    """Until the kernel says it has stopped (kernel/time/replay_stop.c):
+    None, or why it will not."""
+    import time
+    end = time.monotonic() + timeout
+    while time.monotonic() < end:
+        if STOPPED_LINE in s.serial_text():
+            return None
+        if s.qemu.poll() is not None:
+            return "replay: the run ended before the stop (its console: " + \
+                os.path.relpath(s.log_path, REPO) + ")"
+        time.sleep(0.05)
+    return f"replay: the kernel did not stop within {timeout} s"
 
 
 def failure_variables(failed_at, text):
@@ -235,7 +258,11 @@ def cmd_stop(a):
         elf = build(build_name(a.config, a.options), a.config, a.options)
     serial_log = REPO / "build" / "replay" / "stop-serial.log"
     os.environ[replay.STOP_ENV] = str(ns)
-    with Session(elf, None, "kernel", a.cpus, a.args, serial_log=serial_log) as s:
+    with Session(elf, None, "kernel", a.cpus, a.args, serial_log=serial_log, stopped=False) as s:
+        why = wait_for_stop(s, a.timeout or 600)
+        if why:
+            print(why)
+            return 1
         variables, reader = failure_variables(failed_at, text)
         cmds = gdb_stop_commands() + variables
         banner = (f"replay: stopped at the first tick or printk at or after {ns / 1e9:.6f} s "

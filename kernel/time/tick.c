@@ -13,8 +13,6 @@
 #include <preempt.h>
 #include <printk.h>
 #include <smp.h>
-#include <cmdline.h>
-#include <errno.h>
 
 volatile unsigned long jiffies __tick_line;
 static DEFINE_PER_CPU(struct tick_stats, tick_stats);
@@ -22,51 +20,6 @@ static DEFINE_PER_CPU(struct tick_stats, tick_stats);
 DEFINE_PER_CPU(unsigned long, tick_count);
 
 
-/*
- * make replay STOP=T (docs/replay.md, tools/replay.py): every CPU's tick
- * and every printk (before its line is out: a stop before a failure
- * lands, at the latest, just before its report) compare the time with
- * replay_stop_ns and call replay_stop(), where gdb waits, once it is
- * reached. The comparison is made whatever the value, with no "is a stop
- * set?" test first.
- *
- * The value comes on the command line as replay.stop= with exactly 20
- * decimal digits, which the deterministic mode always passes (all zeros:
- * never), so that a run asked to stop and the run it replays differ in
- * digits only: the parse below, the command line's copies and its echo
- * execute the same instructions for any digits. (gdb writing the value
- * instead would have to stop the run first, and QEMU moves the virtual
- * clock on to its next deadline when a stopped run is resumed.)
- */
-u64 replay_stop_ns = ~0ULL;
-
-__attribute__((noinline)) void replay_stop(void)
-{
-	barrier();	/* a body, so that gdb's breakpoint has an address to itself */
-}
-
-#define REPLAY_STOP_DIGITS 20
-
-static int set_replay_stop(const char *v)
-{
-	u64 ns = 0;
-	int i;
-
-	if (!v)
-		return -EINVAL;
-	for (i = 0; i < REPLAY_STOP_DIGITS; i++) {
-		if (v[i] < '0' || v[i] > '9')
-			return -EINVAL;
-		ns = ns * 10 + (u64)(v[i] - '0');
-	}
-	if (v[i])
-		return -EINVAL;
-	replay_stop_ns = ns - 1;	/* all zeros: ~0, never; no branch on the value */
-	return 0;
-}
-CMDLINE_PARAM("replay.stop", set_replay_stop,
-	      "replay.stop=<20 digits>: call replay_stop() at the first tick or printk at or "
-	      "after that many ns, plus 1 (make replay STOP=; all zeros: never)");
 
 unsigned long cpu_ticks(unsigned int cpu)
 {

@@ -92,9 +92,11 @@ def _die_with_parent():
 
 class Session:
     """QEMU stopped (-S) with the gdb stub and the console socket; a context
-    manager that ends QEMU on the way out."""
+    manager that ends QEMU on the way out. stopped=False: running from its
+    first instruction, gdb to attach later (make replay STOP=)."""
 
-    def __init__(self, elf, image=None, boot="kernel", cpus=4, cmdline="", serial_log=None):
+    def __init__(self, elf, image=None, boot="kernel", cpus=4, cmdline="", serial_log=None,
+                 stopped=True):
         self.elf = Path(elf)
         self.port = gdb_port()
         self.sock_path, self.log_path = console_paths(self.elf.parent)
@@ -108,7 +110,7 @@ class Session:
         rel = os.path.relpath(self.sock_path, REPO)
         self.cmd = qemu_command(image or elf, boot=boot, cpus=cpus, cmdline=cmdline, accel="tcg",
                                 serial=("socket", rel, str(self.log_path)), gdb_port=self.port,
-                                stopped=True)
+                                stopped=stopped)
         # Its own session: Ctrl-C in gdb's terminal is for gdb, not for QEMU.
         self.qemu = subprocess.Popen(self.cmd, cwd=REPO, stdin=subprocess.DEVNULL,
                                      stdout=subprocess.PIPE, stderr=subprocess.STDOUT,
@@ -123,13 +125,25 @@ class Session:
         # Up to 90 s: two test workers' builds and boots beside this QEMU
         # on two host cores have kept it from listening for over 30.
         for _ in range(1800):
-            with socket.socket() as s:
-                if s.connect_ex(("127.0.0.1", self.port)) == 0 and self.sock_path.exists():
-                    return
+            if self.sock_path.exists() and self._stub_listens():
+                return
             if self.qemu.poll() is not None:
                 raise SystemExit("qrun: QEMU exited at once:\n" + self.qemu.stdout.read().decode())
             time.sleep(0.05)
         raise SystemExit(f"qrun: QEMU's gdb stub did not listen on port {self.port}")
+
+    def _stub_listens(self):
+        """Whether the gdb stub's port is in LISTEN, from /proc/net/tcp: a
+        connection to ask would be taken for gdb's, and QEMU stops a
+        running machine when gdb connects (make replay STOP= attaches
+        only once the kernel has stopped its own run)."""
+        want = f":{self.port:04X}"
+        try:
+            rows = Path("/proc/net/tcp").read_text().splitlines()[1:]
+        except OSError:
+            with socket.socket() as s:          # no procfs: ask, as before
+                return s.connect_ex(("127.0.0.1", self.port)) == 0
+        return any(r.split()[1].endswith(want) and r.split()[3] == "0A" for r in rows)
 
     def gdb_command(self, batch_cmds=None):
         return gdb_command(self.elf, self.port, batch_cmds)

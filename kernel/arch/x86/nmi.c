@@ -21,6 +21,7 @@
 #include <time.h>
 #include <nmi.h>
 #include <upcalls.h>
+#include <tick.h>
 
 extern char panic_reason[];
 static cpumask_t backtrace_mask;
@@ -63,6 +64,9 @@ void nmi_handler(struct pt_regs *regs)
 		for (;;)
 			halt();			/* NMIs stay blocked: no iret */
 	}
+	/* make replay STOP=: parked until gdb lets the run go. */
+	if (replay_nmi(regs))
+		goto out;
 	/* One NMI may carry several requests (NMIs do not queue): run all. */
 	handled = nmi_handle_chain(regs);
 	/* A parked CPU interrupted between its test of the unpark flag and
@@ -81,6 +85,7 @@ void nmi_handler(struct pt_regs *regs)
 		unknown_nmis++;
 		printk("NMI received for unknown reason on CPU %u at %pS\n", me, (void *)regs->rip);
 	}
+out:
 	/* Even again, after every load the handlers made (full barrier). */
 	__atomic_fetch_add(seq, 1, __ATOMIC_SEQ_CST);
 	preempt_count_sub(NMI_OFFSET);
