@@ -306,14 +306,15 @@ def test_stop_lands_before_the_failure_inside_the_readers_section():
     stop is before the failure and inside the failing reader's section,
     as the kernel's grace-period counts at the stop and the reader's
     record in the console decide (docs/replay.md); the console up to the
-    stop is the first run's own. 12 ms before, the same script says no:
+    stop is the first run's own. 25 ms before (longer than the reader's
+    section can be), the same script says no:
     the reader had not been shown to begin."""
     at_stop = REPO / "build" / "replay" / "at-stop.log"
     at_stop.unlink(missing_ok=True)
     rc, out = replay_tool(*LONG_READS, "--stop=-9", "--batch",
                           f"shell cp build/replay/stop-serial.log {at_stop.relative_to(REPO)}",
                           "--batch-file", IN_READER)
-    assert "hit Breakpoint 1, replay_stop ()" in out, out
+    assert re.search(r"replay: stopped at \d+ ns by CPU \d", out), out
     failed = float(re.search(r"before the failure at (\d+\.\d+) s", out).group(1))
     stopped = int(re.search(r"replay: stopped at (\d+) ns", out).group(1))
     assert failed * 1e9 - 9e6 <= stopped < failed * 1e9, out
@@ -323,6 +324,10 @@ def test_stop_lands_before_the_failure_inside_the_readers_section():
     first_log = REPO / re.search(r"log=(\S+)", out).group(1)
     first = first_log.read_text(errors="replace")
     seen = at_stop.read_text(errors="replace")
+    # The kernel's own line at the stop is the replay's alone.
+    stop_line = seen.rfind("replay: stopped at ")
+    assert stop_line > 0, seen[-500:]
+    seen = seen[:seen.rfind("\n", 0, stop_line) + 1]
     # The two command lines differ in replay.stop='s digits alone, echoed at boot.
     asked = re.search(r"replay\.stop=(\d{20})", seen)
     assert asked and 0 < int(asked.group(1)) - 1 <= stopped, seen[:600]
@@ -333,10 +338,39 @@ def test_stop_lands_before_the_failure_inside_the_readers_section():
     # Up to the stop the run is the first run: what it printed is a prefix.
     assert first.startswith(seen) and len(seen) > 1000, (len(seen), seen[-500:])
 
-    rc, out = replay_tool(*LONG_READS, "--stop=-12", "--log", str(first_log),
+    rc, out = replay_tool(*LONG_READS, "--stop=-25", "--log", str(first_log),
                           "--batch-file", IN_READER)
     assert "check: before the failure: yes" in out, out
     assert "check: inside the failing reader's section: no, too early" in out, out
+
+
+def stop_state(out):
+    """What a stop found, from replay.py's output with --batch qs-cpus: the
+    stop's time and CPU, each parked CPU's interrupted frame, each CPU's
+    current task, preempt count and ticks."""
+    lines = [ln for ln in out.splitlines()
+             if re.match(r"(replay: stopped at \d+ ns by CPU|cpu\d+: (interrupted|reached|the stopping)"
+                         r"|\s+\d+\s+\d+ 0x)", ln)]
+    return lines
+
+
+@pytest.mark.full
+def test_stop_finds_every_cpu_where_it_found_it_before():
+    """Two replays of one STOP: the same stop, on the same CPU, at the
+    same virtual nanosecond, and every other CPU parked at the same
+    instruction with the same task, preempt count and tick count. (With
+    gdb attached from the first instruction, as the stop was made before
+    the kernel parked its CPUs itself, two such stops differed: 280718550
+    against 280719302 ns, and three of four CPUs' pcs.)"""
+    runs = []
+    for _ in range(2):
+        rc, out = replay_tool(*BUSTED, "--stop=0.2805", "--timeout=300", "--batch", "qs-cpus")
+        assert rc == 0, out
+        state = stop_state(out)
+        assert sum("interrupted by the NMI" in ln or "reached the stop" in ln for ln in state) == 3, out
+        assert len([ln for ln in state if re.match(r"\s+\d+\s+\d+ 0x", ln)]) == 4, out
+        runs.append(state)
+    assert runs[0] == runs[1], "\n".join(runs[0] + ["-- against --"] + runs[1])
 
 
 @pytest.mark.full
