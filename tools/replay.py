@@ -153,11 +153,11 @@ def stop_ns(a):
 
 def gdb_stop_commands():
     """The gdb commands run on attaching to a run the kernel has stopped
-    (replay.stop= asks for it): the stopping CPU's thread and the frame
-    that called replay_stop() (its tick or printk), the stop's time, and
+    (replay.stop= asks for it): the stopping CPU's thread in replay_stop()
+    (`up` from there is the tick or printk that stopped), the stop's time, and
     replay_go set so that `continue` runs on. (Setting it writes guest
     memory, after the stop, where nothing of the replayed run is left.)"""
-    return ['eval "thread %d", replay_stop_cpu + 1', "frame function replay_stop",
+    return ['eval "thread %d", replay_stop_cpu + 1', "up",
             "set $stop_ns = replay_stopped_ns", "set var replay_go = 1", "qs-replay-frames",
             'printf "replay: stopped at %llu ns (virtual)\\n", $stop_ns']
 
