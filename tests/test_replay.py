@@ -412,7 +412,9 @@ def test_rr_finds_the_grace_period_that_ended_under_the_reader():
     end, stops where that grace period ended, inside the reader (at -smp
     1 nothing else runs in its section: the reader's own call_rcu(), which
     busted ends at once), before the report; then reverse-stepi goes back
-    from torture_report's first instruction to the call in its caller."""
+    from torture_report's first instruction to the call in its caller, and
+    qs-reverse-continue with an unconditional watchpoint on the count goes
+    back to the same write, at the same instruction count."""
     rc, out = replay_tool("--config", "rcu_busted_kpreempt_defconfig", "--cpus", "1",
                           "--args", "ktest=torture_rcu torture.duration=1", "--rr",
                           "--timeout", "900", "--batch-file", "tests/replay/rr-gp-end.gdb")
@@ -422,7 +424,11 @@ def test_rr_finds_the_grace_period_that_ended_under_the_reader():
     frames = re.findall(r"^#\d+ +(?:0x[0-9a-f]+ in )?(\w+) \(", out, re.M)
     assert frames[0] == "rcu_gp_end" and "rcu_torture_one_read" in frames[:6], out
     icounts = [int(n) for n in re.findall(r"instruction count = (\d+)", out)]
-    assert len(icounts) == 2 and icounts[0] < icounts[1], out   # the end, then the report
+    # The end, then the report, then back at the end by qs-reverse-continue.
+    assert len(icounts) == 3 and icounts[0] < icounts[1] and icounts[2] == icounts[0], out
+    assert re.search(r"qs-reverse-continue: the last of \d+ hits before instruction \d+ is at "
+                     rf"instruction {icounts[0]}, now here", out), out
+    assert re.search(rf"^\$2 = {completed}$", out, re.M), out
     assert "Breakpoint 2, torture_report" in out, out
     m = re.search(r"\$1 = \(void \(\*\)\(\)\) 0x[0-9a-f]+ <(\w+)\+\d+>", out)
     assert m and m.group(1) == "rcu_torture_one_read", out

@@ -296,7 +296,8 @@ def cmd_rr(a):
     tests/test_replay.py). reverse-continue never comes back in QEMU 7.2:
     its second snapshot load, run from a timer, waits for the vCPU
     thread, which waits for the replay lock the timer's thread holds
-    (docs/replay.md); a batch that runs out of time says so."""
+    (docs/replay.md); a batch that runs out of time says so. gdb's
+    qs-reverse-continue (tools/gdb/replay.py) does it from the monitor."""
     from qs import qcow2
     from qs.boot import boot_image
     if a.cpus != 1:
@@ -324,8 +325,8 @@ def cmd_rr(a):
         print(reader, flush=True)
     with Session(elf, None, "kernel", 1, a.args, serial_log=d / "rr-replay-serial.log") as s:
         hint = ("echo replay: the record, under gdb, from its start: break torture_report, "
-                "continue, then reverse-stepi steps back (reverse-continue deadlocks in QEMU "
-                "7.2: docs/replay.md)\\n")
+                "continue, then reverse-stepi steps back; for reverse-continue, which "
+                "deadlocks in QEMU 7.2, qs-reverse-continue (docs/replay.md)\\n")
         if a.batch is None:
             import signal
             gcmd = s.gdb_command()

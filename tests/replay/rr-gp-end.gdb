@@ -5,10 +5,10 @@
 # The failing reader read rcu_gp_completed() = $reader_completed at its
 # end (tools/replay.py sets it from the record's console): the write that
 # made the count that value is the end of the grace period that the
-# reader outlived. reverse-continue would find it from the report
-# backwards, but never returns in QEMU 7.2 (docs/replay.md); the record
-# replays the same every time, so a watchpoint from the start, with the
-# value for condition, stops at the same write.
+# reader outlived. QEMU 7.2's reverse-continue never returns
+# (docs/replay.md); the record replays the same every time, so a
+# watchpoint from the start, with the value for condition, stops at that
+# write, and qs-reverse-continue from the report finds it too.
 watch -l rcu_gp_seq.completed if rcu_gp_seq.completed == $reader_completed
 continue
 bt 6
@@ -19,3 +19,11 @@ continue
 monitor info replay
 reverse-stepi
 p $pc
+# Then back from there to the same write with qs-reverse-continue
+# (tools/gdb/replay.py: reverse-continue by replaying the record forward),
+# watching the count with no condition: the last write before the report.
+delete
+watch -l rcu_gp_seq.completed
+qs-reverse-continue
+p rcu_gp_seq.completed
+monitor info replay

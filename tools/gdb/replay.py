@@ -6,6 +6,11 @@ Commands:
                        call to replay_stop() (from its tick or a printk),
                        and each parked CPU's interrupted frame (the NMI
                        that parked it), symbolized
+    qs-reverse-continue
+                       in a make replay RR=1 replay: back to the last time
+                       an enabled breakpoint or watchpoint was hit before
+                       here, as reverse-continue would (which never comes
+                       back in QEMU 7.2), by replaying the record forward
 
 Data: replay_stop_cpu (-1 while the run goes on), replay_stopped_ns, the
 per-CPU struct replay_frame (rip, rsp, rbp, by_nmi, parked).
@@ -58,4 +63,69 @@ class QsReplayFrames(gdb.Command):
                   f"rsp {int(f['rsp']):#x}")
 
 
+import re
+
+
+def _icount():
+    out = gdb.execute("monitor info replay", to_string=True)
+    m = re.search(r"instruction count = (\d+)", out)
+    if not m:
+        raise gdb.GdbError("qs-reverse-continue: not a record's replay (make replay RR=1): " +
+                           out.strip())
+    return int(m.group(1))
+
+
+def _seek(icount, stops):
+    """To icount with every breakpoint in stops disabled. QEMU's replay_seek
+    loads the record's snapshot and replays forward to icount when the
+    machine runs; it stops there as if interrupted."""
+    for b in stops:
+        b.enabled = False
+    gdb.execute(f"monitor replay_seek {icount}", to_string=True)
+    gdb.execute("continue", to_string=True)
+    for b in stops:
+        b.enabled = True
+
+
+class QsReverseContinue(gdb.Command):
+    """qs-reverse-continue: back to the last hit of an enabled breakpoint or watchpoint before here (RR=1).
+
+QEMU 7.2's own reverse-continue loads the record's snapshot a second
+time from a timer and deadlocks (docs/replay.md). This does what it
+would from the monitor instead: it notes the instruction count here,
+replays the record from its start to here with the breakpoints and
+watchpoints enabled, noting the count at each hit, and then seeks to
+the last one. A watchpoint's hit is just after the write, as gdb stops
+on one going forward. Each pass replays the record from its start: a
+few seconds for a second of a one-CPU run."""
+
+    def __init__(self):
+        super().__init__("qs-reverse-continue", gdb.COMMAND_RUNNING)
+
+    def invoke(self, arg, from_tty):
+        here = _icount()
+        stops = [b for b in gdb.breakpoints() if b.enabled]
+        if not stops:
+            raise gdb.GdbError("qs-reverse-continue: no enabled breakpoint or watchpoint to go back to")
+        _seek(1, stops)          # (a seek to 0 is already there: it would run on)
+        gdb.execute(f"monitor replay_break {here}", to_string=True)
+        hits = []
+        while True:
+            gdb.execute("continue", to_string=True)
+            now = _icount()
+            if now >= here:
+                break
+            hits.append(now)
+        if not hits:
+            _seek(here, stops)
+            print(f"qs-reverse-continue: no hit before instruction {here}: back where it began")
+            return
+        at = hits[-1]
+        _seek(at, stops)
+        print(f"qs-reverse-continue: the last of {len(hits)} hits before instruction {here} is at "
+              f"instruction {at}, now here")
+        gdb.execute("frame")
+
+
 QsReplayFrames()
+QsReverseContinue()
