@@ -35,11 +35,12 @@ def calibrated(stutter, timeout=90):
     cmd = qemu_command(elf, cpus=1, cmdline="-- poweroff")
     p = subprocess.Popen(cmd, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True,
                          errors="replace")
-    got = {}
+    got, seen = {}, []
     done = threading.Event()
 
     def reader():
         for line in p.stdout:
+            seen.append(line.rstrip())
             for key, rx in (("tsc", TSC), ("lapic", LAPIC)):
                 m = rx.search(line)
                 if m:
@@ -64,7 +65,9 @@ def calibrated(stutter, timeout=90):
             os.kill(p.pid, signal.SIGCONT)
             p.kill()
         p.wait()
-    assert "tsc" in got and "lapic" in got, f"no calibration lines within {timeout} s: {got}"
+    assert "tsc" in got and "lapic" in got, \
+        f"no calibration lines within {timeout} s: {got}; QEMU exited {p.returncode}, printed:\n" + \
+        "\n".join(seen[-20:])
     return got["tsc"], got["lapic"]
 
 

@@ -150,8 +150,16 @@ def _stopper(stop, watch, holder):
         holder["line"] = line.rstrip("\n")
 
         def kill():
+            # The child's whole process group (pexpect starts it in a session
+            # of its own): a QEMU started through a shell, or the tests'
+            # `sh -c` stand-in for one, leaves a process that would hold
+            # the console open until it ended by itself.
             try:
-                os.kill(holder["con"].child.pid, signal.SIGKILL)
+                pid = holder["con"].child.pid
+                if os.getpgid(pid) == pid:
+                    os.killpg(pid, signal.SIGKILL)
+                else:
+                    os.kill(pid, signal.SIGKILL)
             except (ProcessLookupError, KeyError):
                 pass
         holder["timer"] = threading.Timer(getattr(stop, "grace", 2.0), kill)
