@@ -17,6 +17,7 @@ grader on the reference scores full marks for every bug; the grader on
 every bug left unfixed loses the fix's 30 points and keeps the evidence's.
 """
 import json
+import re
 import subprocess
 import sys
 import tomllib
@@ -206,3 +207,41 @@ def test_unfixed_bug_loses_the_fix(tmp_path, name):
     assert not ok["fix-own-test"] and not ok["fix-stress"] and not ok["fix-torture"], ok
     assert ok["evidence-report"] and ok["evidence-replay"] and ok["evidence-reader"], ok
     assert g["score"] == 30, json.dumps(g, indent=1)[-4000:]
+
+
+@pytest.mark.full
+def test_timeline_step_on_a_planted_bug(tmp_path):
+    """The handout's step 6 on a planted kernel, as a student types it: the
+    bug's workload booted deterministically with the trace on and dumped
+    at its end, then tools/timeline.py's png, json and check on that log.
+    The bug is one whose run goes on after its report (PROVE_RCU's), so
+    the dump is printed; the variant is a real one, so every callback
+    passes the check, which has no reader section to judge: the bug is
+    the student's reader, not RCU's."""
+    m = dict(BUGS[NAMES.index("ipc-reader-unlocked")])
+    dst = REPO / "build" / "lab8-timeline" / "src"
+    dst.mkdir(parents=True, exist_ok=True)
+    lab8.copy_tree(dst)
+    (dst / m["file"]).write_text(lab8.planted_text(m))
+    m["cmdline"] = "trace=rcu,sched trace.dump_at_end=1 " + m["cmdline"]
+    _, log, last = lab8.boot(dst, "lab8-timeline", m, deterministic=True)
+    assert log and log.exists(), last
+    text = log.read_text(errors="replace")
+    assert "suspicious rcu_dereference_check() usage" in text and "TRACE-END" in text, text[-2000:]
+    tool = [sys.executable, str(REPO / "tools" / "timeline.py")]
+    for sub, extra in (("png", ["--span-us", "20000"]), ("json", [])):
+        out = tmp_path / f"t.{sub}"
+        p = subprocess.run(tool + [sub, str(log), "-o", str(out)] + extra, cwd=REPO,
+                           capture_output=True, text=True, timeout=300)
+        assert p.returncode == 0 and out.stat().st_size > 0, p.stdout + p.stderr
+    events = json.loads((tmp_path / "t.json").read_text())["traceEvents"]
+    # What the handout says the rows hold: grace periods (and no reader
+    # sections: only rcutorture traces those).
+    assert any(str(e.get("name", "")).startswith("GP ") for e in events), events[:20]
+    assert not any(str(e.get("name", "")).startswith("reader ") for e in events)
+    p = subprocess.run(tool + ["check", str(log)], cwd=REPO, capture_output=True, text=True,
+                       timeout=300)
+    # As the handout says: the callbacks judged and passed, the readers
+    # inconclusive (exit 2), since the stress test traces none.
+    assert p.returncode == 2 and "INCONCLUSIVE: no reader section" in p.stdout, p.stdout + p.stderr
+    assert re.search(r"\b[1-9]\d* callbacks judged", p.stdout), p.stdout
