@@ -576,18 +576,6 @@ static void sem_cleanup(void)
 		semctl(sem_ids[--sem_nids], 0, IPC_RMID);
 }
 
-/* Grow the semaphore table to SEMMNI slots, as the run may, before the baseline. */
-static void sem_grow_table(void)
-{
-	static int ids[SEMMNI];
-	int n = 0;
-
-	while (n < SEMMNI && (ids[n] = semget(IPC_PRIVATE, 1, 0600)) >= 0)
-		n++;
-	while (n)
-		semctl(ids[--n], 0, IPC_RMID);
-}
-
 /*
  * fuzz ... cover: KCOV's edges, counted as syzq counts them
  * (fuzz/edges.h), so that the two fuzzers' coverage compare. Each child
@@ -839,7 +827,7 @@ int main(int argc, char **argv)
 	}
 	cover = argc > 4 && !strcmp(argv[4], "cover");
 	uname(&u);
-	sem_grow_table();
+	qs_sem_table_grow();
 	/*
 	 * A short warm-up round first: what the kernel allocates once and
 	 * keeps (the first use of a path on a CPU) is not a leak. Then the

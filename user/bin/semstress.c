@@ -253,19 +253,7 @@ int main(int argc, char **argv)
 			MAX_WORKERS);
 		return 2;
 	}
-	/*
-	 * Fill the table once and empty it: its array grows to SEMMNI slots
-	 * and stays so (as on Linux), before the baseline is taken.
-	 */
-	{
-		static int fill[SEMMNI];
-		int n = 0;
-
-		while (n < SEMMNI && (fill[n] = semget(IPC_PRIVATE, 1, 0600)) >= 0)
-			n++;
-		while (n)
-			semctl(fill[--n], 0, IPC_RMID);
-	}
+	qs_sem_table_grow();	/* its array at its largest before the baseline */
 	qs_stats(&before, QS_STATS_SYNC);
 	for (int i = 0; i < POOL; i++)
 		pool[i] = semget(IPC_PRIVATE, nworkers, 0600);

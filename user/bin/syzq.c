@@ -322,28 +322,9 @@ static int baseline_check(const struct qs_stats *b)
 	return !ok;
 }
 
-/*
- * The semaphore ids' array grows when it is full and is never shrunk
- * (grow_ary(), kernel/ipc/util.c): a program after the baseline that
- * held more sets at once than any before it would swap the array for
- * one twice its size, more bytes in as many objects, which is not a leak.
- * Fill the table to SEMMNI and empty it first, so that the array is as
- * large as it can be at the baseline already.
- */
-static void grow_kept_tables(void)
-{
-	static int ids[SEMMNI];
-	int n = 0;
-
-	while (n < SEMMNI && (ids[n] = semget(IPC_PRIVATE, 1, 0600)) >= 0)
-		n++;
-	while (n > 0)
-		semctl(ids[--n], 0, IPC_RMID);
-}
-
 static void take_baseline(struct qs_stats *b)
 {
-	grow_kept_tables();
+	qs_sem_table_grow();	/* its array, kept, at its largest already */
 	qs_rtcache(QS_RTCACHE_FLUSH, 0, NULL, 0);
 	qs_dcache(QS_DCACHE_SHRINK, 0, NULL);
 	qs_stats(b, QS_STATS_SYNC);

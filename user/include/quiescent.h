@@ -18,6 +18,14 @@ long qs_cpu(long op, unsigned long cpu);
 long qs_tasklist(long op, long arg);
 /* The index-th file of the initrd; -1 (ENOENT) past the last. */
 int qs_readdir(int index, struct qs_dirent *d);
+/*
+ * Before a program takes its allocation baseline: fill the semaphore
+ * table to SEMMNI sets and empty it. Its array grows when full and is
+ * kept (grow_ary(), kernel/ipc/util.c, as on Linux), so a run that later
+ * holds more sets at once than any before would otherwise swap it for a
+ * larger one, more bytes in as many objects, which is not a leak.
+ */
+void qs_sem_table_grow(void);
 
 static inline uint64_t rdtsc(void)
 {
