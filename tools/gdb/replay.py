@@ -20,19 +20,16 @@ import gdb
 QS_GROUP = "Replay: a run stopped by make replay STOP= (kernel/time/replay_stop.c)"
 
 
-def _per_cpu(var, cpu):
-    sym = gdb.parse_and_eval(var)
-    base = int(gdb.parse_and_eval(f"(unsigned long)&{var}"))
-    off = int(gdb.parse_and_eval(f"__per_cpu_offset[{int(cpu)}]"))
-    return gdb.Value(base + off).cast(sym.type.pointer()).dereference()
-
-
 def _where(pc):
     """pc as function+offset and file:line."""
     block = gdb.block_for_pc(pc)
     while block is not None and block.function is None:
         block = block.superblock
-    name = f"{block.function.name}+{pc - block.start:#x}" if block is not None else "?"
+    if block is not None:
+        name = f"{block.function.name}+{pc - block.start:#x}"
+    else:                       # assembly has no debug block: the symbol table's name
+        name = gdb.execute(f"info symbol {pc:#x}", to_string=True).split(" in section")[0]
+        name = name.replace(" + ", "+").strip()
     sal = gdb.find_pc_line(pc)
     line = f"{sal.symtab.filename}:{sal.line}" if sal.symtab else "?"
     return f"{name} ({line})"
@@ -54,7 +51,7 @@ class QsReplayFrames(gdb.Command):
             if cpu == stopper:
                 print(f"cpu{cpu}: the stopping CPU: `thread {cpu + 1}` then `bt`")
                 continue
-            f = _per_cpu("replay_frame", cpu)
+            f = gdb.parse_and_eval(f'$percpu("replay_frame", {cpu})')     # quiescent.py's
             if not int(f["parked"]):
                 print(f"cpu{cpu}: not parked (offline, or it did not answer the NMI)")
                 continue
