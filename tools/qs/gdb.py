@@ -138,11 +138,7 @@ class Session:
         running machine when gdb connects (make replay STOP= attaches
         only once the kernel has stopped its own run)."""
         want = f":{self.port:04X}"
-        try:
-            rows = Path("/proc/net/tcp").read_text().splitlines()[1:]
-        except OSError:
-            with socket.socket() as s:          # no procfs: ask, as before
-                return s.connect_ex(("127.0.0.1", self.port)) == 0
+        rows = Path("/proc/net/tcp").read_text().splitlines()[1:]
         return any(r.split()[1].endswith(want) and r.split()[3] == "0A" for r in rows)
 
     def gdb_command(self, batch_cmds=None):
