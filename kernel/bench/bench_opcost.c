@@ -123,10 +123,7 @@ static void best_of(const char *op, u64 (*fn)(void), u64 count)
 }
 
 /* A benchmark, not a check: a cell without a figure says why. */
-static void no_figure(const char *op, const char *why)
-{
-	kt_info("%s: no figure: %s", op, why);
-}
+#define no_figure(op, why, ...)	kt_info("%s: no figure: " why, op, ##__VA_ARGS__)
 
 /* ---- pointer chases: every line of the blocks once, in random order */
 
@@ -272,8 +269,8 @@ static void cache_transfer(void)
 	if (best != ~0ULL)
 		report("cache_transfer", best, HANDOFFS);
 	else
-		kt_info("cache_transfer: no figure: CPU 1 did not answer within a second "
-			"in any of %d runs (a loaded host?)", RUNS);
+		no_figure("cache_transfer", "CPU 1 did not answer within a second in any of %d "
+			  "runs (a loaded host?)", RUNS);
 }
 
 KTEST(bench_opcost)
