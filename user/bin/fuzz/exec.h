@@ -47,7 +47,7 @@ static char *path_of(int64_t v, char *buf)
 }
 
 /* What a seeded structure or a buffer is, in call i's own memory. */
-static long materialize(int kind, int64_t v, char *buf, int nr)
+static long materialize(int kind, int64_t v, char *buf, int nr, int path_slot)
 {
 	unsigned long s = (unsigned long)v;
 
@@ -60,8 +60,8 @@ static long materialize(int kind, int64_t v, char *buf, int nr)
 		case 4: return (long)buf + BUFSZ - 1;
 		default: return (long)buf;
 		}
-	case K_PATH:
-		return (long)path_of(v, buf + BUFSZ - 128);
+	case K_PATH:		/* a call's second name (rename's) must not overwrite its first */
+		return (long)path_of(v, buf + BUFSZ - 128 + 64 * (path_slot & 1));
 	case K_TIMESPEC: {
 		struct qs_timespec *ts = (void *)buf;
 
@@ -184,7 +184,7 @@ static void execute(const struct fz_prog *p, bool cover, char *bufs, uint64_t *p
 		long ret;
 
 		fill(buf, i);
-		for (int k = 0; k < d->nargs; k++) {
+		for (int k = 0, paths = 0; k < d->nargs; k++) {
 			const struct fz_arg *x = &p->c[i].a[k];
 
 			if (x->ref == A_RES)
@@ -192,7 +192,8 @@ static void execute(const struct fz_prog *p, bool cover, char *bufs, uint64_t *p
 			else if (x->ref == A_RES2)
 				a[k] = res2[x->v];
 			else
-				a[k] = materialize(d->kind[k], x->v, buf, d->nr);
+				a[k] = materialize(d->kind[k], x->v, buf, d->nr,
+						   d->kind[k] == K_PATH ? paths++ : 0);
 		}
 		if (cover)
 			kcov(QS_KCOV_READ, (unsigned long)pcs, 0);	/* drop what setup ran */
