@@ -47,6 +47,18 @@ def test_text_form_round_trip_and_drop_call():
         fuzz.parse_prog("kill r2")
 
 
+def test_collide_programs_keep_their_mode_through_the_reducer():
+    """A collide program (two processes run it at once) reduced call by
+    call is still one: without its prefix syzq -r would run it in one
+    process, where the race it found cannot happen."""
+    text = "collide:qs_creat(2,420,0);qs_creat(1,420,0);rename(1,2);stat(2,0)"
+    mode, calls = fuzz.split_mode(text)[0], fuzz.parse_prog(text)
+    assert mode == "collide:" and len(calls) == 4
+    assert fuzz.format_prog(fuzz.drop_call(calls, 0), mode) == \
+        "collide:qs_creat(1,420,0);rename(1,2);stat(2,0)"
+    assert fuzz.split_mode("stat(2,0)") == ("", "stat(2,0)")
+
+
 def test_every_description_parses():
     descs = fuzz.parse_descs()
     assert descs["kill"] == ["PID", "SIG"] and descs["fork"] == []

@@ -143,10 +143,14 @@ def parse_descs():
     return out
 
 
+COLLIDE = "collide:"
+
+
 def parse_prog(text):
-    """syzq's text form as [(name, [token, ...])]."""
+    """syzq's text form as [(name, [token, ...])]; a collide program's
+    prefix (two processes run it at once) is kept by split_mode()."""
     calls = []
-    for part in text.strip().split(";"):
+    for part in split_mode(text)[1].strip().split(";"):
         m = re.fullmatch(r"(\w+)\((.*)\)", part)
         if not m:
             raise ValueError(f"not a syzq program: {text!r}")
@@ -154,8 +158,14 @@ def parse_prog(text):
     return calls
 
 
-def format_prog(calls):
-    return ";".join(f"{n}({','.join(a)})" for n, a in calls)
+def split_mode(text):
+    """(prefix, calls): 'collide:' or '', and the calls' text."""
+    text = text.strip()
+    return (COLLIDE, text[len(COLLIDE):]) if text.startswith(COLLIDE) else ("", text)
+
+
+def format_prog(calls, mode=""):
+    return mode + ";".join(f"{n}({','.join(a)})" for n, a in calls)
 
 
 def drop_call(calls, j):
@@ -467,10 +477,10 @@ class Fuzzer:
             progs = last         # most crashes are in what ran last
         progs = ddmin(progs, lambda s: self.reproduces(c, variant, s))
         if len(progs) == 1:
-            prog = parse_prog(progs[0])
-            prog = self._reduce_calls(c, variant, prog)
-            prog = self._reduce_args(c, variant, prog)
-            progs = [format_prog(prog)]
+            mode, prog = split_mode(progs[0])[0], parse_prog(progs[0])
+            prog = self._reduce_calls(c, variant, prog, mode)
+            prog = self._reduce_args(c, variant, prog, mode)
+            progs = [format_prog(prog, mode)]
         c.repro = "\n".join(progs)
         (c.dir / "repro.txt").write_text(c.repro + "\n")
         self.say(f"fuzz: reduced to: {c.repro}")
@@ -478,17 +488,17 @@ class Fuzzer:
             self.write_c(c, variant)
         return c
 
-    def _reduce_calls(self, c, variant, prog):
+    def _reduce_calls(self, c, variant, prog, mode=""):
         def keep_only(idx):
             p = prog
             for j in sorted(set(range(len(prog))) - set(idx), reverse=True):
                 p = drop_call(p, j)
             return p
         idx = ddmin(list(range(len(prog))),
-                    lambda s: self.reproduces(c, variant, [format_prog(keep_only(s))]))
+                    lambda s: self.reproduces(c, variant, [format_prog(keep_only(s), mode)]))
         return keep_only(idx)
 
-    def _reduce_args(self, c, variant, prog):
+    def _reduce_args(self, c, variant, prog, mode=""):
         """Each literal tried as 0, as many at once as still crash."""
         spots = [(i, k) for i, (_, a) in enumerate(prog) for k, t in enumerate(a)
                  if t[0] not in "rs" and t != "0"]
@@ -504,7 +514,7 @@ class Fuzzer:
             part = todo.pop()
             if not part:
                 continue
-            if self.reproduces(c, variant, [format_prog(with_zero(chosen + part))]):
+            if self.reproduces(c, variant, [format_prog(with_zero(chosen + part), mode)]):
                 chosen += part
             elif len(part) > 1:
                 todo += [part[:len(part) // 2], part[len(part) // 2:]]
@@ -512,6 +522,10 @@ class Fuzzer:
 
     def write_c(self, c, variant):
         name = "repro_" + re.sub(r"[^a-z0-9]+", "_", slug(c.title).lower())[:40].strip("_")
+        if split_mode(c.repro)[0]:
+            self.say("fuzz: a collide program needs two processes and syzq's check of their "
+                     f"results: reproduce it with syzq -r {c.dir / 'repro.txt'} (no C file)")
+            return
         src = c_program(c.repro, c.title, name)
         if src is None:
             self.say("fuzz: the reduced program keeps a structure only syzq builds: no C file")

@@ -1,5 +1,5 @@
 /*
- * syzq [-d seconds] [-p procs] [-s seed] [-l] [-c corpus] | syzq -r file:
+ * syzq [-d seconds] [-p procs] [-s seed] [-l] [-c corpus] | syzq -r file | syzq -t:
  * the coverage-guided fuzzer, syzkaller's loop for Quiescent
  * (docs/fuzzing.md; `fuzz` is the random one it is measured against).
  *
@@ -16,6 +16,9 @@
  * keeps the corpus across boots. With -l every program is printed before
  * it runs, so that the host has what ran before a crash. -r runs the
  * programs of a file once each, for the host's reproduction and reduction.
+ * One program in COLLIDE_EVERY runs in two processes at once, its results
+ * checked for an order that explains them (fuzz/collide.h); -t tests
+ * that check.
  *
  * Before and after, as `fuzz` does: a warm-up (a tenth of the time, which
  * runs the host's corpus and learns; the main phase starts from what it
@@ -30,6 +33,8 @@
  * built from one .c file (the user Makefile rule).
  */
 #include <stdio.h>
+#include <stdarg.h>
+#include <errno.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
@@ -57,19 +62,21 @@
 #include "fuzz/mutate.h"
 #include "fuzz/text.h"
 #include "fuzz/exec.h"
+#include "fuzz/collide.h"
 #include "fuzz/workers.h"
 
 static int worker(int id, int ncpus, long end_ns, const char *seed_file, int nworkers)
 {
 	static struct run_result r;
 	static char text[PROG_TEXT];
-	long progs = 0, hangs = 0, signaled = 0, last_stats = 0;
+	long progs = 0, hangs = 0, signaled = 0, collides = 0, last_stats = 0;
 	char *seeds = NULL, *next = NULL;
 	size_t size = 0;
 	int line = 0;
 	cpu_set_t set;
 
 	worker_cpu = id % ncpus;
+	worker_ncpus = ncpus;
 	CPU_ZERO(&set);
 	CPU_SET(worker_cpu, &set);
 	sched_setaffinity(0, sizeof(set), &set);
@@ -97,6 +104,13 @@ static int worker(int id, int ncpus, long end_ns, const char *seed_file, int nwo
 			p = *corpus[rnd() % ncorpus];
 			mutate(&p, corpus[rnd() % ncorpus]);
 		}
+		if (ncpus > 1 && rnd() % COLLIDE_EVERY == 0) {
+			struct fz_prog q;
+
+			collide_of(&p, &q);
+			p = q;
+			collides++;
+		}
 		if (format(&p, text, sizeof(text)))
 			continue;
 		if (log_all)
@@ -112,19 +126,19 @@ static int worker(int id, int ncpus, long end_ns, const char *seed_file, int nwo
 			send_new(&r, text);
 		}
 		if (now_ns() - last_stats > 1000000000L) {
-			send_stats(progs, hangs, signaled);
+			send_stats(progs, hangs, signaled, collides);
 			last_stats = now_ns();
 		}
 	}
 	exec_stop();		/* before the parent counts processes */
-	send_stats(progs, hangs, signaled);
+	send_stats(progs, hangs, signaled, collides);
 	free(seeds);
-	return 0;
+	return collide_fails != 0;
 }
 
 /* ---------------------------------------------------------------- the parent */
 struct totals {
-	long progs[64], hangs[64], signaled[64];
+	long progs[64], hangs[64], signaled[64], collides[64];
 	long edges, corpus;
 };
 
@@ -143,8 +157,8 @@ static void progress(const char *what, long t0, const struct totals *t)
 	long rate10 = ms ? progs * 10000 / ms : 0;	/* programs per 10 s: one decimal */
 
 	printf("syzq: %s %ld s: %ld programs (%ld.%ld/s), %ld edges, corpus %ld, hangs %ld, "
-	       "killed %ld\n", what, ms / 1000, progs, rate10 / 10, rate10 % 10, t->edges, t->corpus,
-	       sum(t->hangs), sum(t->signaled));
+	       "killed %ld, collides %ld\n", what, ms / 1000, progs, rate10 / 10, rate10 % 10, t->edges,
+	       t->corpus, sum(t->hangs), sum(t->signaled), sum(t->collides));
 }
 
 /* Where the parent keeps what a phase found, for the next phase to start from. */
@@ -162,6 +176,7 @@ static int take(const char *m, int have, struct totals *t, uint8_t *global)
 		t->progs[h->worker] = h->progs;
 		t->hangs[h->worker] = h->hangs;
 		t->signaled[h->worker] = h->signaled;
+		t->collides[h->worker] = h->collides;
 	} else if (h->type == MSG_NEW) {
 		const uint32_t *e = (const void *)(m + sizeof(*h));
 		int fresh = 0;
@@ -281,7 +296,7 @@ static int replay(const char *file, struct qs_stats *base)
 	exec_stop();
 	printf("syzq: replay done\n");
 	free(data);
-	return 0;
+	return collide_fails != 0;
 }
 
 static void copy_corpus(const char *file, int fd)
@@ -343,6 +358,8 @@ int main(int argc, char **argv)
 	for (int i = 1; i < argc; i++) {
 		if (!strcmp(argv[i], "-l"))
 			log_all = true;
+		else if (!strcmp(argv[i], "-t"))
+			return collide_self_test() ? 1 : 0;
 		else if (i + 1 < argc && !strcmp(argv[i], "-d"))
 			seconds = atol(argv[++i]);
 		else if (i + 1 < argc && !strcmp(argv[i], "-p"))
@@ -355,7 +372,7 @@ int main(int argc, char **argv)
 			replay_file = argv[++i];
 		else {
 			fprintf(stderr, "usage: syzq [-d seconds] [-p procs] [-s seed] [-l] [-c corpus] "
-				"| syzq -r programs\n");
+				"| syzq -r programs | syzq -t\n");
 			return 2;
 		}
 	}
@@ -369,6 +386,8 @@ int main(int argc, char **argv)
 		mkdir(dir, 0777);	/* made as root, open to the workers' uid */
 	}
 	if (replay_file) {
+		collide_repeat = COLLIDE_REPLAY;	/* a race must come back on a fresh boot */
+		worker_ncpus = u.ncpus;
 		bad |= replay(replay_file, &base);
 		return bad | baseline_check(&base);
 	}

@@ -15,9 +15,12 @@
 #define RESULT_FD	200		/* the executor's edges out */
 #define CMD_FD		201		/* and its programs in */
 #define END_MARK	0xffffffffu	/* after a program's edges */
+#define COLLIDE_FAIL	0xfffffffeu	/* before END_MARK: no order explains a collide */
+#define CONSOLE_FD	202	/* the executor's way to the console (a collide's report) */
 
 static uint8_t edge_map[MAP_BYTES];
-static int worker_id, worker_cpu;
+static int worker_id, worker_cpu, worker_ncpus = 1;
+static int collide_repeat = 1;		/* collides per collide program (more in -r) */
 static char sandbox[32];
 static bool have_kcov;
 
@@ -151,7 +154,7 @@ static void reset_after(const struct fz_prog *p, long maxfd)
 		cpus |= d->nr == SYS_sched_setaffinity || d->nr == SYS_sched_setscheduler;
 	}
 	for (int fd = 0; fd <= maxfd && fd < QS_OPEN_MAX; fd++)
-		if (fd != RESULT_FD && fd != CMD_FD)
+		if (fd != RESULT_FD && fd != CMD_FD && fd != CONSOLE_FD)
 			close(fd);
 	for (int sig = 1; sigs && sig < QS_NSIG; sig++)
 		__syscall2(SYS_signal, sig, QS_SIG_DFL);
@@ -257,6 +260,8 @@ static void execute(const struct fz_prog *p, bool cover, char *bufs, uint64_t *p
  * program costs some 50 ms here (no copy-on-write: fork copies the
  * address space), fifty times what a program's calls take.
  */
+static void collide(const struct fz_prog *p, char *bufs);	/* fuzz/collide.h */
+
 static __attribute__((noreturn)) void executor(bool cover)
 {
 	char *bufs = malloc(MAX_CALLS * BUFSZ);
@@ -266,6 +271,10 @@ static __attribute__((noreturn)) void executor(bool cover)
 	if (!bufs || (cover && (!pcs || kcov(QS_KCOV_ENABLE, KCOV_CAP, 0))))
 		_exit(3);
 	while (read(CMD_FD, &p, sizeof(p)) == sizeof(p)) {
+		if (p.collide) {
+			collide(&p, bufs);
+			continue;
+		}
 		if (cover)
 			kcov(QS_KCOV_READ, (unsigned long)pcs, 0);	/* not the read's own */
 		execute(&p, cover, bufs, pcs);
@@ -339,7 +348,9 @@ struct run_result {
 	int nedges;
 	uint32_t edges[1024];
 	bool hung, signaled;
+	bool collide_fail;	/* a collide's results had no order (fuzz/collide.h) */
 };
+static long collide_fails;
 
 static pid_t exec_pid = -1;
 static int exec_cmd = -1, exec_res = -1;
@@ -376,6 +387,7 @@ static int exec_start(bool cover)
 		 * calls do not write into them or close them. */
 		dup2(c[0], CMD_FD);
 		dup2(r[1], RESULT_FD);
+		dup2(1, CONSOLE_FD);
 		/* No console for the programs: their descriptors start at 0. */
 		for (int fd = 0; fd < 8; fd++)
 			close(fd);
@@ -396,11 +408,11 @@ static int exec_start(bool cover)
  * edges, or that it hung (killed at the deadline) or ended the executor. */
 static void run(const struct fz_prog *p, bool cover, struct run_result *r)
 {
-	long deadline = now_ns() + DEADLINE_NS;
+	long deadline = now_ns() + DEADLINE_NS * (p->collide ? 1 + collide_repeat : 1);
 	int st = 0;
 
 	r->nedges = 0;
-	r->hung = r->signaled = false;
+	r->hung = r->signaled = r->collide_fail = false;
 	if (exec_pid < 0 && exec_start(cover))
 		return;
 	if (write(exec_cmd, p, sizeof(*p)) != sizeof(*p)) {
@@ -414,7 +426,10 @@ static void run(const struct fz_prog *p, bool cover, struct run_result *r)
 
 		for (long k = 0; k < n / 4 && !end; k++) {
 			end = got[k] == END_MARK;
-			if (!end && r->nedges < N(r->edges))
+			if (got[k] == COLLIDE_FAIL) {
+				r->collide_fail = true;
+				collide_fails++;
+			} else if (!end && r->nedges < N(r->edges))
 				r->edges[r->nedges++] = got[k];
 		}
 		if (end)

@@ -248,6 +248,7 @@ static void generate(struct fz_prog *p)
 	int n = 1 + rnd() % 5;
 
 	p->n = 0;
+	p->collide = 0;
 	while (p->n < n)
 		insert_call(p, p->n, pick_desc(p, p->n), 0);
 }

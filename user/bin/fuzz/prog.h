@@ -8,7 +8,8 @@
  *   pipe2(0,2048);write(s0,0,16);fork();kill(r2,9)
  *
  * `rN` is call N's result (for pipe2, its read end), `sN` pipe2's write
- * end; anything else is a decimal number whose meaning the argument's kind
+ * end; `collide:` before the calls, a program two processes run at once;
+ * anything else is a decimal number whose meaning the argument's kind
  * gives (a buffer's seed, a name's index, a flag set).
  */
 #ifndef _FUZZ_PROG_H
@@ -35,6 +36,7 @@ struct fz_call {
 
 struct fz_prog {
 	int n;
+	int collide;		/* run by two processes at once (fuzz/collide.h) */
 	struct fz_call c[MAX_CALLS];
 };
 

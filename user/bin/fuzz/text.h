@@ -6,12 +6,14 @@
 #ifndef _FUZZ_TEXT_H
 #define _FUZZ_TEXT_H
 
+static int collide_cut(const struct fz_prog *p, struct fz_prog *q);	/* fuzz/collide.h */
+
 /* ---------------------------------------------------------------- text form */
 static int format(const struct fz_prog *p, char *out, int size)
 {
-	int len = 0;
+	int len = p->collide ? snprintf(out, size, "collide:") : 0;
 
-	out[0] = '\0';
+	out[len < size ? len : 0] = '\0';
 	for (int i = 0; i < p->n && len < size; i++) {
 		const struct fz_desc *d = &fz_descs[p->c[i].desc];
 
@@ -34,6 +36,10 @@ static int format(const struct fz_prog *p, char *out, int size)
 static int parse(const char *s, struct fz_prog *p)
 {
 	memset(p, 0, sizeof(*p));
+	if (!strncmp(s, "collide:", 8)) {
+		p->collide = 1;
+		s += 8;
+	}
 	while (*s && *s != '\n' && p->n < MAX_CALLS) {
 		const char *open = strchr(s, '(');
 		int desc = -1, k = 0;
@@ -69,6 +75,13 @@ static int parse(const char *s, struct fz_prog *p)
 	if (!p->n)
 		return -1;
 	fixup(p);
+	if (p->collide) {		/* only the calls a collide can check */
+		struct fz_prog q;
+
+		if (collide_cut(p, &q) < 2)
+			return -1;
+		*p = q;
+	}
 	return 0;
 }
 

@@ -14,7 +14,7 @@ struct msg_head {
 	uint16_t len;		/* the whole message */
 	uint8_t type, worker;
 	uint32_t nedges;	/* MSG_NEW: then the edges, then the program's text */
-	uint32_t progs, hangs, signaled;
+	uint32_t progs, hangs, signaled, collides;
 };
 
 static int msg_fd;
@@ -36,9 +36,9 @@ static void send_new(const struct run_result *r, const char *text)
 	write(msg_fd, m, h->len);	/* at most PIPE_BUF: one piece */
 }
 
-static void send_stats(long progs, long hangs, long signaled)
+static void send_stats(long progs, long hangs, long signaled, long collides)
 {
-	struct msg_head h = { sizeof(h), MSG_STATS, worker_id, 0, progs, hangs, signaled };
+	struct msg_head h = { sizeof(h), MSG_STATS, worker_id, 0, progs, hangs, signaled, collides };
 
 	write(msg_fd, &h, sizeof(h));
 }
