@@ -77,3 +77,59 @@ def test_force_without_a_bootable_model_is_an_error(probed):
     with pytest.raises(SystemExit):
         qkvm.decide("force", "k.elf")
     assert qkvm.decide("1", "k.elf").accel == "tcg"
+
+
+def _fake_boot(results, calls):
+    """qs.boot.boot_image replaced: each call pops the result set for its
+    accelerator and CPU model and records the timeout it was given."""
+    from types import SimpleNamespace as NS
+
+    def boot_image(elf, accel, cpu=None, timeout=60, **kw):
+        calls.append((accel, cpu, timeout))
+        status, elapsed, log, bench, stderr = results[(accel, cpu)]
+        banner = {"cpus": 2} if "config:" in log else None
+        return NS(status=status, elapsed=elapsed, log=log, stderr=stderr,
+                  console=NS(banner=banner, bench=[dict(bench="accel", op=op, ps=ns * 1000)
+                                                   for op, ns in bench.items()]),
+                  describe_status=lambda: status)
+    return boot_image
+
+
+@pytest.fixture
+def probe_env(tmp_path, monkeypatch):
+    from qs import boot as qboot
+    results, calls = {}, []
+    monkeypatch.setattr(qkvm, "KVM_PROBE_FILE", tmp_path / ".kvm-probe")
+    monkeypatch.setattr(qkvm, "kvm_usable", lambda: True)
+    monkeypatch.setattr(qboot, "boot_image", _fake_boot(results, calls))
+    return results, calls
+
+
+def test_probe_waits_on_kvm_only_as_long_as_tcg_justifies(probe_env):
+    """A KVM that starts the guest but is still running it long after TCG
+    finished is judged from that, at once: the probe does not wait out a
+    minute, nor go on to try the other CPU models (each would be as slow)."""
+    results, calls = probe_env
+    done = "config: HZ=100 CPUs=2\nktap ok\n"
+    results[("tcg", None)] = ("pass", 2.0, done, TCG, "")
+    results[("kvm", "host")] = ("timeout", 10.0, "config: HZ=100 CPUs=2\n", {}, "")
+    d = qkvm.kvm_probe("k.elf")
+    assert calls[0][0] == "tcg", calls                 # TCG first: it sets the wait
+    kvm_calls = [c for c in calls if c[0] == "kvm"]
+    assert [c[1] for c in kvm_calls] == ["host"], calls
+    assert kvm_calls[0][2] <= qkvm.kvm_wait(2.0) <= 20, calls
+    assert d["ok"] is False and d["cpu"] == "host", d
+    assert "slower than TCG" in d["reason"], d["reason"]
+
+
+def test_probe_moves_past_a_refused_model(probe_env):
+    results, calls = probe_env
+    done = "config: HZ=100 CPUs=2\nktap ok\n"
+    results[("tcg", None)] = ("pass", 2.0, done, TCG, "")
+    results[("kvm", "host")] = ("crash", 0.2, "", {},
+                                "qemu-system-x86_64: error: failed to set MSR 0x10a")
+    results[("kvm", "host,-arch-capabilities")] = ("pass", 0.5, done, NATIVE, "")
+    d = qkvm.kvm_probe("k.elf")
+    assert [c[1] for c in calls if c[0] == "kvm"] == ["host", "host,-arch-capabilities"], calls
+    assert d["ok"] is True and d["cpu"] == "host,-arch-capabilities", d
+    assert "MSR 0x10a" in d["tried"][0]["result"], d["tried"]

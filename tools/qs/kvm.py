@@ -14,10 +14,13 @@ So the probe, once per host (cached in build/.kvm-probe, keyed by QEMU's
 version and the host kernel; delete the file or run `qrun.py kvm-probe`
 to probe again):
 
-  1. boots `ktest=bench_accel` under KVM with each CPU model of
-     CPU_MODELS in turn until one boots (a model QEMU or the host
-     refuses is noted with its error);
-  2. boots the same under TCG;
+  1. boots `ktest=bench_accel` under TCG and times it;
+  2. boots the same under KVM with each CPU model of CPU_MODELS in turn
+     until one boots (a model QEMU or the host refuses is noted with its
+     error), waiting kvm_wait(TCG's time): a KVM that has started the
+     guest but not finished long after TCG did is slower than TCG, which
+     is the verdict, without waiting out the timeout or trying the other
+     models (they run in the same emulator);
   3. judges (judge_speed): KVM is used only if its add costs what a core
      takes (under NATIVE_ADD_NS), i.e. the guest's kernel code runs
      natively.
@@ -41,7 +44,7 @@ from dataclasses import dataclass
 from qs import REPO
 
 KVM_PROBE_FILE = REPO / "build" / ".kvm-probe"
-PROBE_VERSION = 2
+PROBE_VERSION = 3
 # The CPU models tried, in order. `host` gives the guest the host's own
 # CPUID; a nested hypervisor that cannot emulate IA32_ARCH_CAPABILITIES
 # (MSR 0x10a) refuses it, and the same minus that MSR is the next best.
@@ -51,6 +54,17 @@ TCG_CPU = "max"
 # interpreting hypervisor takes hundreds. Anything above this is not a
 # core running the guest's code.
 NATIVE_ADD_NS = 5.0
+# How long a KVM boot of bench_accel is waited for, against TCG's time
+# for the same boot: a KVM that runs kernel code on the cores finishes
+# well inside TCG's time (both pay QEMU's start); the floor covers a
+# loaded host's start-up.
+KVM_WAIT_FACTOR = 4
+KVM_WAIT_MIN_S = 10.0
+
+
+def kvm_wait(tcg_s, timeout=60):
+    """Seconds to wait for the KVM boot, given TCG's (s)."""
+    return min(timeout, max(KVM_WAIT_MIN_S, KVM_WAIT_FACTOR * tcg_s))
 
 
 @dataclass
@@ -135,24 +149,36 @@ def _kvm_probe_locked(elf, key, force, timeout):
             pass
     from qs.boot import boot_image      # here: qs.boot imports this module
     logs = KVM_PROBE_FILE.parent
-    tried, booted, cpu = [], None, None
+    t = boot_image(elf, boot="kernel", cpus=2, cmdline="ktest=bench_accel", accel="tcg",
+                   timeout=timeout, log_path=logs / "kvm-probe-tcg.log")
+    tcg_done = t.console.banner and t.status in ("pass", "fail")
+    wait = kvm_wait(t.elapsed, timeout) if tcg_done else timeout
+    tried, booted, slow, cpu = [], None, None, None
     for model in CPU_MODELS:
         r = boot_image(elf, boot="kernel", cpus=2, cmdline="ktest=bench_accel", accel="kvm",
-                       cpu=model, timeout=timeout, log_path=logs / "kvm-probe.log")
+                       cpu=model, timeout=wait, log_path=logs / "kvm-probe.log")
         if r.console.banner and r.status in ("pass", "fail"):
             booted, cpu = r, model
             tried.append(dict(cpu=model, result=f"booted ({r.elapsed:.1f} s)"))
+            break
+        if r.log.strip() and r.status == "timeout" and tcg_done:
+            # The guest runs, but slower than under TCG: that is the answer.
+            slow, cpu = r, model
+            tried.append(dict(cpu=model, result=f"started, not done after {r.elapsed:.1f} s"))
             break
         why = _refusal(r) or f"no boot banner ({r.describe_status()})"
         tried.append(dict(cpu=model, result=why))
     d = dict(key=key, hypervisor=host_hypervisor(), cpu=cpu, tried=tried,
              when=datetime.datetime.now().isoformat(timespec="seconds"))
-    if booted is None:
+    if slow is not None:
+        d["tcg"] = accel_ops(t)
+        d.update(ok=False, reason=(f"-cpu {cpu}: KVM here is slower than TCG: bench_accel was "
+                                   f"not done after {slow.elapsed:.1f} s under KVM, TCG took "
+                                   f"{t.elapsed:.1f} s; benchmarks would measure the emulator"))
+    elif booted is None:
         d.update(ok=False, reason="no CPU model boots under KVM: " + "; ".join(
             f"{t['cpu']}: {t['result']}" for t in tried))
     else:
-        t = boot_image(elf, boot="kernel", cpus=2, cmdline="ktest=bench_accel", accel="tcg",
-                       timeout=timeout, log_path=logs / "kvm-probe-tcg.log")
         d["kvm"], d["tcg"] = accel_ops(booted), accel_ops(t)
         native, why = judge_speed(d["kvm"], d["tcg"])
         if native is None:          # a kernel without bench_accel: time to the end
