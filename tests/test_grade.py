@@ -28,10 +28,11 @@ The QEMU half keeps to a small subset, about a minute of guest time in all
          each lab must score and explain: each graded on the check that
          must catch it (its score there, its hint, none of the hints that
          do not fit it, the student's line it names); those marked
-         make_test here (Lab 7's six on report-unit, about 5 s each with a
-         warm build; Lab 3's synchronize_rcu() in a reader on
-         stress-busted-smp4 and Lab 4's missing stall information on
-         rcu-api-smp4, 10 to 15 s each on this loaded host), the rest and
+         make_test here (those that take 2 to 6 s with a warm build: five
+         of Lab 7's six on report-unit, Lab 3's synchronize_rcu() in a
+         reader and its missing rcu_read_lock() on stress-busted-smp4, and
+         Lab 4's grace period ended by the first CPU on torture-smp2), the
+         rest (a stall to wait out, a KCSAN build, a lock test's 10 s) and
          every mistake graded whole in make test-full.
   Stall  one short rcu-ltimer boot: a stall warning the check does not
          allow is quoted as the first line of the evidence.
@@ -379,6 +380,32 @@ def test_a_stall_ends_the_check_and_is_quoted(monkeypatch):
     assert not any("detected stalls" in w for w in res["reasons"]), "quoted twice"
     assert not any("Call Trace" in w for w in res["reasons"]), "the stall's own backtrace"
     assert any(m.startswith("building") for m in said) and any(m.startswith("booting") for m in said)
+
+
+def test_a_symptoms_hint_gives_way_to_its_causes(monkeypatch):
+    """Lab 7's hints on a faked report-unit console: a wrong return value
+    alone gets the return value's hint; beside a leaf that kept its bits
+    (the mistake the wrong return follows from), only the leaf's hint."""
+    spec = grade.load(7)
+    hints = [(h["rx"], h["say"], h.get("in", "console"), h.get("unless")) for h in spec["hint"]]
+    unit = next(c for c in spec["check"] if c["name"] == "report-unit")
+    ret = "    # t: rcu_tree_report_test.c:159: reporting CPU 0 did not say the root emptied"
+    kept = "    # leaf node 3 still has bits 0x1 that were reported at it"
+
+    def said(*lines):
+        body = "; ".join(f"echo '{ln}'" for ln in lines)
+        fake_qemu(monkeypatch, f"echo 'config: booting'; {body}; echo 'not ok 1 t'")
+        # a configuration per console: qs.boot shares boots of one command
+        res = grade.run_check(dict(unit, config=f"grade_fake_hints{len(lines)}_defconfig"),
+                              7, {}, "0", {},
+                              "answers.toml", {}, hints=hints)
+        assert not res["ok"], res
+        return [w for w in hints_of(res["reasons"])]
+
+    alone = said(ret)
+    assert len(alone) == 1 and "the return value" in alone[0], alone
+    both = said(ret, kept)
+    assert len(both) == 1 and "the bits being reported were not cleared" in both[0], both
 
 
 def test_a_warning_a_check_allows_does_not_end_it(monkeypatch):

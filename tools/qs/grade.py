@@ -62,6 +62,8 @@ A grade.toml:
     # that ended the boot and its CPU's lines after it, up to that CPU's
     # next report), not anywhere in the console (a register dump, a panic
     # the check expected, another CPU's report)
+    # unless = 'rx': not said where this matches too: the evidence of the
+    # mistake that rx's symptom follows from, which has its own hint
 
     student = ["kernel/labs/lab3_table.c"]   # the student's files: a failed check
                                       # names the first line of theirs in its report
@@ -230,8 +232,11 @@ def boot_check(c, lab, config_map, kvm, answers, answers_path, say=lambda msg: N
                 for what, place, fn in student_lines(report or sym.split("\n"), student)]
         why = why[:1] + mine + why[1:]
         for h in hints:
-            rx, say_what, scope = h if len(h) == 3 else (h[0], h[1], "console")
-            if re.search(rx, "\n".join(report) if scope == "report" and report else text, re.M):
+            rx, say_what, scope, unless = tuple(h) + ("console", None)[len(h) - 2:]
+            seen_in = "\n".join(report) if scope == "report" and report else text
+            # unless: evidence of the mistake this symptom follows from,
+            # whose own hint is the one that fits
+            if re.search(rx, seen_in, re.M) and not (unless and re.search(unless, seen_in, re.M)):
                 why.append(HINT + say_what)
     elif "measure" in c:         # the grader's own reading of the boot, for the answers
         measured, why = measure(c["measure"], r.log_path)
@@ -386,7 +391,8 @@ def main(argv=None):
     track = spec.get("tracks", {}).get(a.track) if a.track else None
     if not a.json:
         print(heading(spec, reference, a.track, track), flush=True)
-    hints = [(h["rx"], h["say"], h.get("in", "console")) for h in spec.get("hint", [])]
+    hints = [(h["rx"], h["say"], h.get("in", "console"), h.get("unless"))
+             for h in spec.get("hint", [])]
     seen = {}
     for k, c in enumerate(checks, 1):
         def say(msg, k=k, c=c):
