@@ -30,6 +30,7 @@ A mutant file:
     options = []                      # CONFIG_X=y added to it
     cpus = 4
     cmdline = "ktest=torture_rcu torture.duration=3"
+    net = "user"                      # optional: an e1000 on user networking
     budget = "test"                   # "test": a make test run; "soak": make soak's
     site = ['regex', ...]             # optional: CAUGHT only if each is in the
                                       # symbolized log (qs.symbolize): KASAN's
@@ -61,7 +62,7 @@ KINDS = ("quiescent state too early", "stale snapshot", "cpu left out",
          "lock order reversed", "wrong comparison", "returns early",
          "callbacks dropped", "resource leaked")
 KEYS = {"description", "variant", "kind", "file", "find", "replace", "config", "options",
-        "cpus", "cmdline", "budget", "timeout", "site", "lab"}
+        "cpus", "cmdline", "net", "budget", "timeout", "site", "lab"}
 
 
 def load(path):
@@ -113,6 +114,8 @@ def run(m, kvm, seed=None):
            "--timeout", str(timeout), "--kvm", str(kvm), "--expect", "pass"]
     if seed is not None:
         cmd += ["--deterministic"]
+    if m.get("net"):
+        cmd += ["--net", m["net"]]
     for o in opts:
         cmd += ["--option", o]
     t0 = time.time()

@@ -91,7 +91,8 @@ def cmd_gdb(a):
 def cmd_boot(a):
     try:
         r = boot(name=a.name, defconfig=a.config, options=a.option, boot=a.boot, cpus=a.cpus,
-                 cmdline=a.args, timeout=a.timeout, kvm=a.kvm, echo=a.verbose)
+                 cmdline=a.args, timeout=a.timeout, kvm=a.kvm, echo=a.verbose,
+                 nics=[Nic("user")] if a.net == "user" else None)
     except BuildError as e:
         print(f"FAIL  {a.name}: {e}")
         return 2
@@ -198,6 +199,9 @@ def main(argv=None):
     p.add_argument("--expect-console", action="append", default=[], metavar="REGEX",
                    help="a WARNING/BUG/Call Trace/panic/stall line this boot may print "
                         "(any other fails it; qs.judge)")
+    p.add_argument("--net", choices=("none", "user"), default="none",
+                   help="user: an e1000 on QEMU user networking (restrict=on), as a "
+                        "scenario's net = 'user'")
     p.add_argument("-v", "--verbose", action="store_true", help="echo the console")
     p.set_defaults(fn=cmd_boot)
 
