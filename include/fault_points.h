@@ -12,6 +12,7 @@
 	X(dcache_walk_node, "d_lookup_rcu(): each chain node, before its ->next is read")	\
 	X(dcache_lookup_match, "d_lookup_rcu(): a matching dentry, before its d_lock is taken")	\
 	X(rename_target_unhashed, "d_move(): the rename's target out of the hash, the source not yet in")	\
+	X(rt_lookup_match, "rt_cache_get_rcu(): a matching route cache entry, before its reference is taken")	\
 	X(fget_fdt, "fget_rcu(): the descriptor table loaded, before its bound is read")	\
 	X(fget_file, "fget_rcu(): the file loaded, before its reference is taken")	\
 	X(sem_after_wake, "update_queue(): after a waiter is woken, with the array locked")	\

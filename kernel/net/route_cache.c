@@ -53,6 +53,7 @@
  */
 #include <net/route.h>
 #include <rculist.h>
+#include <fault_inject.h>
 #include <siphash.h>
 #include <mutex.h>
 #include <cmdline.h>
@@ -222,6 +223,7 @@ static struct rtable *rt_cache_get_rcu(const struct rt_key *key, unsigned int ha
 	rcu_read_lock_bh();
 	hlist_for_each_entry_rcu(rth, &rt_hash_table[hash].chain, rt_next) {
 		if (compare_keys(&rth->key, key) && !rt_is_expired(rth)) {
+			fault_inject(rt_lookup_match, rth);
 			/* The reference is taken inside the section: dst_free()
 			 * cannot drop the cache's before a grace period ends,
 			 * so the count cannot reach zero under us. */
