@@ -13,7 +13,10 @@ the graders call symbolize(); tools/symbolize.py is its command line.
 
 A %pS is already the address to look up (traces print the return address
 less one, the call itself), so `func+off` is resolved as the symbol's
-address plus off. Inlined code names the innermost line, then the
+address plus off. A static name several files define (reader_fn) is
+the copy a Call Trace frame's own address falls in, else the one copy of
+the printed size; where neither tells them apart the line is left
+without a place. Inlined code names the innermost line, then the
 functions it was inlined into. Module symbols (`func+0x1/0x2 [mod]`) are
 left as they are.
 """
@@ -25,16 +28,50 @@ from pathlib import Path
 SYM = re.compile(r"(?<![\w.])([A-Za-z_][\w.]*)\+0x([0-9a-f]+)/0x[0-9a-f]+(?! \[)")
 
 
+SYM_SIZE = re.compile(r"/0x([0-9a-f]+)$")
+# A Call Trace frame: the address printed before its %pS
+FRAME_ADDR = re.compile(r"\[<([0-9a-f]{8,16})>\]\s+$")
+
+
+def _kernel_table():
+    """tools/mksyms.py's text_symbols(): the symbols the kernel's own table
+    holds, whose sizes are what its func+off/size prints."""
+    import importlib.util
+    path = Path(__file__).resolve().parent.parent / "mksyms.py"
+    spec = importlib.util.spec_from_file_location("mksyms", path)
+    mod = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(mod)
+    return mod.text_symbols
+
+
 @functools.lru_cache(maxsize=8)
 def _symbols(elf, mtime):
-    out = subprocess.run(["nm", "--defined-only", str(elf)], stdout=subprocess.PIPE,
+    """{name: [(address, size), ...]}: a static name several files define
+    (reader_fn, busy_fn) has one entry per copy. The size is the kernel's
+    (kernel/core/ksyms.c: up to the next symbol of its table), not the
+    ELF's, so that it can be compared with the one a report printed."""
+    out = subprocess.run(["nm", "-n", "--defined-only", str(elf)], stdout=subprocess.PIPE,
                          stderr=subprocess.DEVNULL, text=True, check=True).stdout
+    table = _kernel_table()(out.splitlines())
     syms = {}
-    for line in out.splitlines():
-        parts = line.split()
-        if len(parts) == 3 and parts[1] in "tTwW":
-            syms.setdefault(parts[2], int(parts[0], 16))
+    for i, (a, name) in enumerate(table):
+        size = table[i + 1][0] - a if i + 1 < len(table) else 0
+        syms.setdefault(name, []).append((a, size))
     return syms
+
+
+def _address(copies, off, size, raw=None):
+    """The address func+off names: the copy raw (the frame's own address)
+    falls in, else the one copy of the printed size; None when neither
+    tells the copies apart (no line is better than another file's)."""
+    if raw is not None:
+        hit = [a for a, sz in copies if a <= raw < a + max(sz, 1)]
+        if hit:
+            return hit[0] + off
+    if len(copies) == 1:
+        return copies[0][0] + off
+    fit = [a for a, sz in copies if sz == size]
+    return fit[0] + off if len(fit) == 1 else None
 
 
 def _addr2line(elf, addrs):
@@ -65,15 +102,20 @@ def _addr2line(elf, addrs):
     return res
 
 
-def resolve(elf, names):
-    """{"func+0xoff": [(function, "file:line"), ...]} for the given %pS strings."""
+def resolve(elf, names, raw=None):
+    """{"func+0xoff/0xsize": [(function, "file:line"), ...]} for the given
+    %pS strings; raw: {name: the address its frame printed}, where known."""
     elf = Path(elf)
     syms = _symbols(str(elf), elf.stat().st_mtime)
     want = {}
     for n in names:
         m = SYM.fullmatch(n) or SYM.search(n)
         if m and m.group(1) in syms:
-            want[n] = syms[m.group(1)] + int(m.group(2), 16)
+            size = SYM_SIZE.search(m.group(0))
+            a = _address(syms[m.group(1)], int(m.group(2), 16),
+                         int(size.group(1), 16) if size else None, (raw or {}).get(n))
+            if a is not None:
+                want[n] = a
     locs = _addr2line(elf, sorted(set(want.values())))
     return {n: locs.get(a, []) for n, a in want.items()}
 
@@ -87,6 +129,16 @@ def _describe(frames):
     return text
 
 
+def _key(line):
+    """A line's first func+0xoff/0xsize, with @address where a Call Trace
+    frame printed its address before it; None when it names no code."""
+    m = SYM.search(line)
+    if not m:
+        return None
+    a = FRAME_ADDR.search(line[:m.start()])
+    return m.group(0) + (f"@{a.group(1)}" if a else "")
+
+
 def symbolize(text, elf):
     """text with each line that names code as func+0xoff/0xsize given the
     source line of its first such name, after two spaces. Unchanged when
@@ -94,16 +146,18 @@ def symbolize(text, elf):
     if not elf or not Path(elf).exists():
         return text
     lines = text.splitlines(keepends=True)
-    found = {}
+    keys, raw = [], {}
     for line in lines:
-        m = SYM.search(line)
-        if m:
-            found[m.group(0)] = None
-    table = resolve(elf, list(found))
+        key = _key(line)
+        if key:
+            keys.append(key)
+            if "@" in key:
+                raw[key] = int(key.rsplit("@", 1)[1], 16)
+    table = resolve(elf, list(dict.fromkeys(keys)), raw)
     out = []
     for line in lines:
-        m = SYM.search(line)
-        where = _describe(table.get(m.group(0), [])) if m else ""
+        key = _key(line)
+        where = _describe(table.get(key, [])) if key else ""
         if where:
             end = "\n" if line.endswith("\n") else ""
             line = line.rstrip("\n") + "  " + where + end
