@@ -387,7 +387,7 @@ def test_a_symptoms_hint_gives_way_to_its_causes(monkeypatch):
     alone gets the return value's hint; beside a leaf that kept its bits
     (the mistake the wrong return follows from), only the leaf's hint."""
     spec = grade.load(7)
-    hints = [(h["rx"], h["say"], h.get("in", "console"), h.get("unless")) for h in spec["hint"]]
+    hints = spec["hint"]
     unit = next(c for c in spec["check"] if c["name"] == "report-unit")
     ret = "    # t: rcu_tree_report_test.c:159: reporting CPU 0 did not say the root emptied"
     kept = "    # leaf node 3 still has bits 0x1 that were reported at it"
@@ -580,7 +580,7 @@ def test_lab3_freed_entry_panic_is_explained(monkeypatch, where, hint, not_hint)
     fake_qemu(monkeypatch, "echo '[    2.5] cpu1: Kernel panic on CPU 1: lab3-stress: a reader "
               f"on cpu1 found a freed or torn entry at once{where}: asked key 7'; exit 1")
     spec = grade.load(3)
-    hints = [(h["rx"], h["say"], h.get("in", "console")) for h in spec["hint"]]
+    hints = spec["hint"]
     c = next(c for c in spec["check"] if c["name"] == "stress-ltimer-smp4")
     # A config of its own per case: qs.boot caches a boot by its build.
     c = dict(c, config=f"grade_fake_freed{len(where)}_defconfig", requires=[])
@@ -631,7 +631,7 @@ def test_lab3_prove_rcu_report_is_shown_with_its_place(monkeypatch):
               "echo '[    0.5] cpu1: lockdep: no locks held by lab3-r1/9'; "
               "echo '[    0.5] cpu1: Call Trace:'; sleep 0.5; exit 0")
     spec = grade.load(3)
-    hints = [(h["rx"], h["say"]) for h in spec["hint"]]
+    hints = spec["hint"]
     c = next(c for c in spec["check"] if c["name"] == "stress-ltimer-smp4")
     c = dict(c, config="grade_fake_prove_defconfig", requires=[])
     res = grade.run_check(c, 3, {}, "0", {}, "answers.toml", {}, hints=hints)

@@ -69,7 +69,7 @@ def cmd_run(a):
     # (No KVM probe in the deterministic mode: qemu_command() runs TCG.)
     acc = decide("0" if replay.enabled() else a.kvm, elf)
     cmd = qemu_command(img, boot=a.boot, cpus=a.cpus, cmdline=a.args, accel=acc.accel, cpu=acc.cpu,
-                       serial="mon:stdio", nics=[Nic("user")] if a.net == "user" else None)
+                       serial="mon:stdio", nics=nics_of(a))
     print(f"qrun: {' '.join(shlex.quote(c) for c in cmd)}", file=sys.stderr)
     print("qrun: Ctrl-A X quits QEMU, Ctrl-A C its monitor", file=sys.stderr)
     code = subprocess.call(cmd)
@@ -88,11 +88,21 @@ def cmd_gdb(a):
     return 0
 
 
+def net_arg(p):
+    p.add_argument("--net", choices=("none", "user"), default="none",
+                   help="user: an e1000 on QEMU user networking (restrict=on), as a "
+                        "scenario's net = 'user'; the guest is 10.0.2.15, the gateway 10.0.2.2")
+
+
+def nics_of(a):
+    return [Nic("user")] if a.net == "user" else None
+
+
 def cmd_boot(a):
     try:
         r = boot(name=a.name, defconfig=a.config, options=a.option, boot=a.boot, cpus=a.cpus,
                  cmdline=a.args, timeout=a.timeout, kvm=a.kvm, echo=a.verbose,
-                 nics=[Nic("user")] if a.net == "user" else None)
+                 nics=nics_of(a))
     except BuildError as e:
         print(f"FAIL  {a.name}: {e}")
         return 2
@@ -175,9 +185,7 @@ def main(argv=None):
     p = sub.add_parser("run", help="interactive boot, serial on this terminal")
     common(p)
     p.add_argument("--kvm", default="auto", help="0, 1, auto (default) or force (qs/kvm.py)")
-    p.add_argument("--net", choices=("none", "user"), default="none",
-                   help="user: an e1000 on QEMU user networking (restrict=on); the guest "
-                        "is 10.0.2.15, the gateway 10.0.2.2")
+    net_arg(p)
     p.set_defaults(fn=cmd_run)
 
     p = sub.add_parser("gdb", help="QEMU stopped at the first instruction, gdb attached")
@@ -199,9 +207,7 @@ def main(argv=None):
     p.add_argument("--expect-console", action="append", default=[], metavar="REGEX",
                    help="a WARNING/BUG/Call Trace/panic/stall line this boot may print "
                         "(any other fails it; qs.judge)")
-    p.add_argument("--net", choices=("none", "user"), default="none",
-                   help="user: an e1000 on QEMU user networking (restrict=on), as a "
-                        "scenario's net = 'user'")
+    net_arg(p)
     p.add_argument("-v", "--verbose", action="store_true", help="echo the console")
     p.set_defaults(fn=cmd_boot)
 

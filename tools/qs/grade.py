@@ -232,12 +232,12 @@ def boot_check(c, lab, config_map, kvm, answers, answers_path, say=lambda msg: N
                 for what, place, fn in student_lines(report or sym.split("\n"), student)]
         why = why[:1] + mine + why[1:]
         for h in hints:
-            rx, say_what, scope, unless = tuple(h) + ("console", None)[len(h) - 2:]
-            seen_in = "\n".join(report) if scope == "report" and report else text
+            seen_in = "\n".join(report) if h.get("in") == "report" and report else text
             # unless: evidence of the mistake this symptom follows from,
             # whose own hint is the one that fits
-            if re.search(rx, seen_in, re.M) and not (unless and re.search(unless, seen_in, re.M)):
-                why.append(HINT + say_what)
+            if re.search(h["rx"], seen_in, re.M) and \
+                    not ("unless" in h and re.search(h["unless"], seen_in, re.M)):
+                why.append(HINT + h["say"])
     elif "measure" in c:         # the grader's own reading of the boot, for the answers
         measured, why = measure(c["measure"], r.log_path)
         if not why and "answers" in c:
@@ -391,8 +391,7 @@ def main(argv=None):
     track = spec.get("tracks", {}).get(a.track) if a.track else None
     if not a.json:
         print(heading(spec, reference, a.track, track), flush=True)
-    hints = [(h["rx"], h["say"], h.get("in", "console"), h.get("unless"))
-             for h in spec.get("hint", [])]
+    hints = spec.get("hint", [])
     seen = {}
     for k, c in enumerate(checks, 1):
         def say(msg, k=k, c=c):

@@ -102,18 +102,20 @@ def _addr2line(elf, addrs):
     return res
 
 
-def resolve(elf, names, raw=None):
+def resolve(elf, names):
     """{"func+0xoff/0xsize": [(function, "file:line"), ...]} for the given
-    %pS strings; raw: {name: the address its frame printed}, where known."""
+    %pS strings; "func+0xoff/0xsize@ADDR" where a frame printed its address."""
     elf = Path(elf)
     syms = _symbols(str(elf), elf.stat().st_mtime)
     want = {}
     for n in names:
-        m = SYM.fullmatch(n) or SYM.search(n)
+        pS, _, raw = n.partition("@")
+        m = SYM.fullmatch(pS) or SYM.search(pS)
         if m and m.group(1) in syms:
             size = SYM_SIZE.search(m.group(0))
             a = _address(syms[m.group(1)], int(m.group(2), 16),
-                         int(size.group(1), 16) if size else None, (raw or {}).get(n))
+                         int(size.group(1), 16) if size else None,
+                         int(raw, 16) if raw else None)
             if a is not None:
                 want[n] = a
     locs = _addr2line(elf, sorted(set(want.values())))
@@ -130,8 +132,9 @@ def _describe(frames):
 
 
 def _key(line):
-    """A line's first func+0xoff/0xsize, with @address where a Call Trace
-    frame printed its address before it; None when it names no code."""
+    """A line's first func+0xoff/0xsize, with @ADDR where a Call Trace
+    frame printed its address before it (resolve()'s names); None when it
+    names no code."""
     m = SYM.search(line)
     if not m:
         return None
@@ -146,14 +149,7 @@ def symbolize(text, elf):
     if not elf or not Path(elf).exists():
         return text
     lines = text.splitlines(keepends=True)
-    keys, raw = [], {}
-    for line in lines:
-        key = _key(line)
-        if key:
-            keys.append(key)
-            if "@" in key:
-                raw[key] = int(key.rsplit("@", 1)[1], 16)
-    table = resolve(elf, list(dict.fromkeys(keys)), raw)
+    table = resolve(elf, list(dict.fromkeys(k for k in map(_key, lines) if k)))
     out = []
     for line in lines:
         key = _key(line)
