@@ -3,7 +3,7 @@
  * it). The device layer and its softirqs first, so that a driver's first
  * interrupt finds NET_RX open; the routing table and route cache, before
  * any interface comes up and adds its subnet; the protocols' tables;
- * loopback, then the
+ * loopback, the dummy device if asked for (net.dummy), then the
  * PCI NICs, each brought up as it is found; last, the addresses and
  * gateway from the command line, now that the interfaces exist.
  */
@@ -21,6 +21,7 @@ void net_init(void)
 	udp_init();
 	neigh_init();
 	loopback_init();
+	dummy_init();
 	e1000_init();
 	net_config_apply();
 	printk("net: %d interfaces\n", dev_count());

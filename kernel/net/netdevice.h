@@ -169,6 +169,7 @@ void netif_receive_skb(struct sk_buff *skb);
  * command line's addresses (netif.c). */
 void net_dev_init(void);
 void loopback_init(void);
+void dummy_init(void);
 void e1000_init(void);
 void net_config_apply(void);
 
