@@ -53,7 +53,7 @@ def test_bugs_load_and_plant_cleanly():
         assert ("report_rx" in lab) + ("report_text" in lab) + ("report" in lab) == 1, m["name"]
         assert ("reader_rx" in lab) + ("reader" in lab) == 1, m["name"]
         assert m["site"], f"{m['name']}: CAUGHT must mean its tool's report was seen"
-        assert lab["held"] in ("task", "process", "file", "fdtable", "dentry", "ipc object")
+        assert lab["held"] in ("task", "process", "file", "fdtable", "dentry", "ipc object", "rtable")
         assert (REPO / "configs" / m["config"]).exists() and \
             (REPO / "configs" / lab["stress"]["config"]).exists(), m["name"]
 
@@ -148,6 +148,15 @@ def test_reference_answers_cover_every_bug():
     for m in BUGS:
         assert set(ref[m["name"]]) == set(handout) and all(ref[m["name"]].values()), m["name"]
         assert ref[m["name"]]["held"] == m["lab"]["held"]
+
+
+def test_reference_answers_measured_on_this_tree():
+    """A change to the kernel moves the first failure by microseconds:
+    answers measured before it would fail a student who is right."""
+    ref = tomllib.loads((REPO / "labs/instructor/lab8/answers.toml").read_text())
+    assert ref.get("tree") == lab8.tree_fingerprint(), (
+        "the kernel changed since Lab 8's reference answers were measured: "
+        "python3 labs/lab8-find-the-bug/lab8.py measure --write (a minute with warm builds)")
 
 
 def test_grade_toml_weighs_evidence_as_much_as_the_fix():

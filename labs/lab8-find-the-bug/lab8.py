@@ -13,6 +13,8 @@
                                     # workload booted N times: how often a tool
                                     # reports it
     lab8.py grade CHECK             # one check of grade.toml (tools/grade.py runs it)
+    lab8.py measure [--write]       # the instructor's: what the grader measures for
+                                    # each bug (--write: into the reference answers)
 
 The bugs are tools/mutants.py's files (find/replace on one source file, the
 check that catches it) with a [lab] table, in labs/instructor/lab8/bugs/.
@@ -281,6 +283,39 @@ def grader_run(m):
     return not ok, raw, sym
 
 
+# What a boot of the planted kernel is made of besides the planted file:
+# a change to any of it can move the first failure by microseconds of
+# virtual time, and the reference answers with it.
+BOOT_INPUTS = ("boot/", "configs/", "include/", "kernel/", "modules/", "user/", "Kconfig",
+               "Makefile", "tools/mkinitrd.py", "tools/qs/qemu.py", "tools/qs/replay.py")
+
+
+def tree_fingerprint():
+    """A hash of BOOT_INPUTS' files as this tree has them: the reference
+    answers record the one they were measured on."""
+    h = hashlib.sha256()
+    for f in sorted(tree_list()):
+        if f.startswith(BOOT_INPUTS):
+            h.update(f.encode() + b"\0" + (REPO / f).read_bytes() + b"\0")
+    return h.hexdigest()[:16]
+
+
+def write_reference(measured):
+    """labs/instructor/lab8/answers.toml rewritten from measure's tables
+    (every bug's), with the fingerprint of the tree they came from."""
+    ref = REPO / "labs" / "instructor" / "lab8" / "answers.toml"
+    head = ref.read_text().split("\nreference = true")[0] if ref.exists() else ""
+    out = [head.rstrip("\n"), "reference = true",
+           "# tree_fingerprint() of the tree these were measured on (lab8.py measure",
+           "# --write): tests/test_lab8.py fails when the kernel has changed since.",
+           f'tree = "{tree_fingerprint()}"']
+    for name, got in measured:
+        out += ["", f"[{name}]"] + [f"{k} = {v!r}".replace("'", '"') for k, v in got.items()
+                                    if k != "failed"]
+    ref.write_text("\n".join(out).lstrip("\n") + "\n")
+    print(f"lab8: wrote {ref.relative_to(REPO)}")
+
+
 def measure(m):
     """What the grader reads from its boot: never printed."""
     failed, raw, sym = grader_run(m)
@@ -413,6 +448,8 @@ def main(argv=None):
                     help="print only the source file the bug is in (Gradescope's run_autograder)")
     me = sub.add_parser("measure")
     me.add_argument("names", nargs="*")
+    me.add_argument("--write", action="store_true",
+                    help="rewrite the reference answers (every bug) from what was measured")
     g = sub.add_parser("grade")
     g.add_argument("check", choices=sorted(CHECKS))
     sub.add_parser("workload")
@@ -430,9 +467,13 @@ def main(argv=None):
             return plant(a.student or None, a.pick, a.force)
         if a.cmd == "measure":
             # The instructor's: what the grader measures, to write the reference answers.
+            if a.write and a.names:
+                raise LabError("measure --write measures every bug: give no names")
+            measured = []
             for m in bugs():
                 if not a.names or m["name"] in a.names:
                     got = measure(m)
+                    measured.append((m["name"], got))
                     keep = WORK / "measured"
                     keep.mkdir(parents=True, exist_ok=True)
                     for f in ("log", "log.sym"):
@@ -442,6 +483,8 @@ def main(argv=None):
                         if k != "failed") + f"# failed: {got['failed']}, log: "
                           f"{(keep / (m['name'] + '.log.sym')).relative_to(REPO)}\n",
                           flush=True)
+            if a.write:
+                write_reference(measured)
             return 0
         if a.cmd == "grade":
             return grade(a.check)
