@@ -87,6 +87,30 @@ def test_crash_title_of_a_boot():
         "BUG: scheduling while atomic"
 
 
+@pytest.mark.parametrize("report", ["[ 20.1] cpu1: syzq: FAIL: collide: no order of two "
+                                    "processes' calls explains their results",
+                                    "[ 20.1] cpu0: WARNING: CPU: 0 PID: 9 at x.c:1 f+0x1/0x2"])
+def test_programs_saved_are_those_before_the_report(tmp_path, monkeypatch, report):
+    """What ran after the report did not cause it: the programs handed to
+    the reducer stop at the report's line, whatever kind of report it is
+    (a collide's FAIL does not stop the guest, which runs on for minutes
+    past the 48 programs kept)."""
+    fz = fuzz.Fuzzer(cpus=2, work=tmp_path, say=lambda s: None, reduce=False)
+    lines = [f"[ 1.0] cpu0: syzq: run w{i % 2} getpid();p{i}()" for i in range(10)]
+    lines += [report] + [f"[ 30.0] cpu0: syzq: run w{i % 2} later{i}()" for i in range(100)]
+
+    def boot(variant, cmd, files, timeout, watch=None, tag="run"):
+        for ln in lines:
+            watch(ln + "\n")
+        return _result("\n".join(lines) + "\n")
+    monkeypatch.setattr(fz, "boot", boot)
+    got = {}
+    monkeypatch.setattr(fz, "found", lambda title, v, r, progs, n=0: got.update(progs=progs))
+    fz.fuzz_boot("prove", 10)
+    assert got["progs"] and not any("later" in p for p in got["progs"]), got
+    assert got["progs"][-2:] == ["getpid();p8()", "getpid();p9()"], got
+
+
 def test_initrd_gets_the_corpus(tmp_path):
     src = tmp_path / "a.cpio"
     src.write_bytes(fuzz._cpio_entry("bin/x", b"abc", 1, 0o100755) +

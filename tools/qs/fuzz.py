@@ -407,9 +407,13 @@ class Fuzzer:
         held = {}
 
         def watch(line):
-            if not held and unexpected_lines(line):
-                held["at"] = line   # what runs after the report did not cause it
-            line = RE_PREFIX.sub("", line.rstrip("\r\n"))
+            bare = RE_PREFIX.sub("", line.rstrip("\r\n"))
+            # What runs after the report did not cause it. syzq's own FAIL
+            # (a collide that no order explains) is a report too, and the
+            # guest runs on past it, for longer than the programs kept.
+            if not held and (unexpected_lines(line) or RE_FAIL.match(bare)):
+                held["at"] = line
+            line = bare
             m = RE_RUN.match(line)
             if m and not held:
                 recent.append(m.group(2))
