@@ -756,10 +756,12 @@ torture: deps
 # syzq, the coverage-guided fuzzer, for DURATION on CPUS CPUs, the corpus
 # and the crashes in build/fuzz/ (tools/fuzz.py, docs/fuzzing.md):
 #   make fuzz DURATION=5m CPUS=2 [FUZZ_VARIANTS=prove,kasan,kcsan] [ARGS=...]
+#   make fuzz DURATION=0 FUZZ_COVERAGE=1    the corpus's coverage per file
 FUZZ_VARIANTS	?= prove
 fuzz: deps
 	$(Q)$(PYTHON) tools/fuzz.py --duration $(or $(DURATION),5m) --cpus $(CPUS) \
-		--variants $(FUZZ_VARIANTS) $(if $(ARGS),--args '$(ARGS)')
+		--variants $(FUZZ_VARIANTS) $(if $(ARGS),--args '$(ARGS)') \
+		$(if $(filter 1,$(FUZZ_COVERAGE)),--coverage)
 
 torture-bisect: deps
 	$(Q)$(if $(GOOD),,$(error torture-bisect needs GOOD=<commit>))$(PYTHON) tools/torture.py \

@@ -178,3 +178,21 @@ def test_make_fuzz_keeps_its_corpus(tmp_path, capsys):
     assert f"fuzz: {len(first)} programs in the corpus" in out2, out2
     warm2 = [int(m) for m in re.findall(r"warm-up \d+ s: \d+ programs \S+, (\d+) edges", out2)]
     assert warm1 and warm2 and warm2[-1] > warm1[-1], (warm1, warm2)
+
+
+@pytest.mark.qemu
+@pytest.mark.full
+def test_corpus_coverage_is_what_its_calls_ran(tmp_path):
+    """make fuzz's coverage report of a corpus (syzq -r -C, one boot) of
+    one semget(): sys_semget is reached; nothing of kernel/fs, kernel/net
+    or kernel/module is, since KCOV covers the calling task only and the
+    executor drops what its own setup ran before each call."""
+    fz = fuzz.Fuzzer(cpus=2, work=tmp_path, say=print)
+    fz.corpus = ["semget(0,1,512)"]
+    areas = {ln.split(":")[0]: ln for ln in fz.coverage()}
+    assert "functions 0/" not in areas["kernel/ipc"], areas
+    for a in ("kernel/fs", "kernel/net", "kernel/module"):
+        assert f"{a}: functions 0/" in areas[a], areas
+    table = (tmp_path / "coverage.txt").read_text()
+    sem = re.search(r"^kernel/ipc/sem\.c .*\n(    never reached: .*)?", table, re.M)
+    assert sem and "sys_semget" not in (sem.group(1) or ""), table

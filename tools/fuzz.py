@@ -7,6 +7,7 @@ tools/qs/fuzz.py).
     tools/fuzz.py --duration 5m --cpus 2
     tools/fuzz.py --duration 2m --variants prove,kasan      # KASAN boots take turns
     tools/fuzz.py --duration 1m --args fault=kill_signal_queued:warn   # the planted bug
+    tools/fuzz.py --duration 0 --coverage     # the corpus's coverage, build/fuzz/coverage.txt
 
 Exit status: 0 when no crash was found, 1 when one was (each listed with
 its folder), 2 when something else went wrong.
@@ -37,6 +38,9 @@ def main(argv=None):
     ap.add_argument("--seed", type=int, default=1)
     ap.add_argument("--no-reduce", action="store_true", help="save crashes, do not reduce them")
     ap.add_argument("--work", default=str(WORK), help="corpus and crashes (default build/fuzz)")
+    ap.add_argument("--coverage", action="store_true",
+                    help="then replay the corpus once with KCOV and write coverage.txt: the "
+                         "functions and blocks it reaches, per file (--duration 0: only that)")
     a = ap.parse_args(argv)
     variants = [v for v in a.variants.split(",") if v]
     bad = [v for v in variants if v not in VARIANTS]
@@ -50,6 +54,14 @@ def main(argv=None):
     except BuildError as e:
         print(f"fuzz: build failed: {e}")
         return 2
+    if a.coverage:
+        try:
+            for line in fz.coverage(variants[0]):
+                print(f"fuzz: coverage: {line}")
+        except (BuildError, RuntimeError) as e:
+            print(f"fuzz: coverage: {e}")
+            return 2
+        print(f"fuzz: coverage: the table, with what was never reached: {fz.work / 'coverage.txt'}")
     print(f"fuzz: {fz.boots} boots; corpus {len(fz.corpus)} programs; last: {fz.last_progress}")
     for c in fz.crashes:
         where = c.dir.relative_to(REPO) if c.dir.is_relative_to(REPO) else c.dir

@@ -12,6 +12,7 @@ crashes a fresh boot, as syzq's text and as a C program for user/bin.
     fz = fuzz.Fuzzer(cpus=2, variants=["prove"])
     fz.run(seconds=60)                   # boots until the time is spent
     for c in fz.crashes: print(c.title, c.dir)
+    print(fz.coverage())                 # what the corpus reaches, per file
 
 A crash is what judges a console elsewhere in the tree (qs.judge: a
 WARNING, BUG, Call Trace, panic or stall line), syzq's own FAIL (the
@@ -456,6 +457,34 @@ class Fuzzer:
         if new and self.reduce and programs:
             self.reduce_crash(c, variant)
         return c
+
+    # -------------------------------------------------------------- coverage
+    def coverage(self, variant="prove"):
+        """The corpus's coverage: one boot replays it (`syzq -r -C`, each
+        program once, KCOV on, every PC it reached printed once), and
+        qs.kcov maps the PCs to the blocks and functions of kernel/fs,
+        kernel/proc, kernel/ipc, kernel/net and kernel/module. Writes
+        coverage.txt (the table, with the functions never reached) in the
+        work folder; returns its per-area summary lines."""
+        from qs import kcov
+        if not has_kcov():
+            raise RuntimeError("no CONFIG_KCOV in this tree: no coverage to report")
+        files = {"etc/fuzz/corpus": ("\n".join(self.corpus) + "\n").encode()}
+        r = self.boot(variant, "syzq -r /etc/fuzz/corpus -C", files,
+                      timeout=120 + len(self.corpus), tag="coverage")
+        text = Path(r.log_path).read_text(errors="replace")
+        if "syzq: replay done" not in text:
+            raise RuntimeError(f"the corpus's replay did not finish: {r.log_path}")
+        pcs = kcov.pcs_from_text(text)
+        cov = kcov.Coverage()
+        # fuzz_image() put the ELF there (WORK's, whatever self.work is)
+        cov.add(kcov.Image(WORK / "boot" / "coverage" / "quiescent.elf"), pcs)
+        head = (f"# {len(self.corpus)} programs of {self.corpus_path.name}, replayed once "
+                f"each on fuzz-{variant} (syzq -r -C): {len(pcs)} PCs; the kernel's own tests "
+                "(*_test.c, *_bench.c, *_stress.c) left out: no system call reaches them\n")
+        (self.work / "coverage.txt").write_text(
+            head + kcov.table(cov, unreached=True, exclude_tests=True) + "\n")
+        return kcov.summary(cov, exclude_tests=True)
 
     # -------------------------------------------------------------- reduction
     def reproduces(self, c, variant, programs):

@@ -1,5 +1,5 @@
 /*
- * syzq [-d seconds] [-p procs] [-s seed] [-l] [-c corpus] | syzq -r file | syzq -t:
+ * syzq [-d seconds] [-p procs] [-s seed] [-l] [-c corpus] | syzq -r file [-C] | syzq -t:
  * the coverage-guided fuzzer, syzkaller's loop for Quiescent
  * (docs/fuzzing.md; `fuzz` is the random one it is measured against).
  *
@@ -15,7 +15,8 @@
  * program that found something as it is found, which is how the host
  * keeps the corpus across boots. With -l every program is printed before
  * it runs, so that the host has what ran before a crash. -r runs the
- * programs of a file once each, for the host's reproduction and reduction.
+ * programs of a file once each, for the host's reproduction and reduction;
+ * -C with it prints every PC they reach, for the corpus's coverage report.
  * One program in COLLIDE_EVERY runs in two processes at once, its results
  * checked for an order that explains them (fuzz/collide.h); -t tests
  * that check.
@@ -69,7 +70,7 @@ static int worker(int id, int ncpus, long end_ns, const char *seed_file, int nwo
 {
 	static struct run_result r;
 	static char text[PROG_TEXT];
-	long progs = 0, hangs = 0, signaled = 0, collides = 0, last_stats = 0;
+	long progs = 0, hangs = 0, signaled = 0, collides = 0, last_stats = 0, collide_ns = 0;
 	char *seeds = NULL, *next = NULL;
 	size_t size = 0;
 	int line = 0;
@@ -115,7 +116,11 @@ static int worker(int id, int ncpus, long end_ns, const char *seed_file, int nwo
 			continue;
 		if (log_all)
 			printf("syzq: run w%d %s\n", id, text);
+		long t_run = now_ns();
+
 		run(&p, have_kcov, &r);
+		if (p.collide)
+			collide_ns += now_ns() - t_run;
 		progs++;
 		hangs += r.hung;
 		signaled += r.signaled;
@@ -126,20 +131,21 @@ static int worker(int id, int ncpus, long end_ns, const char *seed_file, int nwo
 			send_new(&r, text);
 		}
 		if (now_ns() - last_stats > 1000000000L) {
-			send_stats(progs, hangs, signaled, collides);
+			send_stats(progs, hangs, signaled, collides, collide_ns / 1000000);
 			last_stats = now_ns();
 		}
 	}
 	exec_stop();		/* before the parent counts processes */
-	send_stats(progs, hangs, signaled, collides);
+	send_stats(progs, hangs, signaled, collides, collide_ns / 1000000);
 	free(seeds);
 	return collide_fails != 0;
 }
 
 /* ---------------------------------------------------------------- the parent */
 struct totals {
-	long progs[64], hangs[64], signaled[64], collides[64];
+	long progs[64], hangs[64], signaled[64], collides[64], collide_ms[64];
 	long edges, corpus;
+	int workers;
 };
 
 static long sum(const long *v)
@@ -156,9 +162,14 @@ static void progress(const char *what, long t0, const struct totals *t)
 	long ms = (now_ns() - t0) / 1000000, progs = sum(t->progs);
 	long rate10 = ms ? progs * 10000 / ms : 0;	/* programs per 10 s: one decimal */
 
+	/* What the races cost the rest: the workers' time in collides (two
+	 * processes, the program 8 times, a fork), of all their time. */
+	long share = ms && t->workers ? sum(t->collide_ms) * 100 / (ms * t->workers) : 0;
+
 	printf("syzq: %s %ld s: %ld programs (%ld.%ld/s), %ld edges, corpus %ld, hangs %ld, "
-	       "killed %ld, collides %ld\n", what, ms / 1000, progs, rate10 / 10, rate10 % 10, t->edges,
-	       t->corpus, sum(t->hangs), sum(t->signaled), sum(t->collides));
+	       "killed %ld, collides %ld (%ld%% of the time)\n", what, ms / 1000, progs, rate10 / 10,
+	       rate10 % 10, t->edges, t->corpus, sum(t->hangs), sum(t->signaled), sum(t->collides),
+	       share);
 }
 
 /* Where the parent keeps what a phase found, for the next phase to start from. */
@@ -177,6 +188,7 @@ static int take(const char *m, int have, struct totals *t, uint8_t *global)
 		t->hangs[h->worker] = h->hangs;
 		t->signaled[h->worker] = h->signaled;
 		t->collides[h->worker] = h->collides;
+		t->collide_ms[h->worker] = h->collide_ms;
 	} else if (h->type == MSG_NEW) {
 		const uint32_t *e = (const void *)(m + sizeof(*h));
 		int fresh = 0;
@@ -207,6 +219,7 @@ static int fuzz_phase(const char *what, int procs, int ncpus, long seconds, unsi
 	int fds[2], have = 0, st, bad = 0;
 
 	memset(t, 0, sizeof(*t));
+	t->workers = procs;
 	memset(global, 0, sizeof(global));
 	if (pipe2(fds, 0))
 		return 1;
@@ -262,9 +275,10 @@ static void replay_pass(char *data, size_t size)
 		nl = line_end(line, data + size);
 		if (nl)
 			*nl = '\0';
-		if (!parse(line, &p) && !format(&p, text, sizeof(text))) {
+		/* A collide's two processes run without KCOV: nothing to print. */
+		if (!parse(line, &p) && !(pc_dump && p.collide) && !format(&p, text, sizeof(text))) {
 			printf("syzq: replay %d %s\n", n++, text);
-			run(&p, false, &r);
+			run(&p, pc_dump && have_kcov, &r);
 		}
 		if (nl)
 			*nl = '\n';
@@ -291,6 +305,11 @@ static int replay(const char *file, struct qs_stats *base)
 	signal(SIGPIPE, SIG_IGN);
 	replay_pass(data, size);
 	exec_stop();
+	if (pc_dump) {		/* the coverage, not a reproduction: one pass */
+		printf("syzq: replay done\n");
+		free(data);
+		return 0;
+	}
 	take_baseline(base);
 	replay_pass(data, size);
 	exec_stop();
@@ -358,6 +377,8 @@ int main(int argc, char **argv)
 	for (int i = 1; i < argc; i++) {
 		if (!strcmp(argv[i], "-l"))
 			log_all = true;
+		else if (!strcmp(argv[i], "-C"))
+			pc_dump = true;
 		else if (!strcmp(argv[i], "-t"))
 			return collide_self_test() ? 1 : 0;
 		else if (i + 1 < argc && !strcmp(argv[i], "-d"))
@@ -372,7 +393,7 @@ int main(int argc, char **argv)
 			replay_file = argv[++i];
 		else {
 			fprintf(stderr, "usage: syzq [-d seconds] [-p procs] [-s seed] [-l] [-c corpus] "
-				"| syzq -r programs | syzq -t\n");
+				"| syzq -r programs [-C] | syzq -t\n");
 			return 2;
 		}
 	}
@@ -385,17 +406,19 @@ int main(int argc, char **argv)
 		snprintf(dir, sizeof(dir), "/tmp/sq%d", i);
 		mkdir(dir, 0777);	/* made as root, open to the workers' uid */
 	}
+	have_kcov = kcov(QS_KCOV_ENABLE, 1, 0) == 0;
+	if (have_kcov)
+		kcov(QS_KCOV_DISABLE, 0, 0);
+	if (pc_dump && !replay_file) {
+		fprintf(stderr, "syzq: -C prints the PCs of a replay: syzq -r programs -C\n");
+		return 2;
+	}
 	if (replay_file) {
 		collide_repeat = COLLIDE_REPLAY;	/* a race must come back on a fresh boot */
 		worker_ncpus = u.ncpus;
 		bad |= replay(replay_file, &base);
-		return bad | baseline_check(&base);
+		return pc_dump ? bad : bad | baseline_check(&base);
 	}
-	long r = kcov(QS_KCOV_ENABLE, 1, 0);
-
-	have_kcov = r == 0;
-	if (have_kcov)
-		kcov(QS_KCOV_DISABLE, 0, 0);
 	printf("syzq: %d workers on %d CPUs, %ld s, seed %lu, %d calls described, coverage %s\n",
 	       procs, u.ncpus, seconds, seed, NR_DESCS,
 	       have_kcov ? "from KCOV" : "off (no CONFIG_KCOV: programs are generated blind)");

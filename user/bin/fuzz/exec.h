@@ -24,6 +24,43 @@ static int collide_repeat = 1;		/* collides per collide program (more in -r) */
 static char sandbox[32];
 static bool have_kcov;
 
+/*
+ * syzq -r FILE -C: each PC the programs reach, printed once per executor
+ * as "kcov: pc <hex>" for the host's coverage report of a corpus
+ * (tools/kcov_report.py). The PCs, not the edges: the report names blocks,
+ * and an edge is a hash of two. A set of PC_SET slots (open addressing)
+ * keeps the console to one line a block; an executor that dies takes its
+ * set with it, and the next prints some again, which the report unions.
+ */
+#define PC_SET		(1 << 16)
+static bool pc_dump;
+static uint64_t *pc_seen;
+static long pc_count;
+
+static void pc_out(uint64_t pc)
+{
+	static char line[4096];
+	static int len;
+
+	if (pc) {
+		unsigned int h = (unsigned int)((pc * 0x9e3779b97f4a7c15ULL) >> 48);
+
+		while (pc_seen[h] && pc_seen[h] != pc)
+			h = (h + 1) & (PC_SET - 1);
+		if (pc_seen[h])
+			return;
+		if (pc_count < PC_SET * 3 / 4) {	/* else printed, not kept */
+			pc_seen[h] = pc;
+			pc_count++;
+		}
+		len += snprintf(line + len, sizeof(line) - len, "kcov: pc %lx\n", (unsigned long)pc);
+	}
+	if (len && (!pc || len > (int)sizeof(line) - 64)) {
+		write(CONSOLE_FD, line, len);
+		len = 0;
+	}
+}
+
 /* The raw call, not qs_kcov(): READ's count carries the overflow bit. */
 static long kcov(int op, unsigned long a, unsigned long b)
 {
@@ -235,6 +272,8 @@ static void execute(const struct fz_prog *p, bool cover, char *bufs, uint64_t *p
 		for (long k = 0; k < n; k++) {
 			uint32_t e = fz_edge(pcs[k], &prev);
 
+			if (pc_dump)
+				pc_out(pcs[k]);
 			if (!fz_mark(edge_map, e))
 				continue;
 			fresh[nfresh++] = e;
@@ -249,6 +288,8 @@ static void execute(const struct fz_prog *p, bool cover, char *bufs, uint64_t *p
 	for (int i = 0; i < nforked; i++)
 		waitpid(forked[i], NULL, 0);
 	reset_after(p, maxfd);
+	if (pc_dump)
+		pc_out(0);		/* before END_MARK: the worker may kill us next */
 	fresh[nfresh++] = END_MARK;
 	write(out, fresh, nfresh * sizeof(fresh[0]));
 }
@@ -269,6 +310,8 @@ static __attribute__((noreturn)) void executor(bool cover)
 	struct fz_prog p;
 
 	if (!bufs || (cover && (!pcs || kcov(QS_KCOV_ENABLE, KCOV_CAP, 0))))
+		_exit(3);
+	if (pc_dump && !(pc_seen = calloc(PC_SET, sizeof(*pc_seen))))
 		_exit(3);
 	while (read(CMD_FD, &p, sizeof(p)) == sizeof(p)) {
 		if (p.collide) {

@@ -15,6 +15,7 @@ struct msg_head {
 	uint8_t type, worker;
 	uint32_t nedges;	/* MSG_NEW: then the edges, then the program's text */
 	uint32_t progs, hangs, signaled, collides;
+	uint32_t collide_ms;	/* the worker's time in collides, of its phase */
 };
 
 static int msg_fd;
@@ -36,9 +37,10 @@ static void send_new(const struct run_result *r, const char *text)
 	write(msg_fd, m, h->len);	/* at most PIPE_BUF: one piece */
 }
 
-static void send_stats(long progs, long hangs, long signaled, long collides)
+static void send_stats(long progs, long hangs, long signaled, long collides, long collide_ms)
 {
-	struct msg_head h = { sizeof(h), MSG_STATS, worker_id, 0, progs, hangs, signaled, collides };
+	struct msg_head h = { sizeof(h), MSG_STATS, worker_id, 0, progs, hangs, signaled, collides,
+			      collide_ms };
 
 	write(msg_fd, &h, sizeof(h));
 }
