@@ -77,11 +77,11 @@ def qemu_command(image, boot="kernel", cpus=4, cmdline="", accel="tcg", serial="
     if boot == "iso":
         cmd += ["-cdrom", str(image)]
     else:
-        cmd += ["-kernel", str(image)]
+        cmd += ["-kernel", str(replay.boot_file_alias(image) if det else image)]
         # The user programs, as a Multiboot module (the ISO carries its own).
         initrd = Path(image).with_name("initrd.cpio")
         if initrd.exists():
-            cmd += ["-initrd", str(replay.initrd_alias(initrd) if det else initrd)]
+            cmd += ["-initrd", str(replay.boot_file_alias(initrd) if det else initrd)]
         if cmdline:
             cmd += ["-append", cmdline]
     if gdb_port:

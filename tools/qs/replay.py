@@ -155,17 +155,20 @@ def stop_arg():
     return f"replay.stop={n:020d}"
 
 
-def initrd_alias(initrd):
-    """A name for the initrd whose length does not depend on where the tree
-    is. QEMU gives the guest the -initrd path as the Multiboot module's
-    name, and the kernel copies it (strlcpy() reads it to its end) and
-    prints it: a longer path is more instructions, and from there another
-    interleaving. Two checkouts, or two build directories, of the same
-    tree then made two different runs (a racy stress failed 38 ms apart).
-    A symlink named by a hash of the path has the same length anywhere."""
-    real = Path(initrd).resolve()
+def boot_file_alias(path):
+    """A name for a file QEMU hands the guest whose length does not depend
+    on where the tree is. The guest sees two paths: the -initrd one, as
+    the Multiboot module's name, which the kernel copies (strlcpy() reads
+    it to its end) and prints; and the -kernel one, which QEMU puts before
+    the command line, and which the kernel copies with the line and then
+    drops. A longer path is more instructions, and from there another
+    interleaving: two checkouts, or two build directories, of the same
+    tree made two different runs (a racy stress failed 38 ms apart). A
+    symlink named by a hash of the path, with the file's own suffix (the
+    kernel knows its own name by ".elf"), has the same length anywhere."""
+    real = Path(path).resolve()
     alias = Path(tempfile.gettempdir()) / (
-        "qs-initrd-" + hashlib.sha256(str(real).encode()).hexdigest()[:16] + ".cpio")
+        "qs-" + hashlib.sha256(str(real).encode()).hexdigest()[:16] + real.suffix)
     try:
         if alias.is_symlink() and os.readlink(alias) == str(real):
             return alias
@@ -173,7 +176,7 @@ def initrd_alias(initrd):
         os.symlink(real, tmp)
         os.replace(tmp, alias)
     except OSError:
-        return initrd          # a read-only /tmp: the path as it is
+        return path            # a read-only /tmp: the path as it is
     return alias
 
 
