@@ -513,7 +513,9 @@ console:
 # elsewhere, FROM=dir replays such a bundle (same QEMU version); RR=1
 # (CPUS=1) records the run and replays the record under gdb, with
 # reverse-stepi and reverse-continue. BATCH=file (with STOP or RR): run
-# the gdb commands in file at the stop, then exit.
+# the gdb commands in file at the stop, then exit. SCEN=name replays a
+# scenario's boot: only as given on the command line (make torture's
+# default SCEN, below, is not one to replay).
 CONFIG		?= defconfig
 OPTIONS		?=
 EXPECT		?= pass
@@ -531,7 +533,7 @@ replay: deps
 		$(if $(BUNDLE),--bundle $(BUNDLE)) $(if $(FROM),--from $(FROM)) \
 		$(if $(filter 1 y yes,$(RR)),--rr) $(if $(BATCH),--batch-file $(BATCH)) \
 		$(if $(filter command line,$(origin BOOT)),--boot $(BOOT)) \
-		$(if $(SCEN),--scenario $(SCEN))
+		$(if $(filter command line environment,$(origin SCEN)),--scenario $(SCEN))
 
 # The test suites build their own configurations under build/test-*; KVM=0
 # forces TCG, KVM=auto (default) uses KVM only where the cached probe

@@ -254,3 +254,15 @@ def test_timeline_step_on_a_planted_bug(tmp_path):
     # inconclusive (exit 2), since the stress test traces none.
     assert p.returncode == 2 and "INCONCLUSIVE: no reader section" in p.stdout, p.stdout + p.stderr
     assert re.search(r"\b[1-9]\d* callbacks judged", p.stdout), p.stdout
+
+
+def test_printed_replay_command_replays_the_workload():
+    """The replay line lab8.py prints, as make runs it (make -n): the
+    workload's own boot, not a scenario. make torture's SCEN default once
+    leaked into it, and make replay said `no scenario named torture-*`."""
+    line = lab8.workload_text(BUGS[0]).split("\n")[-1].strip()
+    assert line.startswith("make replay "), line
+    p = subprocess.run(["bash", "-c", line.replace("make replay ", "make -n replay ", 1)],
+                       cwd=REPO, capture_output=True, text=True, timeout=120)
+    assert p.returncode == 0 and "tools/replay.py" in p.stdout, p.stdout + p.stderr
+    assert "--scenario" not in p.stdout, p.stdout
