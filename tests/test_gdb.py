@@ -36,6 +36,8 @@ def test_prints_kernel_variables(gdb_out):
 def test_helpers(gdb_out):
     assert "ticks: cpu0=" in gdb_out and "cpu1=" in gdb_out, gdb_out
     assert "apic" in gdb_out and "Python Exception" not in gdb_out, gdb_out
+    # qs-cpus decodes each CPU's counts: at ktest_run_selected, no section.
+    assert re.search(r"read side \(preempt_count decoded\)\n(.*\bnone\n){2}", gdb_out), gdb_out
     assert "config: HZ=" in gdb_out or "ticks:" in gdb_out, gdb_out
     assert "$5 = 1" in gdb_out, f"CPU 1's tick_count via $percpu is not > 0:\n{gdb_out}"
 

@@ -374,6 +374,11 @@ def test_stop_finds_every_cpu_where_it_found_it_before():
         state = stop_state(out)
         assert sum("interrupted by the NMI" in ln or "reached the stop" in ln for ln in state) == 3, out
         assert len([ln for ln in state if re.match(r"\s+\d+\s+\d+ 0x", ln)]) == 4, out
+        # Each parked CPU's callers, walked by frame pointer (bt stops at
+        # the interrupt's entry), and what each CPU's counts say.
+        assert re.search(r"^cpu\d+: interrupted by the NMI at .*\n        called from \w+", out,
+                         re.M), out
+        assert "read side (preempt_count decoded)" in out, out
         runs.append(state)
     assert runs[0] == runs[1], "\n".join(runs[0] + ["-- against --"] + runs[1])
 

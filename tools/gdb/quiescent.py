@@ -178,20 +178,53 @@ class QsTicks(gdb.Command):
         print(f"ticks: {ticks}  jiffies={jiffies}")
 
 
+def read_side(count, nesting):
+    """What a CPU's preempt_count (include/preempt.h's fields) and its
+    task's rcu-preempt depth say of its read-side sections. On a variant
+    that is not preemptible rcu_read_lock() is preempt_disable() and
+    rcu_read_lock_bh() local_bh_disable(): the counts are the nesting."""
+    parts = []
+    if count & 0xff:
+        parts.append(f"preempt-off {count & 0xff}")
+    softirq = (count >> 8) & 0xff
+    if softirq // 2:
+        parts.append(f"bh-off {softirq // 2}")
+    if softirq & 1:
+        parts.append("in a softirq")
+    if (count >> 16) & 0xff:
+        parts.append(f"in hardirq {(count >> 16) & 0xff}")
+    if count & (1 << 24):
+        parts.append("in an NMI")
+    if nesting:
+        parts.append(f"rcu_read_lock nesting {nesting} (rcu-preempt's, per task)")
+    return ", ".join(parts) or "none"
+
+
 class QsCpus(gdb.Command):
-    """qs-cpus: per-CPU cpu_local (cpu, APIC ID, current task, preempt_count, idle) and ticks."""
+    """qs-cpus: per-CPU cpu_local (cpu, APIC ID, current task, preempt_count,
+    idle), ticks, and what the counts say of read-side sections: on a
+    variant that is not preemptible the preemption and bh counts are the
+    rcu_read_lock() and rcu_read_lock_bh() nesting; on rcu-preempt the
+    current task's own count is."""
 
     def __init__(self):
         super().__init__("qs-cpus", gdb.COMMAND_DATA)
 
     def invoke(self, arg, from_tty):
-        print(f"{'cpu':>3} {'apic':>4} {'current':>18} {'preempt':>7} {'idle':>4} {'ticks':>8}  area")
+        print(f"{'cpu':>3} {'apic':>4} {'current':>18} {'preempt':>7} {'idle':>4} {'ticks':>8}  "
+              f"{'area':<18}  read side (preempt_count decoded)")
         for c in range(nr_cpus()):
             cl = per_cpu("cpu_local_template", c)
             ticks = int(per_cpu("tick_count", c)) if _has_symbol("tick_count") else -1
+            count, nesting = int(cl['preempt_count']), 0
+            try:
+                if int(cl['current']):
+                    nesting = int(cl['current'].dereference()['rcu_read_lock_nesting'])
+            except gdb.error:
+                pass
             print(f"{int(cl['cpu']):>3} {int(cl['apic_id']):>4} {int(cl['current']):#18x} "
-                  f"{int(cl['preempt_count']):>7} {int(cl['in_idle']):>4} {ticks:>8}  "
-                  f"{int(cl['self']):#x}")
+                  f"{count:>#7x} {int(cl['in_idle']):>4} {ticks:>8}  "
+                  f"{int(cl['self']):<#18x}  {read_side(count, nesting)}")
 
 
 class QsRcu(gdb.Command):

@@ -5,7 +5,9 @@ Commands:
     qs-replay-frames   where the stop found each CPU: the stopping CPU's
                        call to replay_stop() (from its tick or a printk),
                        and each parked CPU's interrupted frame (the NMI
-                       that parked it), symbolized
+                       that parked it), symbolized, each with the calls
+                       below it, walked by frame pointer: gdb's bt stops
+                       at the interrupt's assembly entry
     qs-reverse-continue
                        in a make replay RR=1 replay: back to the last time
                        an enabled breakpoint or watchpoint was hit before
@@ -15,6 +17,8 @@ Commands:
 Data: replay_stop_cpu (-1 while the run goes on), replay_stopped_ns, the
 per-CPU struct replay_frame (rip, rsp, rbp, by_nmi, parked).
 """
+import struct
+
 import gdb
 
 QS_GROUP = "Replay: a run stopped by make replay STOP= (kernel/time/replay_stop.c)"
@@ -35,6 +39,49 @@ def _where(pc):
     return f"{name} ({line})"
 
 
+KERNEL_TEXT = 0xffffffff80000000
+
+
+def _callers(rbp, limit=16):
+    """The return addresses above a frame, by its saved frame pointers
+    (the kernel keeps them: its own Call Traces walk them the same way)."""
+    out, inf = [], gdb.selected_inferior()
+    for _ in range(limit):
+        if rbp < 0xffff800000000000:
+            break
+        try:
+            nxt, ret = struct.unpack("<QQ", inf.read_memory(rbp, 16).tobytes())
+        except gdb.MemoryError:
+            break
+        if ret < KERNEL_TEXT:
+            break
+        out.append(ret)
+        if nxt <= rbp:
+            break
+        rbp = nxt
+    return out
+
+
+def _print_callers(rbp):
+    for ret in _callers(rbp):
+        print(f"        called from {_where(ret - 1)}")
+
+
+def _interrupted_regs(cpu):
+    """The registers the stopping CPU's interrupt saved (interrupt_dispatch's
+    regs), or None when the stop came from a printk, not a tick."""
+    gdb.execute(f"thread {cpu + 1}", to_string=True)
+    frame = gdb.newest_frame()
+    while frame is not None:
+        if frame.name() == "interrupt_dispatch":
+            try:
+                return frame.read_var("regs").dereference()
+            except (gdb.error, ValueError):
+                return None
+        frame = frame.older()
+    return None
+
+
 class QsReplayFrames(gdb.Command):
     """qs-replay-frames: where the stop found every CPU (the parked CPUs' interrupted frames)."""
 
@@ -47,9 +94,23 @@ class QsReplayFrames(gdb.Command):
             raise gdb.GdbError("qs-replay-frames: the run was not stopped (make replay STOP=)")
         print(f"replay: stopped at {int(gdb.parse_and_eval('replay_stopped_ns'))} ns by CPU "
               f"{stopper}")
+        selected = gdb.selected_thread()
+        try:
+            self.each_cpu(stopper)
+        finally:
+            if selected is not None:
+                selected.switch()
+
+    def each_cpu(self, stopper):
         for cpu in range(max(1, int(gdb.parse_and_eval("nr_cpu_ids")))):
             if cpu == stopper:
-                print(f"cpu{cpu}: the stopping CPU: `thread {cpu + 1}` then `bt`")
+                regs = _interrupted_regs(cpu)
+                if regs is None:
+                    print(f"cpu{cpu}: the stopping CPU: `thread {cpu + 1}` then `bt`")
+                    continue
+                print(f"cpu{cpu}: the stopping CPU, its tick interrupted {int(regs['rip']):#x} "
+                      f"{_where(int(regs['rip']))}")
+                _print_callers(int(regs["rbp"]))
                 continue
             f = gdb.parse_and_eval(f'$percpu("replay_frame", {cpu})')     # quiescent.py's
             if not int(f["parked"]):
@@ -58,6 +119,7 @@ class QsReplayFrames(gdb.Command):
             how = "interrupted by the NMI at" if int(f["by_nmi"]) else "reached the stop itself, from"
             print(f"cpu{cpu}: {how} {int(f['rip']):#x} {_where(int(f['rip']))}, "
                   f"rsp {int(f['rsp']):#x}")
+            _print_callers(int(f["rbp"]))
 
 
 import re
