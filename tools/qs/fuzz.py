@@ -123,12 +123,18 @@ def cpio_with(src, files):
     return out + b"\0" * (-len(out) % 512)
 
 
+def boot_dir(tag):
+    """Where fuzz_image() puts a boot's ELF and initrd (WORK's, whatever a
+    Fuzzer's own work folder is)."""
+    return WORK / "boot" / tag
+
+
 def fuzz_image(variant, files, tag):
     """An ELF of this variant with an initrd that holds files, in its own
     folder (QEMU takes the initrd beside the ELF: qs.qemu)."""
     name = f"fuzz-{variant}"
     elf = build(name, "defconfig", options_for(variant))
-    d = WORK / "boot" / tag
+    d = boot_dir(tag)
     d.mkdir(parents=True, exist_ok=True)
     shutil.copyfile(elf, d / "quiescent.elf")
     (d / "initrd.cpio").write_bytes(cpio_with(elf.with_name("initrd.cpio"), files))
@@ -477,8 +483,7 @@ class Fuzzer:
             raise RuntimeError(f"the corpus's replay did not finish: {r.log_path}")
         pcs = kcov.pcs_from_text(text)
         cov = kcov.Coverage()
-        # fuzz_image() put the ELF there (WORK's, whatever self.work is)
-        cov.add(kcov.Image(WORK / "boot" / "coverage" / "quiescent.elf"), pcs)
+        cov.add(kcov.Image(boot_dir("coverage") / "quiescent.elf"), pcs)
         head = (f"# {len(self.corpus)} programs of {self.corpus_path.name}, replayed once "
                 f"each on fuzz-{variant} (syzq -r -C): {len(pcs)} PCs; the kernel's own tests "
                 "(*_test.c, *_bench.c, *_stress.c) left out: no system call reaches them\n")
